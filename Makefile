@@ -1,0 +1,39 @@
+# make run    start the player (installs what it needs, builds)
+# make test   build and run every test
+# make bench  measure abplayer against the reference tools, side by side
+SWIFT ?= swift
+BIN := .build/debug
+
+# Libraries the plugins link against, and the tools the tests and benchmarks use to make and
+# check real audio.
+BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev
+TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make
+BENCH_PACKAGES := mpg123 time bc
+
+.PHONY: all deps test-deps build run test bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(BUILD_PACKAGES)
+
+test-deps: deps
+	@scripts/install-deps.sh $(TEST_PACKAGES)
+
+# `swift build` (without --product) also builds every plugin, a .dynamic product each.
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(BIN)/abplayer
+
+test: test-deps build
+	ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest
+
+bench: test-deps
+	@scripts/install-deps.sh $(BENCH_PACKAGES)
+	$(SWIFT) build -c release
+	scripts/bench.sh .build/release
+
+clean:
+	rm -rf .build

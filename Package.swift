@@ -1,0 +1,83 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Strict settings for every Swift target, set once (swift-log's habit).
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// A plugin is a `.dynamic` product `abplayer-<id>` that depends only on the C ABI module and,
+/// optionally, a C shim for the library it wraps. It never links a Swift module of ours: that
+/// would give it a static copy of that module.
+struct PluginSpec {
+    let id: String
+    let target: String
+    let shim: String?
+    /// The pkg-config name of the wrapped library, for the shim's flags.
+    var pkgConfig: String? = nil
+}
+let plugins: [PluginSpec] = [
+    PluginSpec(id: "mpg123", target: "Mpg123Plugin", shim: "CMpg123", pkgConfig: "libmpg123"),
+    PluginSpec(id: "opusfile", target: "OpusfilePlugin", shim: "COpusfile", pkgConfig: "opusfile"),
+    PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
+    PluginSpec(id: "wav", target: "WavSinkPlugin", shim: nil),
+]
+
+var targets: [Target] = [
+    // The published C ABI. The .c file makes SwiftPM rebuild dependents when the header changes.
+    .target(
+        name: "ABPluginABI",
+        path: "plugin-sdk",
+        exclude: ["README.md", "examples"],
+        sources: ["src"],
+        publicHeadersPath: "include"
+    ),
+    .target(name: "PlayerCore", dependencies: [], swiftSettings: strictSwift),
+    .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
+    .executableTarget(
+        name: "abplayer",
+        dependencies: [
+            "PlayerCore", "PluginHost",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        swiftSettings: strictSwift
+    ),
+    .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport", exclude: ["README.md"], swiftSettings: strictSwift),
+    .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "PluginHostTests",
+        dependencies: ["PluginHost", "PlayerCore", "TestSupport"],
+        swiftSettings: strictSwift
+    ),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
+]
+// Helpers for writing plugins in Swift (error buffers, options, descriptors, a pull thread).
+// Each plugin links its own static copy; no PluginKit type ever crosses the C boundary, and the
+// host never links it, so the copies cannot clash.
+targets.append(.target(name: "PluginKit", dependencies: ["ABPluginABI"], path: "Plugins/PluginKit", swiftSettings: strictSwift))
+for plugin in plugins {
+    var dependencies: [Target.Dependency] = ["ABPluginABI", "PluginKit"]
+    if let shim = plugin.shim {
+        targets.append(.systemLibrary(name: shim, path: "Plugins/\(plugin.id)/\(shim)", pkgConfig: plugin.pkgConfig))
+        dependencies.append(.byName(name: shim))
+    }
+    targets.append(.target(
+        name: plugin.target,
+        dependencies: dependencies,
+        path: "Plugins/\(plugin.id)/Sources",
+        swiftSettings: strictSwift,
+        linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])]
+    ))
+}
+
+let package = Package(
+    name: "abplayer",
+    platforms: [.macOS(.v15)],
+    products: [.executable(name: "abplayer", targets: ["abplayer"])]
+        + plugins.map { .library(name: "abplayer-\($0.id)", type: .dynamic, targets: [$0.target]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: targets
+)

@@ -1,0 +1,20 @@
+/// An open audio stream that produces interleaved float32 frames. Used from one thread at a time.
+public protocol Decoder: AnyObject {
+    var info: StreamInfo { get }
+    var metadata: MediaMetadata { get }
+    /// Which plugin decodes this stream.
+    var pluginID: String { get }
+
+    /// Decodes up to `maxFrames` frames into `buffer` (room for maxFrames * channels floats).
+    /// Returns the frames written, 0 at the end. Throws `AudioError`.
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int
+
+    /// Makes the next read start exactly at `frame`. Throws `AudioError` (kind `.seek` when the
+    /// stream cannot seek or the frame is out of range).
+    func seek(to frame: Int64) throws
+}
+
+/// Opens decoders for files: the plugin registry, in the running program.
+public protocol DecoderOpener: Sendable {
+    func openDecoder(path: String) throws -> any Decoder
+}

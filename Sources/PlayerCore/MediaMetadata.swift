@@ -1,0 +1,65 @@
+/// What a decoder found out when it opened a file: the stream's shape and everything tagged in it.
+public struct StreamInfo: Sendable, Equatable {
+    public let format: AudioFormat
+    /// Exact length after gapless trimming; nil when the stream does not say (never a guess).
+    public let totalFrames: Int64?
+    public let isSeekable: Bool
+
+    public init(format: AudioFormat, totalFrames: Int64?, isSeekable: Bool) {
+        self.format = format
+        self.totalFrames = totalFrames
+        self.isSeekable = isSeekable
+    }
+}
+
+/// A chapter as an offset into one media item (BookPlayer's shape: a start and a title; the end
+/// is the next chapter's start or the item's end).
+public struct Chapter: Sendable, Equatable {
+    public let startFrame: Int64
+    public let title: String
+
+    public init(startFrame: Int64, title: String) {
+        self.startFrame = startFrame
+        self.title = title
+    }
+}
+
+public struct Picture: Sendable, Equatable {
+    /// ID3v2 APIC / FLAC picture type; 3 is the front cover.
+    public let type: Int
+    public let mimeType: String
+    public let data: [UInt8]
+
+    public init(type: Int, mimeType: String, data: [UInt8]) {
+        self.type = type
+        self.mimeType = mimeType
+        self.data = data
+    }
+}
+
+/// Tags as the decoder reported them, in order, keys lower-case. A key may repeat (two artists).
+public struct Tags: Sendable, Equatable {
+    public private(set) var entries: [(key: String, value: String)] = []
+
+    public init() {}
+
+    public mutating func append(key: String, value: String) { entries.append((key, value)) }
+
+    /// The first value of `key`.
+    public subscript(_ key: String) -> String? { entries.first { $0.key == key }?.value }
+
+    public static func == (lhs: Tags, rhs: Tags) -> Bool {
+        lhs.entries.elementsEqual(rhs.entries) { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+public struct MediaMetadata: Sendable, Equatable {
+    public var tags = Tags()
+    /// Sorted by start frame.
+    public var chapters: [Chapter] = []
+    public var pictures: [Picture] = []
+
+    public init() {}
+
+    public var cover: Picture? { pictures.first { $0.type == 3 } ?? pictures.first }
+}

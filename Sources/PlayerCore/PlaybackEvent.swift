@@ -1,0 +1,35 @@
+public enum PlaybackState: Sendable, Equatable {
+    case stopped, playing, paused
+}
+
+/// A place in a list of media items: which item, and which frame of it.
+public struct PlaybackPosition: Sendable, Hashable, CustomStringConvertible {
+    public let item: Int
+    public let frame: Int64
+
+    public init(item: Int, frame: Int64) {
+        self.item = item
+        self.frame = frame
+    }
+
+    public var description: String { "item \(item) frame \(frame)" }
+}
+
+/// The media item now heard, as the engine opened it.
+public struct ItemInfo: Sendable, Equatable {
+    public let index: Int
+    public let path: String
+    public let stream: StreamInfo
+    public let metadata: MediaMetadata
+}
+
+public enum PlaybackEvent: Sendable {
+    case stateChanged(PlaybackState)
+    /// The frame being heard now (sink latency already subtracted).
+    case position(PlaybackPosition)
+    case itemChanged(ItemInfo)
+    /// An item could not be opened or decoded; playback goes on with the next one.
+    case failed(item: Int, error: AudioError)
+    /// The last item (or the end of the range) has been played out.
+    case ended
+}

@@ -1,0 +1,48 @@
+import ABPluginABI
+import Foundation
+
+/// How plugin log lines reach the user.
+public typealias PluginLogHandler = @Sendable (_ level: PluginLogLevel, _ pluginID: String, _ message: String) -> Void
+
+public enum PluginLogLevel: Int, Sendable, Comparable {
+    case error = 1, warning, info, debug
+
+    init(_ level: abp_log_level) { self = PluginLogLevel(rawValue: Int(level.rawValue)) ?? .info }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The `abp_host_api` table handed to every plugin. Plugins may keep the pointer for as long as
+/// they are loaded, and they are never unloaded (RTLD_NODELETE), so the table and its context are
+/// deliberately never freed.
+final class PluginHostAPI: @unchecked Sendable {
+    let table: UnsafePointer<abp_host_api>
+    private let logHandler: PluginLogHandler
+    /// NUL-terminated cache directory path, or nil; immortal like the table.
+    private let cacheDirectory: UnsafePointer<CChar>?
+
+    init(cacheDirectory: String?, log: @escaping PluginLogHandler) {
+        logHandler = log
+        if let cacheDirectory,
+           (try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)) != nil {
+            self.cacheDirectory = UnsafePointer(strdup(cacheDirectory))
+        } else {
+            self.cacheDirectory = nil
+        }
+        let table = UnsafeMutablePointer<abp_host_api>.allocate(capacity: 1)
+        table.initialize(to: abp_host_api())
+        table.pointee.struct_size = UInt32(MemoryLayout<abp_host_api>.size)
+        table.pointee.abi_major = UInt16(ABP_ABI_MAJOR)
+        table.pointee.abi_minor = UInt16(ABP_ABI_MINOR)
+        table.pointee.log = { context, level, pluginID, message in
+            let host = Unmanaged<PluginHostAPI>.fromOpaque(context!).takeUnretainedValue()
+            host.logHandler(PluginLogLevel(level),
+                            pluginID.map { String(cString: $0) } ?? "?", message.map { String(cString: $0) } ?? "")
+        }
+        table.pointee.cache_dir = { context in
+            Unmanaged<PluginHostAPI>.fromOpaque(context!).takeUnretainedValue().cacheDirectory
+        }
+        self.table = UnsafePointer(table)
+        table.pointee.host_ctx = Unmanaged.passRetained(self).toOpaque()
+    }
+}

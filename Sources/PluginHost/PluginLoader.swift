@@ -1,0 +1,146 @@
+import ABPluginABI
+import Foundation
+
+/// Finds plugin files, loads them and checks each against the ABI before touching any function
+/// pointer but the entry point. Every refusal names the file and says why.
+public struct PluginLoader: Sendable {
+    let hostAPI: PluginHostAPI
+
+    /// The size of `abp_plugin` at each ABI 1.x minor: a descriptor must be at least this big.
+    private static let descriptorSizeAtMinor: [UInt16: Int] = [0: 168]
+
+    public func load(_ searchPath: PluginSearchPath) -> (loaded: [LoadedPlugin], rejected: [RejectedPlugin]) {
+        var loaded: [LoadedPlugin] = []
+        var rejected: [RejectedPlugin] = []
+        for directory in searchPath.directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                if directory.isExplicit {
+                    rejected.append(RejectedPlugin(path: directory.path, reason: "plugin directory does not exist"))
+                }
+                continue
+            }
+            if let reason = unsafeOwnershipReason(directory.path, what: "its directory") {
+                rejected.append(RejectedPlugin(path: directory.path, reason: reason))
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+                .filter { $0.hasSuffix(".so") && $0.hasPrefix(directory.filePrefix) }
+                .sorted()
+            for name in names {
+                let path = directory.path + "/" + name
+                switch loadPlugin(at: path) {
+                case .success(let plugin):
+                    if let first = loaded.first(where: { $0.id == plugin.id }) {
+                        rejected.append(RejectedPlugin(
+                            path: path, reason: "duplicate plugin id '\(plugin.id)': already loaded from \(first.path)"))
+                    } else {
+                        loaded.append(plugin)
+                    }
+                case .failure(let rejection):
+                    rejected.append(rejection)
+                }
+            }
+        }
+        return (loaded, rejected)
+    }
+
+    func loadPlugin(at path: String) -> Result<LoadedPlugin, RejectedPlugin> {
+        func reject(_ reason: String) -> Result<LoadedPlugin, RejectedPlugin> { .failure(RejectedPlugin(path: path, reason: reason)) }
+        if let reason = unsafeOwnershipReason(path, what: "the file") { return reject(reason) }
+        // RTLD_NODELETE: unloading Swift code makes later dynamic casts in the host crash.
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            return reject("cannot load: " + (dlerror().map { String(cString: $0) } ?? "unknown dlopen error"))
+        }
+        guard let symbol = dlsym(handle, ABP_ENTRY_SYMBOL) else {
+            dlclose(handle)
+            return reject("not an abplayer plugin: no '\(ABP_ENTRY_SYMBOL)' symbol")
+        }
+        let entry = unsafeBitCast(symbol, to: abp_entry_fn.self)
+        guard let descriptor = entry(hostAPI.table) else {
+            return reject("the plugin refused this host (abplayer ABI \(ABP_ABI_MAJOR).\(ABP_ABI_MINOR))")
+        }
+        // Only the three leading fields may be read before they are known to be compatible.
+        let header = descriptor.pointee
+        let (major, minor, size) = (header.abi_major, header.abi_minor, Int(header.struct_size))
+        guard major == UInt16(ABP_ABI_MAJOR) else {
+            return reject("built for plugin ABI \(major).\(minor); this abplayer speaks \(ABP_ABI_MAJOR).x")
+        }
+        guard minor <= UInt16(ABP_ABI_MINOR) else {
+            return reject("built for plugin ABI \(major).\(minor), newer than this abplayer's \(ABP_ABI_MAJOR).\(ABP_ABI_MINOR): update abplayer")
+        }
+        let needed = Self.descriptorSizeAtMinor.filter { $0.key <= minor }.max { $0.key < $1.key }?.value ?? 168
+        guard size >= needed else {
+            return reject("descriptor is \(size) bytes; ABI \(major).\(minor) needs at least \(needed) (struct_size too short)")
+        }
+        return validate(descriptor, path: path)
+    }
+
+    private func validate(_ descriptor: UnsafePointer<abp_plugin>, path: String) -> Result<LoadedPlugin, RejectedPlugin> {
+        func reject(_ reason: String) -> Result<LoadedPlugin, RejectedPlugin> { .failure(RejectedPlugin(path: path, reason: reason)) }
+        let header = descriptor.pointee
+        guard let idPointer = header.id else { return reject("descriptor has no id") }
+        let id = String(cString: idPointer)
+        guard !id.isEmpty, id.utf8.count <= 64,
+              id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return reject("invalid plugin id '\(id)' (lower-case letters, digits, - and _ only)")
+        }
+        let kind: PluginKind
+        switch header.kind {
+        case ABP_KIND_DECODER:
+            guard let ops = header.decoder, header.sink == nil else { return reject("decoder '\(id)' has no decoder ops table") }
+            guard Int(ops.pointee.struct_size) >= MemoryLayout<abp_decoder_ops>.size else {
+                return reject("decoder ops table of '\(id)' is too short (struct_size \(ops.pointee.struct_size))")
+            }
+            guard ops.pointee.probe != nil, ops.pointee.open != nil, ops.pointee.read != nil,
+                  ops.pointee.last_error != nil, ops.pointee.close != nil else {
+                return reject("decoder '\(id)' leaves a required function NULL (probe, open, read, last_error, close)")
+            }
+            kind = .decoder
+        case ABP_KIND_SINK:
+            guard let ops = header.sink, header.decoder == nil else { return reject("sink '\(id)' has no sink ops table") }
+            guard Int(ops.pointee.struct_size) >= MemoryLayout<abp_sink_ops>.size else {
+                return reject("sink ops table of '\(id)' is too short (struct_size \(ops.pointee.struct_size))")
+            }
+            let o = ops.pointee
+            guard o.open != nil, o.start != nil, o.pause != nil, o.resume != nil, o.latency != nil,
+                  o.drain != nil, o.stop != nil, o.last_error != nil, o.close != nil else {
+                return reject("sink '\(id)' leaves a required function NULL")
+            }
+            kind = .sink
+        default:
+            return reject("unknown plugin kind \(header.kind.rawValue)")
+        }
+        func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        var options: [PluginOptionSpec] = []
+        if let specs = header.options {
+            for index in 0..<Int(min(header.option_count, 64)) where specs[index].name != nil {
+                options.append(PluginOptionSpec(
+                    name: text(specs[index].name), defaultValue: specs[index].default_value.map { String(cString: $0) },
+                    help: text(specs[index].help)))
+            }
+        }
+        return .success(LoadedPlugin(
+            id: id, name: text(header.name), version: text(header.version), description: text(header.description),
+            kind: kind, priority: Int(header.priority), extensions: strings(header.extensions),
+            options: options, path: path, descriptor: descriptor))
+    }
+
+    /// Loading a file others can write would run their code as us.
+    private func unsafeOwnershipReason(_ path: String, what: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "cannot stat: \(String(cString: strerror(errno)))" }
+        if info.st_mode & S_IWOTH != 0 {
+            return "\(what) is writable by other users (mode \(String(info.st_mode & 0o7777, radix: 8))); "
+                + "loading it would run their code: chmod o-w"
+        }
+        if info.st_uid != 0 && info.st_uid != getuid() {
+            return "\(what) belongs to another user (uid \(info.st_uid)); loading it would run their code"
+        }
+        if what == "the file" {
+            let directory = (path as NSString).deletingLastPathComponent
+            return unsafeOwnershipReason(directory.isEmpty ? "." : directory, what: "its directory")
+        }
+        return nil
+    }
+}

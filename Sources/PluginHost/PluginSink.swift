@@ -1,0 +1,89 @@
+import ABPluginABI
+import Foundation
+import PlayerCore
+
+/// A sink plugin's instance seen as a `Sink`. Owns the source table the plugin pulls through and
+/// keeps the ring buffer alive for as long as the plugin may call `pull`.
+final class PluginSink: Sink {
+    let format: AudioFormat
+    let name: String
+    private let ops: abp_sink_ops
+    private let instance: OpaquePointer
+    private let ring: RingBuffer
+    private let source: UnsafeMutablePointer<abp_audio_source>
+    private var isClosed = false
+
+    init(plugin: LoadedPlugin, ops: abp_sink_ops, requested: AudioFormat, options: [String: String],
+         ring: RingBuffer, hostAPI: PluginHostAPI, statusHandler: SinkStatusHandler?) throws {
+        self.ops = ops
+        self.ring = ring
+        name = plugin.id
+        let source = UnsafeMutablePointer<abp_audio_source>.allocate(capacity: 1)
+        self.source = source
+        source.initialize(to: abp_audio_source())
+        source.pointee.struct_size = UInt32(MemoryLayout<abp_audio_source>.size)
+        source.pointee.ctx = Unmanaged.passUnretained(ring).toOpaque()
+        // Runs on the sink's audio thread: no allocation, lock or retain/release. The ring is kept
+        // alive by this object, so an unretained, guaranteed reference is safe.
+        source.pointee.pull = { context, buffer, frames in
+            guard let context, let buffer else { return 0 }
+            return Unmanaged<RingBuffer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                size_t($0.read(into: buffer, frames: Int(frames)))
+            }
+        }
+        source.pointee.status = nil
+        _ = statusHandler // device loss and return are handled with the real outputs (issue 4)
+
+        var requestedFormat = abp_format(rate: UInt32(requested.rate), channels: UInt32(requested.channels))
+        var actual = abp_format()
+        var opened: OpaquePointer?
+        let names = options.keys.sorted()
+        let open = ops.open!
+        let (status, message) = withCStringOptions(names.map { ($0, options[$0]!) }) { cOptions, count in
+            withErrorBuffer { buffer, size in
+                open(hostAPI.table, &requestedFormat, cOptions, count, source, &opened, &actual, buffer, size)
+            }
+        }
+        guard status == ABP_OK, let opened else {
+            source.deallocate()
+            throw AudioError(status: status == ABP_OK ? ABP_ERR_INTERNAL : status, subject: "output \(plugin.id)", message: message)
+        }
+        instance = opened
+        format = AudioFormat(rate: Int(actual.rate), channels: Int(actual.channels))
+    }
+
+    deinit {
+        close()
+        source.deallocate()
+    }
+
+    func start() throws { try check(ops.start(instance)) }
+    func pause() throws { try check(ops.pause(instance)) }
+    func resume() throws { try check(ops.resume(instance)) }
+    func drain() throws { try check(ops.drain(instance)) }
+    func stop() throws { try check(ops.stop(instance)) }
+    var latencyFrames: Int64 { max(0, ops.latency(instance)) }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        ops.close(instance)
+    }
+
+    private func check(_ status: abp_status) throws {
+        guard status == ABP_OK else {
+            throw AudioError(status: status, subject: "output \(name)", message: ops.last_error(instance).map { String(cString: $0) } ?? "")
+        }
+    }
+}
+
+/// Told when an output stops working or comes back (used by the real outputs).
+public typealias SinkStatusHandler = @Sendable (_ working: Bool, _ message: String) -> Void
+
+/// Lends `options` to C as an `abp_option` array for the duration of `body`.
+func withCStringOptions<T>(_ options: [(String, String)], _ body: (UnsafePointer<abp_option>?, Int) -> T) -> T {
+    let owned = options.map { (strdup($0.0)!, strdup($0.1)!) }
+    defer { owned.forEach { free($0.0); free($0.1) } }
+    let table = owned.map { abp_option(name: $0.0, value: $0.1) }
+    return table.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
+}

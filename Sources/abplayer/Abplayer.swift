@@ -1,0 +1,20 @@
+import ArgumentParser
+
+struct Abplayer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "abplayer",
+        abstract: "A terminal audiobook player.",
+        subcommands: [Prompt.self, Probe.self, Decode.self, Plugins.self],
+        defaultSubcommand: Prompt.self
+    )
+}
+
+/// Options every command that loads plugins takes.
+struct PluginOptions: ParsableArguments {
+    @Option(name: .customLong("plugin-dir"), help: ArgumentHelp(
+        "Look for plugins in DIR first (repeatable).", valueName: "DIR"))
+    var pluginDirectories: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Show the plugins' informational log lines.")
+    var verbose = false
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+import PluginHost
+
+struct Decode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode a file through the plugin pipeline into a float32 WAV file.",
+        discussion: "Without -o the audio goes to the null output as fast as it decodes: for timing decoders.")
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The WAV file to write.", valueName: "OUT"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Start here ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    var from: Double?
+
+    @Option(help: ArgumentHelp("Stop here ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    var to: Double?
+
+    @Argument(help: "The audio file.", completion: .file())
+    var file: String
+
+    func validate() throws {
+        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+    }
+
+    func run() async throws {
+        let registry = plugins.makeRegistry()
+        // Open once to learn the rate, so times become frames, and to fail early and clearly.
+        let opened: any Decoder
+        do {
+            opened = try registry.openDecoder(path: file)
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+        let info = opened.info
+        let format = info.format
+        let startFrame = from.map(format.frames(inSeconds:)) ?? 0
+        if let total = info.totalFrames, startFrame > total {
+            printError("abplayer: \(file): --from \(Timecode.format(seconds: from)) is past the end (\(Timecode.format(seconds: format.seconds(inFrames: total))))")
+            throw ExitCode.failure
+        }
+        let sinks: any SinkOpener
+        do {
+            sinks = try output.map { try registry.sinkOpener(pluginID: "wav", options: ["path": $0, "paced": "false"]) }
+                ?? registry.sinkOpener(pluginID: "null", options: ["paced": "false"])
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+        let engine = PlaybackEngine(decoders: OpenedFirst(opened, path: file, then: registry), sinks: sinks)
+        engine.load([file], start: PlaybackPosition(item: 0, frame: startFrame),
+                    end: to.map { PlaybackPosition(item: 0, frame: format.frames(inSeconds: $0)) })
+        var failed = false
+        for await event in engine.events {
+            switch event {
+            case let .failed(_, error):
+                printError("abplayer: \(error)")
+                failed = true
+            case .ended:
+                engine.shutdown()
+            default:
+                break
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}
+
+enum TimeArgument {
+    static func parse(_ text: String) throws -> Double {
+        guard let seconds = Timecode.seconds(from: text) else {
+            throw ValidationError("'\(text)' is not a time: use seconds (90), m:ss (1:30) or h:mm:ss[.ms] (1:02:03.5)")
+        }
+        return seconds
+    }
+}
+
+/// Hands the engine the decoder already opened to learn the rate, rather than opening (and, for an
+/// MP3 without a seek table, scanning) the file twice; later opens go to the registry.
+private final class OpenedFirst: DecoderOpener, @unchecked Sendable {
+    private let path: String
+    private let registry: PluginRegistry
+    private let lock = NSLock()
+    private var opened: (any Decoder)?
+
+    init(_ opened: any Decoder, path: String, then registry: PluginRegistry) {
+        self.opened = opened
+        self.path = path
+        self.registry = registry
+    }
+
+    func openDecoder(path: String) throws -> any Decoder {
+        let reused: (any Decoder)? = lock.withLock {
+            defer { opened = nil }
+            return path == self.path ? opened : nil
+        }
+        return try reused ?? registry.openDecoder(path: path)
+    }
+}

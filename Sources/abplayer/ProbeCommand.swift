@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+import PluginHost
+
+struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what abplayer sees in audio files: plugin, format, duration, tags, chapters, cover.")
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Flag(help: "Print one JSON object per file, one per line.")
+    var json = false
+
+    @Argument(help: "Audio files.", completion: .file())
+    var files: [String]
+
+    func run() throws {
+        let registry = plugins.makeRegistry()
+        var failures = 0
+        for file in files {
+            do {
+                let decoder = try registry.openDecoder(path: file)
+                let report = ProbeReport(path: file, decoder: decoder)
+                print(json ? report.json : report.text)
+            } catch {
+                failures += 1
+                printError("abplayer: \(error)")
+            }
+        }
+        if failures > 0 { throw ExitCode.failure }
+    }
+}
+
+/// What `probe` prints about one file.
+struct ProbeReport: Encodable {
+    struct ChapterEntry: Encodable {
+        let start: Double
+        let startFrame: Int64
+        let title: String
+    }
+
+    struct CoverEntry: Encodable {
+        let mimeType: String
+        let bytes: Int
+    }
+
+    let path: String
+    let plugin: String
+    let rate: Int
+    let channels: Int
+    /// Seconds; nil (JSON null) when the stream does not say.
+    let duration: Double?
+    let frames: Int64?
+    let seekable: Bool
+    let tags: [String: String]
+    let chapters: [ChapterEntry]
+    let cover: CoverEntry?
+
+    init(path: String, decoder: any Decoder) {
+        let format = decoder.info.format
+        self.path = path
+        plugin = decoder.pluginID
+        rate = format.rate
+        channels = format.channels
+        frames = decoder.info.totalFrames
+        duration = frames.map { format.seconds(inFrames: $0) }
+        seekable = decoder.info.isSeekable
+        var tags: [String: String] = [:]
+        for (key, value) in decoder.metadata.tags.entries where tags[key] == nil { tags[key] = value }
+        self.tags = tags
+        chapters = decoder.metadata.chapters.map {
+            ChapterEntry(start: format.seconds(inFrames: $0.startFrame), startFrame: $0.startFrame, title: $0.title)
+        }
+        cover = decoder.metadata.cover.map { CoverEntry(mimeType: $0.mimeType, bytes: $0.data.count) }
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    var text: String {
+        var lines = [path]
+        lines.append("  plugin:    \(plugin)")
+        lines.append("  format:    \(AudioFormat(rate: rate, channels: channels))")
+        let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
+        lines.append("  duration:  \(length)")
+        lines.append("  seekable:  \(seekable ? "yes" : "no")")
+        for key in tags.keys.sorted() { lines.append("  \(key):".padding(toLength: 13, withPad: " ", startingAt: 0) + tags[key]!) }
+        lines.append("  chapters:  \(chapters.count)")
+        for (index, chapter) in chapters.enumerated() {
+            lines.append("    \(index + 1)  \(Timecode.format(seconds: chapter.start))  \(chapter.title)")
+        }
+        lines.append("  cover:     " + (cover.map { "yes (\($0.mimeType), \($0.bytes) bytes)" } ?? "no"))
+        return lines.joined(separator: "\n")
+    }
+}

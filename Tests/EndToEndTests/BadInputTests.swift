@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Bad files get one line each, naming the file and the reason; the good files in the same command
+/// are still processed; nothing crashes or hangs.
+@Suite struct BadInputTests {
+    @Test func everyBadFileGetsOneLineAndTheGoodOnesStillPlay() throws {
+        // Given good files mixed with every kind of bad one
+        let goodMP3 = try Fixtures.mp3(seconds: 5, vbr: true)
+        let goodOpus = try Fixtures.opus(seconds: 5)
+        let directory = try BuildProducts.temporaryDirectory("bad-input-dir")
+        let bad: [(URL, String)] = [
+            (URL(fileURLWithPath: "/nonexistent/book.mp3"), "no such file"),
+            (directory, "is a directory"),
+            (try Fixtures.emptyFile(named: "empty.mp3"), "empty file"),
+            (try Fixtures.textFile(named: "notes.mp3"), "no mpeg audio frames"),
+            (try Fixtures.textFile(named: "notes.opus"), "not an ogg file"),
+            (try Fixtures.textFile(named: "notes.txt"), "not a recognised audio file"),
+            (try Fixtures.opusWithBrokenTags(), "tag"),
+        ]
+        let files = [goodMP3] + bad.map(\.0) + [goodOpus]
+        // When probed in one command
+        let result = try AbplayerProcess("bad-input").run(["probe", "--json"] + files.map(\.path), timeout: 60)
+        // Then the exit status says something failed, the good files were reported on stdout,
+        // and each bad file has exactly one line on stderr with its reason
+        #expect(result.status != 0)
+        let reported = result.stdoutString.split(separator: "\n")
+        #expect(reported.count == 2)
+        #expect(reported.first?.contains(goodMP3.lastPathComponent) == true)
+        #expect(reported.last?.contains(goodOpus.lastPathComponent) == true)
+        let errors = result.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == bad.count, "stderr: \(result.stderr)")
+        for (file, reason) in bad {
+            let lines = errors.filter { $0.contains(file.path + ":") }
+            #expect(lines.count == 1, "\(file.path): \(lines)")
+            #expect(lines.first?.lowercased().contains(reason) == true, "\(file.path): \(lines)")
+        }
+    }
+
+    @Test(arguments: ["mp3", "opus"])
+    func aTruncatedFilePlaysWhatItHasAndEnds(kind: String) throws {
+        // Given a file cut in the middle, as an interrupted download is
+        let whole = kind == "mp3" ? try Fixtures.mp3(seconds: 20, vbr: true) : try Fixtures.opus(seconds: 20)
+        let truncated = try Fixtures.truncated(whole, keepingFraction: 0.5)
+        // When decoded
+        let abplayer = try AbplayerProcess("truncated")
+        let output = abplayer.home.appendingPathComponent("out.wav")
+        let result = try abplayer.run(["decode", truncated.path, "-o", output.path], timeout: 60)
+        // Then it ends (no hang, no crash: a signal would show as status > 128), having played the
+        // audio up to the cut, and says so in at most one line if it says anything
+        #expect(result.status == 0 || result.status == 1, "status \(result.status): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count <= 1, "stderr: \(result.stderr)")
+        let decoded = try WavFile.read(output)
+        let seconds = Double(decoded.frameCount) / Double(decoded.rate)
+        #expect(seconds > 8 && seconds < 12, "decoded \(seconds) s of a 20 s file cut in half")
+        #expect(AudioAnalysis.secondAt(frame: 5 * decoded.rate + decoded.rate / 2, in: decoded.samples,
+                                       channels: decoded.channels, rate: decoded.rate) == 5)
+    }
+
+    @Test func timesPastTheEndOrMalformedAreRefusedClearly() throws {
+        let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
+        let abplayer = try AbplayerProcess("bad-times")
+        let past = try abplayer.run(["decode", mp3.path, "--from", "1:00"])
+        #expect(past.status != 0)
+        #expect(past.stderr.contains("past the end"))
+        let malformed = try abplayer.run(["decode", mp3.path, "--from", "1:99"])
+        #expect(malformed.status != 0)
+        #expect(malformed.stderr.contains("'1:99' is not a time"))
+    }
+}

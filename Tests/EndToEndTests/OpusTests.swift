@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The opusfile plugin through the built binary.
+@Suite struct OpusTests {
+    @Test func lengthAudioAndSeeksAreExact() throws {
+        // Given a 20 s time-coded Opus file
+        let opus = try Fixtures.opus(seconds: 20)
+        let abplayer = try AbplayerProcess("opus")
+        // When probed and decoded whole
+        let probe = try abplayer.probe(opus)
+        let full = try abplayer.decode(opus)
+        let reference = try Fixtures.ffmpegDecode(opus)
+        // Then it is 48 kHz with the exact length (pre-skip removed), and sounds like ffmpeg's
+        // decode (ffmpeg has its own Opus decoder, so not bit-exact)
+        #expect(probe.plugin == "opusfile")
+        #expect(probe.rate == 48000 && probe.channels == 2)
+        #expect(probe.frames == Int64(20 * 48000))
+        #expect(full.frameCount == 20 * 48000)
+        #expect(reference.samples.count == full.samples.count)
+        #expect(AudioAnalysis.correlation(full.samples, reference.samples) > 0.999)
+        for second in [0, 9, 19] {
+            #expect(AudioAnalysis.secondAt(frame: second * 48000 + 24000, in: full.samples, channels: 2, rate: 48000) == second)
+        }
+        // And a decode from the middle is exactly the full decode's frames from there
+        let part = try abplayer.decode(opus, from: "9.5", to: "10.5")
+        #expect(part.frameCount == 48000)
+        let expected = Array(full.samples[(456_000 * 2)..<(504_000 * 2)])
+        #expect(AudioAnalysis.maxAbsDifference(part.samples, expected) < 1e-6)
+    }
+
+    @Test func tagsChaptersAndCoverComeThrough() throws {
+        let cover = try Fixtures.coverJPEG()
+        let opus = try Fixtures.opus(
+            seconds: 20,
+            tags: ["TITLE": "Children of Dune", "ARTIST": "Frank Herbert", "ALBUM": "Dune Chronicles",
+                   "NARRATOR": "Scott Brick", "TRACKNUMBER": "2", "TRACKTOTAL": "6", "DATE": "1976"],
+            chapters: [(0, "Intro"), (4.5, "Глава 2"), (15.25, "終わり")], coverJPEG: cover)
+        let probe = try AbplayerProcess("opus-tags").probe(opus)
+        #expect(probe.tags["title"] == "Children of Dune")
+        #expect(probe.tags["artist"] == "Frank Herbert")
+        #expect(probe.tags["album"] == "Dune Chronicles")
+        #expect(probe.tags["narrator"] == "Scott Brick")
+        #expect(probe.tags["track"] == "2/6")
+        #expect(probe.tags["year"] == "1976")
+        #expect(probe.chapters.map(\.title) == ["Intro", "Глава 2", "終わり"])
+        #expect(probe.chapters.map(\.startFrame) == [0, 216_000, 732_000])
+        #expect(probe.cover?.mimeType == "image/jpeg")
+        #expect(probe.cover?.bytes == (try Data(contentsOf: cover)).count)
+    }
+}

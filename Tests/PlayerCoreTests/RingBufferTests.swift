@@ -1,0 +1,76 @@
+import PlayerCore
+import Testing
+
+@Suite struct RingBufferTests {
+    @Test func framesComeOutInOrderAcrossTheWrapPoint() {
+        // Given a stereo ring of 10 frames
+        let ring = RingBuffer(channels: 2, capacityFrames: 10)
+        var next: Float = 0
+        var expected: Float = 0
+        var output = [Float](repeating: -1, count: 14)
+        // When frames are written and read in uneven chunks many times round
+        for round in 0..<50 {
+            let count = round % 7 + 1
+            let input = (0..<count * 2).map { _ -> Float in defer { next += 1 }; return next }
+            let written = input.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: count) }
+            next -= Float((count - written) * 2)
+            let read = output.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: round % 5 + 1) }
+            // Then every sample arrives once, in order
+            for sample in output[0..<read * 2] {
+                #expect(sample == expected)
+                expected += 1
+            }
+        }
+        #expect(ring.framesWritten - ring.framesRead == ring.availableFrames)
+        #expect(ring.framesRead == Int(expected) / 2)
+    }
+
+    @Test func writeNeverOverwritesUnreadFrames() {
+        let ring = RingBuffer(channels: 1, capacityFrames: 8)
+        let input = [Float](repeating: 1, count: 20)
+        let written = input.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: 20) }
+        #expect(written == 8)
+        #expect(ring.freeFrames == 0)
+        #expect(input.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: 1) } == 0)
+    }
+
+    @Test func discardingUnreadKeepsTheClockMonotonic() {
+        let ring = RingBuffer(channels: 1, capacityFrames: 8)
+        let input = [Float](repeating: 1, count: 5)
+        input.withUnsafeBufferPointer { _ = ring.write(from: $0.baseAddress!, frames: 5) }
+        ring.discardUnread()
+        #expect(ring.availableFrames == 0)
+        #expect(ring.framesRead == 5)
+    }
+
+    @Test func aConsumerOnAnotherThreadSeesEveryFrame() async {
+        // Given a producer and a consumer on two threads, as the decoder and a sink are
+        let ring = RingBuffer(channels: 1, capacityFrames: 64)
+        let total = 200_000
+        let consumer = Task.detached {
+            var buffer = [Float](repeating: 0, count: 37)
+            var expected: Float = 0
+            var mismatches = 0
+            while Int(expected) < total {
+                let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 37) }
+                for sample in buffer[0..<count] {
+                    if sample != expected.truncatingRemainder(dividingBy: 4096) { mismatches += 1 }
+                    expected += 1
+                }
+                if count == 0 { await Task.yield() }
+            }
+            return mismatches
+        }
+        var produced = 0
+        var chunk = [Float](repeating: 0, count: 50)
+        while produced < total {
+            let count = min(50, total - produced)
+            for index in 0..<count { chunk[index] = Float((produced + index) % 4096) }
+            let written = chunk.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: count) }
+            produced += written
+            if written == 0 { ring.waitForSpace(timeout: 0.01) }
+        }
+        // Then nothing is lost, duplicated or torn
+        #expect(await consumer.value == 0)
+    }
+}

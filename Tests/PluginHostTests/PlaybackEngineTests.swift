@@ -1,0 +1,140 @@
+import Foundation
+import PlayerCore
+import PluginHost
+import Synchronization
+import TestSupport
+import Testing
+
+/// The engine driving real plugins (the built mpg123 decoder, null and wav outputs).
+@Suite struct PlaybackEngineTests {
+    static func registry() -> PluginRegistry {
+        PluginRegistry(
+            searchPath: PluginSearchPath(directories: [
+                .init(path: BuildProducts.binDirectory.path, isExplicit: true, filePrefix: "libabplayer-"),
+            ]),
+            cacheDirectory: nil, log: { _, _, _ in })
+    }
+
+    /// The real registry, counting how often a file is opened.
+    final class CountingOpener: DecoderOpener {
+        let registry: PluginRegistry
+        let opens = Mutex(0)
+
+        init(_ registry: PluginRegistry) { self.registry = registry }
+
+        func openDecoder(path: String) throws -> any Decoder {
+            opens.withLock { $0 += 1 }
+            return try registry.openDecoder(path: path)
+        }
+    }
+
+    /// Collects events until `.ended` (or the time limit).
+    static func events(of engine: PlaybackEngine, limit: Duration = .seconds(60)) async -> [PlaybackEvent] {
+        await withTaskGroup(of: [PlaybackEvent]?.self) { group in
+            group.addTask {
+                var events: [PlaybackEvent] = []
+                for await event in engine.events {
+                    events.append(event)
+                    if case .ended = event { break }
+                }
+                return events
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first ?? []
+        }
+    }
+
+    @Test func itemsPlayInOrderAndAFileThatFailsIsSkipped() async throws {
+        // Given a list: a 5 s MP3, a missing file, a 3 s MP3
+        let registry = Self.registry()
+        let first = try Fixtures.mp3(seconds: 5, vbr: true)
+        let third = try Fixtures.mp3(seconds: 3, vbr: false)
+        let output = try BuildProducts.temporaryDirectory("engine-order").appendingPathComponent("out.wav")
+        let engine = PlaybackEngine(
+            decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
+        // When the engine plays it to a WAV file
+        engine.load([first.path, "/nonexistent/missing.mp3", third.path])
+        let events = await Self.events(of: engine)
+        engine.shutdown()
+        // Then the missing file is reported, both others are announced in order, and playback ends
+        let failedItems = events.compactMap { event -> Int? in if case let .failed(item, _) = event { item } else { nil } }
+        let announced = events.compactMap { event -> Int? in if case let .itemChanged(info) = event { info.index } else { nil } }
+        #expect(failedItems == [1])
+        #expect(announced == [0, 2])
+        #expect(events.contains { if case .ended = $0 { true } else { false } })
+        // and the audio is the first file's seconds 0-4 followed by the third's 0-2, gaplessly
+        let wav = try WavFile.read(output)
+        #expect(wav.frameCount == 8 * 44100)
+        let seconds = (0..<8).map { AudioAnalysis.secondAt(frame: $0 * 44100 + 22050, in: wav.samples, channels: 2, rate: 44100) }
+        #expect(seconds == [0, 1, 2, 3, 4, 0, 1, 2])
+    }
+
+    @Test func pauseHoldsThePositionAndResumeContinuesWithoutReopening() async throws {
+        // Given a 10 s file playing in real time to the null output. (Times are measured, not
+        // assumed: parallel tests can delay this task's wake-ups by seconds on 2 cores.)
+        let registry = Self.registry()
+        let opener = CountingOpener(registry)
+        let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+        let engine = PlaybackEngine(
+            decoders: opener, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
+        let clock = ContinuousClock()
+        let loaded = clock.now
+        engine.load([mp3.path])
+        try await Task.sleep(for: .seconds(1))
+        // When paused
+        engine.pause()
+        let playedFor = (clock.now - loaded) / .seconds(1)
+        try await Task.sleep(for: .milliseconds(200))
+        let paused = try #require(engine.position)
+        // Then the position is no further than the clock allows (a little less: the output starts
+        // once the buffer is full) and holds still
+        let pausedSeconds = Double(paused.frame) / 44100
+        #expect(pausedSeconds <= playedFor + 0.05 && pausedSeconds > playedFor - 0.6, "heard \(pausedSeconds) s in \(playedFor) s")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(engine.state == .paused)
+        #expect(engine.position == paused)
+        // When resumed, it continues from there, without opening the file again
+        let resumedAt = clock.now
+        engine.play()
+        try await Task.sleep(for: .milliseconds(700))
+        let resumed = try #require(engine.position)
+        let resumedFor = (clock.now - resumedAt) / .seconds(1)
+        let advanced = Double(resumed.frame - paused.frame) / 44100
+        #expect(engine.state == .playing)
+        #expect(advanced > 0.1 && advanced <= resumedFor + 0.05, "advanced \(advanced) s in \(resumedFor) s")
+        #expect(opener.opens.withLock { $0 } == 1)
+        engine.shutdown()
+    }
+
+    @Test func seekingMovesWhatIsHeard() async throws {
+        // Given a 20 s file decoding to a WAV file from the start
+        let registry = Self.registry()
+        let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
+        let output = try BuildProducts.temporaryDirectory("engine-seek").appendingPathComponent("out.wav")
+        let engine = PlaybackEngine(
+            decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
+        // When it is loaded paused at 15 s, then played
+        engine.load([mp3.path], start: PlaybackPosition(item: 0, frame: 15 * 44100), play: false)
+        #expect(await waitFor { engine.position == PlaybackPosition(item: 0, frame: 15 * 44100) })
+        engine.play()
+        _ = await Self.events(of: engine)
+        engine.shutdown()
+        // Then the output is seconds 15-19 only
+        let wav = try WavFile.read(output)
+        #expect(wav.frameCount == 5 * 44100)
+        #expect(AudioAnalysis.secondAt(frame: 22050, in: wav.samples, channels: 2, rate: 44100) == 15)
+    }
+
+    private func waitFor(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+}

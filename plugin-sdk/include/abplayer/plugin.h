@@ -1,0 +1,325 @@
+/*
+ * abplayer plugin ABI — the only thing that crosses the dlopen boundary.
+ *
+ * A plugin is a shared object exporting exactly one public symbol, the entry point
+ * ABP_ENTRY_SYMBOL, of type abp_entry_fn. The host calls it once, right after dlopen, with its
+ * API table; the plugin returns a pointer to a `const` descriptor that lives as long as the
+ * shared object is loaded (static storage), or NULL when it cannot work with this host.
+ *
+ * Only C types cross this boundary: Swift has no stable ABI on Linux. Strings are NUL-terminated
+ * UTF-8. Every position and length is an int64_t count of frames (one sample per channel);
+ * seconds exist only in the user interface. Audio is always interleaved 32-bit float, nominally
+ * within [-1, 1].
+ *
+ * State lives in instances (abp_decoder, abp_sink), never in globals: the host may open many
+ * instances of one plugin at once, from different threads. Plugins never print; they log through
+ * the host API table.
+ *
+ * ---------------------------------------------------------------------------------------------
+ * Versioning policy
+ *
+ * ABP_ABI_MAJOR changes when anything existing changes meaning, size or order. ABP_ABI_MINOR
+ * changes when something is appended (a field at the end of a struct, a capability flag, an error
+ * code). The host loads a plugin when
+ *     plugin.abi_major == host major  &&  plugin.abi_minor <= host minor
+ *     && plugin.struct_size >= the size of abp_plugin at the plugin's minor
+ * and refuses anything else with a message naming the file. Structs passed by pointer start with
+ * `struct_size` so they can grow append-only; readers never touch a field beyond struct_size.
+ * The `reserved` slots must be NULL/zero.
+ *
+ * Frozen for every major version, so that either side can read the other's version and refuse
+ * it safely: the first three fields of abp_plugin and abp_host_api (struct_size, abi_major,
+ * abi_minor), and host_ctx and log in abp_host_api. The small structs passed by value or in
+ * arrays (abp_format, abp_option, abp_option_spec) have no struct_size: they are fixed for the
+ * life of major 1. Enums are int-sized (no -fshort-enums).
+ *
+ * Threading, for every instance: the host never calls two functions of one instance at the same
+ * time (calls are serialized, though they may come from different threads over its life). The
+ * only exception is a sink's pull(), which the sink itself calls on its own thread.
+ *
+ * History
+ *   1.0  (2026-11) first release: decoders (probe, open, read, seek, metadata callbacks,
+ *        last_error, close) and pull-model sinks (open, start, pause, resume, latency, drain,
+ *        stop, last_error, close); host API: log, cache_dir.
+ * ---------------------------------------------------------------------------------------------
+ */
+#ifndef ABPLAYER_PLUGIN_H
+#define ABPLAYER_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ABP_ABI_MAJOR 1
+#define ABP_ABI_MINOR 0
+
+/* The one symbol a plugin exports (the only one the host looks up). */
+#define ABP_ENTRY_SYMBOL "abplayer_plugin_entry"
+
+/* ---- Error codes ----------------------------------------------------------------------------
+ * Functions that can fail return abp_status (or a negative abp_status where they otherwise return
+ * a count). ABP_OK is the only success value. After a failure, the instance's last_error gives a
+ * human-readable reason (without the file name: the host adds it). */
+typedef enum abp_status {
+    ABP_OK = 0,
+    ABP_ERR_IO = -1,          /* the file or device could not be read or written (errno-style) */
+    ABP_ERR_FORMAT = -2,      /* the data is not in this plugin's format, or is corrupt/truncated */
+    ABP_ERR_UNSUPPORTED = -3, /* valid, but this plugin cannot handle it (codec profile, channels) */
+    ABP_ERR_NOMEM = -4,       /* an allocation failed */
+    ABP_ERR_SEEK = -5,        /* the seek target is out of range, or the stream is not seekable */
+    ABP_ERR_INVALID = -6,     /* a bad argument or option value from the host */
+    ABP_ERR_DEVICE = -7,      /* an output device or server refused, or went away */
+    ABP_ERR_INTERNAL = -8     /* a bug or an unexpected library error */
+} abp_status;
+
+/* ---- Values shared by decoders and sinks ---------------------------------------------------- */
+
+/* A count of frames that is not known (a stream without a length). The only sentinel in the ABI;
+ * the host turns it into an optional. */
+#define ABP_FRAMES_UNKNOWN ((int64_t)-1)
+
+/* Channels are interleaved in the WAV/SMPTE order: FL FR FC LFE BL BR SL SR (mono is one channel,
+ * stereo FL FR). A decoder whose library uses another order (Vorbis/Opus) reorders. */
+typedef struct abp_format {
+    uint32_t rate;     /* frames per second, > 0 */
+    uint32_t channels; /* interleaved channels, 1..8 */
+} abp_format;
+
+typedef enum abp_kind {
+    ABP_KIND_DECODER = 1,
+    ABP_KIND_SINK = 2
+} abp_kind;
+
+/* Capability flags (abp_plugin.capabilities). Unknown bits must be ignored by the host. */
+#define ABP_CAP_SEEK      (1u << 0) /* decoder: can seek (per stream, see abp_stream_info.seekable) */
+#define ABP_CAP_GAPLESS   (1u << 1) /* decoder: output is sample-exact (encoder delay and padding
+                                       trimmed, or the format has none) */
+#define ABP_CAP_TAGS      (1u << 2) /* decoder: reports tags */
+#define ABP_CAP_CHAPTERS  (1u << 3) /* decoder: reports chapters */
+#define ABP_CAP_PICTURES  (1u << 4) /* decoder: reports embedded pictures */
+#define ABP_CAP_PAUSE     (1u << 8) /* sink: pause/resume are real (not just "stop pulling") */
+#define ABP_CAP_LATENCY   (1u << 9) /* sink: latency() is measured, not a constant */
+#define ABP_CAP_FIXED_RATE (1u << 10) /* sink: may run at a rate other than the one asked for */
+#define ABP_CAP_REALTIME  (1u << 11) /* sink: consumes audio at the pace of a clock */
+
+/* ---- Options --------------------------------------------------------------------------------
+ * A plugin declares the options it accepts; the user passes them as name=value strings, which the
+ * host hands to open() unchanged (after checking the name is declared). */
+typedef enum abp_option_type {
+    ABP_OPTION_STRING = 1,
+    ABP_OPTION_BOOL = 2,   /* "true"/"false"/"yes"/"no"/"1"/"0" */
+    ABP_OPTION_INT = 3,
+    ABP_OPTION_PATH = 4
+} abp_option_type;
+
+typedef struct abp_option_spec {
+    const char *name;          /* [a-z0-9-]+ */
+    abp_option_type type;
+    const char *default_value; /* as text; may be NULL (no default) */
+    const char *help;          /* one line */
+} abp_option_spec;
+
+typedef struct abp_option {
+    const char *name;
+    const char *value;
+} abp_option;
+
+/* ---- Host API ---------------------------------------------------------------------------------
+ * Given to the entry point and to every open(). Owned by the host; valid until the process exits.
+ * Every function here is thread-safe, but none is real-time safe (they may lock or allocate):
+ * never call them from a sink's audio callback. */
+typedef enum abp_log_level {
+    ABP_LOG_ERROR = 1,
+    ABP_LOG_WARNING = 2,
+    ABP_LOG_INFO = 3,
+    ABP_LOG_DEBUG = 4
+} abp_log_level;
+
+typedef struct abp_host_api {
+    uint32_t struct_size;  /* sizeof(abp_host_api) as the host was built */
+    uint16_t abi_major;    /* the host's ABP_ABI_MAJOR */
+    uint16_t abi_minor;    /* the host's ABP_ABI_MINOR */
+    void *host_ctx;        /* pass back as the first argument of the functions below */
+
+    /* Logs one message (no trailing newline needed). `plugin_id` and `message` are copied. */
+    void (*log)(void *host_ctx, abp_log_level level, const char *plugin_id, const char *message);
+
+    /* The directory where plugins may keep caches (e.g. a seek index), such as
+     * $XDG_CACHE_HOME/abplayer. Exists when returned. Owned by the host, valid forever. NULL when
+     * no cache directory can be had (the plugin then works without a cache). */
+    const char *(*cache_dir)(void *host_ctx);
+
+    void *reserved[8];
+} abp_host_api;
+
+/* ---- Decoders ---------------------------------------------------------------------------------
+ *
+ * Metadata is pushed to the host through these callbacks, during open() only, on the thread that
+ * calls open(). Every pointer argument is borrowed: the host copies what it keeps. Any callback
+ * may be NULL (the host does not want that kind of metadata). */
+typedef struct abp_metadata_callbacks {
+    uint32_t struct_size;
+    void *ctx;
+    /* A tag. Keys are lower-case from this list where they apply: title, artist, album,
+     * albumartist, composer, narrator, genre, track (n or n/N), disc (n or n/N), year, comment,
+     * description; any other key is passed through lower-cased. */
+    void (*tag)(void *ctx, const char *key, const char *value);
+    /* A chapter starting at `start_frame` (output frames, after gapless trimming). Chapters may
+     * come in any order; the host sorts them. `title` may be empty, never NULL. */
+    void (*chapter)(void *ctx, int64_t start_frame, const char *title);
+    /* An embedded picture. `picture_type` follows ID3v2 APIC / FLAC (3 = front cover). */
+    void (*picture)(void *ctx, const char *mime, uint32_t picture_type,
+                    const uint8_t *data, size_t size);
+} abp_metadata_callbacks;
+
+/* What open() found out, filled by the plugin. */
+typedef struct abp_stream_info {
+    uint32_t struct_size;   /* set by the host before open() */
+    abp_format format;      /* the format read() produces, fixed for the instance's life */
+    int64_t total_frames;   /* exact length after gapless trimming, or ABP_FRAMES_UNKNOWN */
+    uint32_t seekable;      /* 1 when seek() works on this stream, 0 otherwise */
+    uint32_t reserved[7];
+} abp_stream_info;
+
+typedef struct abp_decoder abp_decoder; /* opaque, the plugin's instance */
+
+typedef struct abp_decoder_ops {
+    uint32_t struct_size;
+
+    /* How well the plugin handles the file: 0 = not at all, 100 = certainly (a magic number
+     * matched). `head` is the file's first `head_len` bytes (up to 4096; fewer for a short file).
+     * Must not open the file itself. Any thread; must not block. */
+    int32_t (*probe)(const char *path, const uint8_t *head, size_t head_len);
+
+    /* Opens `path`. On ABP_OK, *out is a new instance and *info is filled. On failure *out is
+     * untouched and a one-line reason (no file name) is written, NUL-terminated, to `error`
+     * (at most `error_size` bytes). `options` (may be NULL when count is 0) and `metadata` are
+     * borrowed for the call only; metadata may be NULL. Blocks (file I/O).
+     * Errors: ABP_ERR_IO, ABP_ERR_FORMAT, ABP_ERR_UNSUPPORTED, ABP_ERR_NOMEM, ABP_ERR_INVALID. */
+    abp_status (*open)(const abp_host_api *host, const char *path,
+                       const abp_option *options, size_t option_count,
+                       const abp_metadata_callbacks *metadata,
+                       abp_decoder **out, abp_stream_info *info,
+                       char *error, size_t error_size);
+
+    /* Decodes up to `max_frames` frames into `buffer` (room for max_frames * channels floats).
+     * Returns the number of frames written (> 0), 0 at the end of the stream, or a negative
+     * abp_status. A short count does not mean the end. Blocks (file I/O). One thread at a time
+     * per instance. Errors: ABP_ERR_IO, ABP_ERR_FORMAT (corrupt data that cannot be skipped). */
+    int64_t (*read)(abp_decoder *dec, float *buffer, int64_t max_frames);
+
+    /* Moves so that the next read() starts exactly at output frame `frame` (0 <= frame <=
+     * total_frames). NULL when the plugin cannot seek at all. Blocks; may take long the first
+     * time on a file without a seek table. Errors: ABP_ERR_SEEK, ABP_ERR_IO. */
+    abp_status (*seek)(abp_decoder *dec, int64_t frame);
+
+    /* The reason for the last failure of read() or seek() on this instance; never NULL (empty
+     * when there was none). Owned by the instance, valid until its next call. */
+    const char *(*last_error)(abp_decoder *dec);
+
+    /* Frees the instance. Never fails. */
+    void (*close)(abp_decoder *dec);
+
+    void *reserved[8];
+} abp_decoder_ops;
+
+/* ---- Sinks ------------------------------------------------------------------------------------
+ *
+ * Sinks pull. The host owns a lock-free ring buffer of interleaved float frames at the sink's
+ * format; the sink's own thread (an ALSA writer thread, a PulseAudio write callback, the JACK
+ * process callback, a plain thread for file sinks) calls pull() whenever it wants audio. */
+typedef struct abp_audio_source {
+    uint32_t struct_size;
+    void *ctx;
+    /* Copies up to `frames` frames into `buffer` and returns how many it copied. Fewer than asked
+     * means the host has no more audio ready (an underrun while playing, or the end after the
+     * host called drain()): the sink plays silence for the rest. Real-time safe: never locks,
+     * allocates or blocks. Call from one thread at a time. */
+    size_t (*pull)(void *ctx, float *buffer, size_t frames);
+    /* Tells the host that the output stopped working (device gone, server died) or came back.
+     * `message` is one line. Not real-time safe: call it from a non-audio thread. May be NULL. */
+    void (*status)(void *ctx, abp_status status, const char *message);
+} abp_audio_source;
+
+typedef struct abp_sink abp_sink; /* opaque, the plugin's instance */
+
+typedef struct abp_sink_ops {
+    uint32_t struct_size;
+
+    /* Opens the output for `requested`. On ABP_OK, *out is a new instance in the stopped state
+     * (not pulling yet) and *actual holds the format it really runs at; a sink with
+     * ABP_CAP_FIXED_RATE may differ in rate (the host then resamples), and any sink may pick
+     * another channel count only if it cannot play the requested one. `source` must stay valid
+     * until close(). On failure, *out is untouched and `error` gets a one-line reason. Blocks.
+     * Errors: ABP_ERR_DEVICE, ABP_ERR_IO, ABP_ERR_UNSUPPORTED, ABP_ERR_INVALID, ABP_ERR_NOMEM. */
+    abp_status (*open)(const abp_host_api *host, const abp_format *requested,
+                       const abp_option *options, size_t option_count,
+                       const abp_audio_source *source,
+                       abp_sink **out, abp_format *actual,
+                       char *error, size_t error_size);
+
+    /* Starts pulling and playing. Called once after open(). Non-blocking beyond setup. */
+    abp_status (*start)(abp_sink *sink);
+
+    /* Stops consuming audio at once, keeping what is queued inside the device where possible, so
+     * that resume() continues from the same frame. Blocks briefly. */
+    abp_status (*pause)(abp_sink *sink);
+    abp_status (*resume)(abp_sink *sink);
+
+    /* Frames pulled from the host but not yet heard (device buffer + server latency), at the
+     * sink's rate. Any non-audio thread; must not block for long. Never negative. */
+    int64_t (*latency)(abp_sink *sink);
+
+    /* Called by the host after its last frame is in the ring buffer: keeps pulling until pull()
+     * returns short, then blocks until everything pulled has been played, and stops.
+     * Errors: ABP_ERR_DEVICE, ABP_ERR_IO. */
+    abp_status (*drain)(abp_sink *sink);
+
+    /* Stops discarding any queued audio, without waiting for it to play. After it returns
+     * pull() is no longer called until start() again. Blocks briefly. */
+    abp_status (*stop)(abp_sink *sink);
+
+    /* The reason of the last failure; never NULL. Owned by the instance. */
+    const char *(*last_error)(abp_sink *sink);
+
+    /* Stops if needed (discarding queued audio) and frees the instance. After it returns pull()
+     * is never called again. Never fails. */
+    void (*close)(abp_sink *sink);
+
+    void *reserved[8];
+} abp_sink_ops;
+
+/* ---- The descriptor ------------------------------------------------------------------------- */
+typedef struct abp_plugin {
+    uint32_t struct_size;    /* sizeof(abp_plugin) as the plugin was built */
+    uint16_t abi_major;      /* ABP_ABI_MAJOR as the plugin was built */
+    uint16_t abi_minor;      /* ABP_ABI_MINOR as the plugin was built */
+    abp_kind kind;
+    const char *id;          /* unique, [a-z0-9_-]+, e.g. "mpg123"; users name plugins by it */
+    const char *name;        /* human-readable, e.g. "MP3 (libmpg123)" */
+    const char *version;     /* the plugin's own version, e.g. "1.0.0" */
+    const char *description; /* one line */
+    uint32_t capabilities;   /* ABP_CAP_* */
+    int32_t priority;        /* higher wins when two decoders probe equal; sinks: auto-pick order */
+    const char *const *extensions; /* decoders: lower-case, no dot, NULL-terminated; else NULL */
+    const char *const *mime_types; /* decoders: NULL-terminated; may be NULL */
+    const abp_option_spec *options; /* may be NULL when option_count is 0 */
+    uint32_t option_count;
+    const abp_decoder_ops *decoder; /* non-NULL exactly when kind == ABP_KIND_DECODER */
+    const abp_sink_ops *sink;       /* non-NULL exactly when kind == ABP_KIND_SINK */
+    void *reserved[8];
+} abp_plugin;
+
+/* The entry point. Called once on the host's main thread right after dlopen. `host` is valid
+ * forever. Returns the plugin's static descriptor, or NULL when the plugin refuses this host
+ * (e.g. host->abi_major differs); it may log why. Must not block or start threads. */
+typedef const abp_plugin *(*abp_entry_fn)(const abp_host_api *host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ABPLAYER_PLUGIN_H */
