@@ -5,15 +5,19 @@ public import ABPluginABI
 public struct Host: @unchecked Sendable {
     public let api: UnsafePointer<abp_host_api>?
     public let pluginID: String
+    /// The file or device an instance works on; its log lines start with it, so a user reading
+    /// a warning knows which file it is about.
+    public let subject: String?
 
-    public init(_ api: UnsafePointer<abp_host_api>?, pluginID: String) {
+    public init(_ api: UnsafePointer<abp_host_api>?, pluginID: String, subject: String? = nil) {
         self.api = api
         self.pluginID = pluginID
+        self.subject = subject
     }
 
     public func log(_ level: abp_log_level, _ message: String) {
         guard let api, let log = api.pointee.log else { return }
-        log(api.pointee.host_ctx, level, pluginID, message)
+        log(api.pointee.host_ctx, level, pluginID, subject.map { "\($0): \(message)" } ?? message)
     }
 
     /// The host's cache directory, or nil when it has none.

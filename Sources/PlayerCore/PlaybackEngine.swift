@@ -7,6 +7,54 @@ import Synchronization
 ///
 /// Pipeline: decoder thread: read -> ring buffer -> the sink's own thread pulls.
 public final class PlaybackEngine: Sendable {
+    private let core: EngineCore
+    public let events: AsyncStream<PlaybackEvent>
+
+    public init(decoders: any DecoderOpener, sinks: any SinkOpener) {
+        let (events, emit) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        self.events = events
+        core = EngineCore(emit: emit)
+        // The thread owns the core, not the engine: it outlives the engine until it has handled
+        // the shutdown that the engine's deinit sends.
+        let producer = Producer(core: core, decoders: decoders, sinks: sinks)
+        let thread = Thread { producer.run() }
+        thread.name = "abplayer-decoder"
+        thread.start()
+    }
+
+    deinit { core.send(.shutdown) }
+
+    // MARK: Commands
+
+    /// Replaces the play list. Playback starts at `start` when `play` is true, and stops after
+    /// the frame before `end` when given.
+    public func load(
+        _ items: [String], start: PlaybackPosition = PlaybackPosition(item: 0, frame: 0),
+        end: PlaybackPosition? = nil, play: Bool = true
+    ) {
+        core.send(.load(items: items, start: start, end: end, play: play))
+    }
+
+    public func play() { core.send(.play) }
+    public func pause() { core.send(.pause) }
+    public func toggle() { core.send(.toggle) }
+    public func stop() { core.send(.stop) }
+    public func seek(to position: PlaybackPosition) { core.send(.seek(position)) }
+
+    /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
+    public func shutdown() { core.send(.shutdown) }
+
+    // MARK: Queries
+
+    public var state: PlaybackState { core.shared.withLock { $0.state } }
+
+    /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
+    /// source. Nil before anything was loaded.
+    public var position: PlaybackPosition? { core.position }
+}
+
+/// What the engine's callers and its decoder thread share.
+final class EngineCore: Sendable {
     enum Command: Sendable {
         case load(items: [String], start: PlaybackPosition, end: PlaybackPosition?, play: Bool)
         case play, pause, toggle, stop
@@ -14,7 +62,6 @@ public final class PlaybackEngine: Sendable {
         case shutdown
     }
 
-    /// State shared between callers and the decoder thread.
     struct Shared {
         var commands: [Command] = []
         var state = PlaybackState.stopped
@@ -28,38 +75,11 @@ public final class PlaybackEngine: Sendable {
     let shared = Mutex(Shared())
     /// Wakes the decoder thread when it sleeps without a ring buffer to wait on.
     let commandSignal = DispatchSemaphore(value: 0)
-    public let events: AsyncStream<PlaybackEvent>
     let emit: AsyncStream<PlaybackEvent>.Continuation
 
-    public init(decoders: any DecoderOpener, sinks: any SinkOpener) {
-        (events, emit) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        let producer = Producer(engine: self, decoders: decoders, sinks: sinks)
-        let thread = Thread { producer.run() }
-        thread.name = "abplayer-decoder"
-        thread.start()
-    }
+    init(emit: AsyncStream<PlaybackEvent>.Continuation) { self.emit = emit }
 
-    // MARK: Commands
-
-    /// Replaces the play list. Playback starts at `start` when `play` is true, and stops after
-    /// the frame before `end` when given.
-    public func load(
-        _ items: [String], start: PlaybackPosition = PlaybackPosition(item: 0, frame: 0),
-        end: PlaybackPosition? = nil, play: Bool = true
-    ) {
-        send(.load(items: items, start: start, end: end, play: play))
-    }
-
-    public func play() { send(.play) }
-    public func pause() { send(.pause) }
-    public func toggle() { send(.toggle) }
-    public func stop() { send(.stop) }
-    public func seek(to position: PlaybackPosition) { send(.seek(position)) }
-
-    /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
-    public func shutdown() { send(.shutdown) }
-
-    private func send(_ command: Command) {
+    func send(_ command: Command) {
         let ring = shared.withLock { shared in
             shared.commands.append(command)
             return shared.ring
@@ -68,13 +88,7 @@ public final class PlaybackEngine: Sendable {
         commandSignal.signal()
     }
 
-    // MARK: Queries
-
-    public var state: PlaybackState { shared.withLock { $0.state } }
-
-    /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
-    /// source. Nil before anything was loaded.
-    public var position: PlaybackPosition? {
+    var position: PlaybackPosition? {
         shared.withLock { shared in
             guard let ring = shared.ring else { return shared.lastPosition }
             let heard = max(0, ring.framesRead - shared.latencyFrames)

@@ -3,7 +3,7 @@ import Foundation
 /// The engine's decoder thread: takes commands, owns the decoder and the sink, keeps the ring
 /// buffer full, and reports what is heard. Everything here runs on that one thread.
 final class Producer: @unchecked Sendable {
-    private unowned let engine: PlaybackEngine
+    private let core: EngineCore
     private let decoders: any DecoderOpener
     private let sinks: any SinkOpener
 
@@ -29,22 +29,22 @@ final class Producer: @unchecked Sendable {
     private static let chunkFrames = 4096
     private static let ringSeconds = 0.5
 
-    init(engine: PlaybackEngine, decoders: any DecoderOpener, sinks: any SinkOpener) {
-        self.engine = engine
+    init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
+        self.core = core
         self.decoders = decoders
         self.sinks = sinks
     }
 
     func run() {
         while true {
-            let commands = engine.shared.withLock { shared in
+            let commands = core.shared.withLock { shared in
                 defer { shared.commands.removeAll() }
                 return shared.commands
             }
             for command in commands {
                 if case .shutdown = command {
                     closeAll()
-                    engine.emit.finish()
+                    core.emit.finish()
                     return
                 }
                 handle(command)
@@ -55,25 +55,25 @@ final class Producer: @unchecked Sendable {
             } else if state == .playing {
                 finish()
             } else {
-                engine.commandSignal.wait()
+                core.commandSignal.wait()
             }
         }
     }
 
     // MARK: Commands
 
-    private func handle(_ command: PlaybackEngine.Command) {
+    private func handle(_ command: EngineCore.Command) {
         switch command {
         case let .load(newItems, start, newEnd, play):
             closeAll()
             items = newItems
             end = newEnd
-            engine.shared.withLock { $0.items = newItems }
+            core.shared.withLock { $0.items = newItems }
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
             if state == .stopped && !items.isEmpty {
-                jump(to: engine.position ?? PlaybackPosition(item: 0, frame: 0))
+                jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
             if !items.isEmpty { setState(.playing) }
@@ -83,9 +83,9 @@ final class Producer: @unchecked Sendable {
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
-            let heard = engine.position
+            let heard = core.position
             closeAll()
-            engine.shared.withLock { $0.lastPosition = heard }
+            core.shared.withLock { $0.lastPosition = heard }
             setState(.stopped)
         case let .seek(target):
             jump(to: target)
@@ -113,11 +113,11 @@ final class Producer: @unchecked Sendable {
                 try decoder?.seek(to: target.frame)
                 decodedFrame = target.frame
             } catch let error as AudioError {
-                engine.emit.yield(.failed(item: itemIndex, error: error))
+                core.emit.yield(.failed(item: itemIndex, error: error))
             } catch {}
         }
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        engine.shared.withLock { shared in
+        core.shared.withLock { shared in
             shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position)
             shared.lastPosition = position
         }
@@ -141,8 +141,8 @@ final class Producer: @unchecked Sendable {
     private func setState(_ newState: PlaybackState) {
         guard newState != state else { return }
         state = newState
-        engine.shared.withLock { $0.state = newState }
-        engine.emit.yield(.stateChanged(newState))
+        core.shared.withLock { $0.state = newState }
+        core.emit.yield(.stateChanged(newState))
     }
 
     // MARK: Producing
@@ -164,7 +164,7 @@ final class Producer: @unchecked Sendable {
             } catch {
                 let audioError = error as? AudioError
                     ?? AudioError(.internalError, subject: items[itemIndex], reason: "\(error)")
-                engine.emit.yield(.failed(item: itemIndex, error: audioError))
+                core.emit.yield(.failed(item: itemIndex, error: audioError))
                 itemIndex += 1
                 decodedFrame = 0
                 markItemStart()
@@ -175,7 +175,7 @@ final class Producer: @unchecked Sendable {
 
     private func markItemStart() {
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        engine.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position) }
+        core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position) }
     }
 
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
@@ -205,7 +205,7 @@ final class Producer: @unchecked Sendable {
         } catch {
             let audioError = error as? AudioError
                 ?? AudioError(.internalError, subject: items[itemIndex], reason: "\(error)")
-            engine.emit.yield(.failed(item: itemIndex, error: audioError))
+            core.emit.yield(.failed(item: itemIndex, error: audioError))
             advanceToNextItem()
         }
         updateLatencyAndReport()
@@ -244,13 +244,13 @@ final class Producer: @unchecked Sendable {
             sink = opened
         } catch {
             let audioError = error as? AudioError ?? AudioError(.device, subject: "output", reason: "\(error)")
-            engine.emit.yield(.failed(item: itemIndex, error: audioError))
+            core.emit.yield(.failed(item: itemIndex, error: audioError))
             closeAll()
             setState(.stopped)
             return nil
         }
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        engine.shared.withLock { shared in
+        core.shared.withLock { shared in
             shared.ring = newRing
             shared.latencyFrames = 0
             shared.clock.reset(outputFrame: 0, at: position)
@@ -268,7 +268,7 @@ final class Producer: @unchecked Sendable {
             sinkState = .running
         } catch {
             let audioError = error as? AudioError ?? AudioError(.device, subject: sink.name, reason: "\(error)")
-            engine.emit.yield(.failed(item: itemIndex, error: audioError))
+            core.emit.yield(.failed(item: itemIndex, error: audioError))
         }
     }
 
@@ -279,11 +279,11 @@ final class Producer: @unchecked Sendable {
             try? sink.drain()
             updateLatencyAndReport()
         }
-        let heard = engine.position
+        let heard = core.position
         closeAll()
-        engine.shared.withLock { $0.lastPosition = heard }
+        core.shared.withLock { $0.lastPosition = heard }
         setState(.stopped)
-        engine.emit.yield(.ended)
+        core.emit.yield(.ended)
     }
 
     private func closeAll() {
@@ -294,7 +294,7 @@ final class Producer: @unchecked Sendable {
         sinkState = .closed
         decoder = nil
         producing = false
-        engine.shared.withLock { shared in
+        core.shared.withLock { shared in
             if let ring = shared.ring {
                 shared.lastPosition = shared.clock.position(atOutputFrame: max(0, ring.framesRead - shared.latencyFrames))
             }
@@ -306,21 +306,21 @@ final class Producer: @unchecked Sendable {
     // MARK: Reporting
 
     private func updateLatencyAndReport() {
-        if let sink { engine.shared.withLock { $0.latencyFrames = Int(sink.latencyFrames) } }
+        if let sink { core.shared.withLock { $0.latencyFrames = Int(sink.latencyFrames) } }
         report(force: false)
     }
 
     /// Publishes the heard position when it moved by a tenth of a second, and the item when the
     /// heard item changed.
     private func report(force: Bool) {
-        guard let heard = engine.position else { return }
+        guard let heard = core.position else { return }
         if reported?.item != heard.item, let info = openedItems[heard.item] {
-            engine.emit.yield(.itemChanged(info))
+            core.emit.yield(.itemChanged(info))
             openedItems = openedItems.filter { $0.key > heard.item }
         }
         let tenth = Int64(openedItems[heard.item]?.stream.format.rate ?? sink?.format.rate ?? 48000) / 10
         if force || reported == nil || reported?.item != heard.item || abs(heard.frame - reported!.frame) >= tenth {
-            engine.emit.yield(.position(heard))
+            core.emit.yield(.position(heard))
             reported = heard
         }
     }

@@ -36,8 +36,8 @@ static inline int abp_mpg123_getformat(mpg123_handle *mh, long *rate, int *chann
 /* ---- A 64 KiB read buffer between libmpg123 and the file ------------------------------------
  * libmpg123's own reader calls read() twice per MPEG frame (header, then body); a scan or an exact
  * seek through a 20-hour file then spends two thirds of its time in the kernel. This reader serves
- * those small reads from one buffer (measured 5x faster). It borrows the descriptor: the caller
- * closes it after mpg123_delete().
+ * those small reads from one buffer: scans of 20-hour files took 0.07-0.28 s instead of 1.2-3.0 s
+ * (11-18x faster). It borrows the descriptor: the caller closes it after mpg123_delete().
  * Invariant: the descriptor's offset is always `start + fill` (the end of the buffered bytes). */
 typedef struct abp_mpg123_reader {
     int fd;

@@ -7,15 +7,29 @@ import Glibc
 struct FrameIndex: Equatable {
     /// The entries libmpg123 keeps (MPG123_INDEX_SIZE); a scan halves its resolution (doubles
     /// `step`) whenever it fills up. 16384 entries = 128 KiB: in a 20-hour 44.1 kHz file one entry
-    /// every 256 MPEG frames (6.7 s), so an exact seek parses at most ~100 KiB.
+    /// every 256 MPEG frames (6.7 s), so an exact seek parses at most 256 frame headers (~50 KiB
+    /// at 64 kbps). A negative size (a growing index) would keep every frame: 22 MB for 20 hours.
     static let capacity = 16384
 
     var step: Int64
+    /// Byte offsets of MPEG frames 0, step, 2·step, ...
     var offsets: [Int64]
     var totalFrames: Int64
 
+    /// Cached indexes keep at most one entry every 32 MPEG frames (under a second): an exact seek
+    /// then parses at most 32 frames, and a 5-minute file's index takes 2 KiB instead of 64.
+    static let cachedStep: Int64 = 32
+
     /// MPEG frames from the start that the index reaches.
     var coverage: Int64 { step * Int64(offsets.count) }
+
+    /// This index with every k-th entry only, so that the step is at least `cachedStep`.
+    func thinned() -> FrameIndex {
+        guard step < Self.cachedStep else { return self }
+        let keep = Int((Self.cachedStep + step - 1) / step)
+        return FrameIndex(step: step * Int64(keep), offsets: stride(from: 0, to: offsets.count, by: keep).map { offsets[$0] },
+                          totalFrames: totalFrames)
+    }
 
     /// Whether `totalFrames` is what the scan that built this index could have found: the
     /// stream's MPEG frames number in ((count - 1)·step, count·step], and trimming takes at most
@@ -64,7 +78,7 @@ struct FrameIndexCache {
     private static let version: UInt32 = 1
     private static let headerSize = 64
 
-    /// The cached index of `identity`, or nil when there is none or it does not fit `file`.
+    /// The cached index of `identity`, or nil when there is none or any check fails.
     /// `frameCheck` tells whether an MPEG frame of this stream starts at a byte offset.
     func load(_ identity: FileIdentity, frameCheck: (Int64) -> Bool) -> FrameIndex? {
         guard let bytes = readAll(directory + "/" + identity.fileName) else { return nil }

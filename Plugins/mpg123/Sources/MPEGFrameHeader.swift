@@ -83,6 +83,8 @@ struct MPEGFrameHeader: Equatable {
     /// reservoir); VBR fills silence with the smallest frames, so that can reach far back. Enough
     /// frames of the lowest bitrate to hold the reservoir, plus two for the filter bank's overlap.
     /// libmpg123's default of 4 was not enough: 201 of 439 seeks in a `lame -V 4` file differed.
+    /// (MPEG-2/2.5 seeks still differ from a straight decode by float rounding, at most 1.2e-7,
+    /// whatever the preroll: something inside libmpg123's synthesis, not missing data.)
     static func seekPreroll(version: Version, layer: Int, sampleRate: Int, channels: Int) -> Int {
         guard layer == 3, sampleRate > 0 else { return 2 } // layers I and II keep no such state
         let reservoir = version == .mpeg1 ? 511 : 255
@@ -93,9 +95,10 @@ struct MPEGFrameHeader: Equatable {
         return (reservoir + mainData - 1) / mainData + 2
     }
 
-    /// The frame count of a Xing/Info header in the frame starting at `offset` (Layer III only;
-    /// that is the only place libmpg123 reads one), or nil when there is no such header or it
-    /// carries no count. A count means libmpg123's `mpg123_length` is exact without a scan.
+    /// The frame and byte counts of a Xing/Info header in the frame starting at `offset` (Layer III
+    /// only: the only place libmpg123 reads one), or nil when there is no such header. A frame
+    /// count means libmpg123's `mpg123_length` is exact without a scan; the byte count tells a
+    /// truncated file.
     func xingHeader(in bytes: UnsafeRawBufferPointer, frameAt offset: Int) -> (frames: UInt32?, bytes: UInt32?)? {
         guard layer == 3 else { return nil }
         let sideInfo = version == .mpeg1 ? (channels == 1 ? 17 : 32) : (channels == 1 ? 9 : 17)

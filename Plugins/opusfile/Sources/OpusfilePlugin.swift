@@ -406,7 +406,7 @@ private func makeOps() -> abp_decoder_ops {
             writeError("open called without a path or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
         }
-        let host = Host(hostAPI, pluginID: pluginID)
+        let host = Host(hostAPI, pluginID: pluginID, subject: String(cString: path))
         let decoder: OpusfileDecoder
         do throws(OpusfileError) {
             decoder = try openDecoder(host: host, path: path)
