@@ -48,10 +48,10 @@ fi
 
 # Runs a command $runs times; prints "median-wall median-cpu max-rss-KiB".
 measure() {
-    local walls=() cpus=() rss=0 line
+    local walls=() cpus=() rss=0 report="$work/time.out"
     for _ in $(seq "$runs"); do
-        line=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
-        read -r wall user sys kib <<<"$line"
+        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" >/dev/null 2>&1
+        read -r wall user sys kib <"$report"
         walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
         [ "$kib" -gt "$rss" ] && rss=$kib
     done
@@ -67,8 +67,8 @@ compare() { # title target ours... -- reference...
     while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift; ref=("$@")
     read -r ow oc orss <<<"$(measure "${ours[@]}")"
     read -r rw rc rrss <<<"$(measure "${ref[@]}")"
-    printf '%-44s abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-12s %6.2fs wall %6.2fs cpu %6d KiB | cpu ratio %s (target %s)\n' \
-        "$title" "$ow" "$oc" "$orss" "$(basename "${ref[0]}")" "$rw" "$rc" "$rrss" "$(ratio "$oc" "$rc")" "$target"
+    printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs cpu %6d KiB\n  ratio: wall %s, cpu %s (target %s)\n' \
+        "$title" "$ow" "$oc" "$orss" "$(basename "${ref[0]}")" "$rw" "$rc" "$rrss" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")" "$target"
 }
 
 echo "abplayer bench — $(date -u +%Y-%m-%dT%H:%MZ), $runs runs each, medians"
@@ -81,7 +81,12 @@ read -r _ _ rss <<<"$(runs=1 measure "$abplayer" decode "$mp3_20h")"
 printf '%-44s %d KiB = %.1f MiB (target < 40 MiB)\n' "Peak RSS decoding a 20 h MP3" "$rss" "$(echo "$rss / 1024" | bc -l)"
 
 cache=$(mktemp -d)
-first=$( { XDG_CACHE_HOME=$cache /usr/bin/time -f '%e' "$abplayer" decode "$mp3_20h" --from 19:00:00 --to 19:00:01 >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-second=$( { XDG_CACHE_HOME=$cache /usr/bin/time -f '%e' "$abplayer" decode "$mp3_20h" --from 19:00:00 --to 19:00:01 >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+seek_19h() {
+    XDG_CACHE_HOME=$cache /usr/bin/time -o "$work/time.out" -f '%e' \
+        "$abplayer" decode "$mp3_20h" --from 19:00:00 --to 19:00:01 >/dev/null 2>&1
+    cat "$work/time.out"
+}
+first=$(seek_19h)
+second=$(seek_19h)
 rm -rf "$cache"
 printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 (no Xing) + seek 19:00:00" "$first" "$second"

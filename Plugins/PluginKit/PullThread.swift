@@ -122,9 +122,11 @@ public final class PullThread: @unchecked Sendable {
             // A device consumes a whole period whatever it got (silence fills the rest).
             clock.wait(afterFrames: periodFrames)
             if supplied < periodFrames && !draining, case .unpaced = pacing {
-                // An underrun with no clock to wait on: the host's decoder is behind. Yield the
+                // An underrun with no clock to wait on: the host's decoder is behind. Give it the
                 // core for a moment rather than spin (the ABI gives sinks no wake-up signal).
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                // Short: at decoding speed the host refills half a second of audio in well under
+                // a millisecond, so a longer nap would make this thread the bottleneck.
+                var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
                 nanosleep(&pause, nil)
             }
 

@@ -15,7 +15,8 @@ private final class NullSink {
     init(format: abp_format, source: abp_audio_source, paced: Bool) {
         self.format = format
         self.source = source
-        let periodFrames = Int(format.rate) / 50 // 20 ms, like a typical device period
+        // 20 ms, like a typical device period; unpaced, 100 ms, to take the ring in few pulls.
+        let periodFrames = Int(format.rate) / (paced ? 50 : 10)
         scratch = .allocate(capacity: periodFrames * Int(format.channels))
         let pacing: PullThread.Pacing = paced ? .realTime(rate: Int(format.rate)) : .unpaced
         thread = PullThread(periodFrames: periodFrames, pacing: pacing) { [source, scratch] frames in

@@ -213,7 +213,8 @@ private func openSink(
         throw WavError(ABP_ERR_INVALID, "cannot write \(requested.channels) channels at \(requested.rate) Hz")
     }
     let file = try WavFile(path: path, format: requested)
-    let periodFrames = max(Int(requested.rate) / 50, 1) // 20 ms, like a typical device period
+    // 20 ms, like a typical device period; unpaced, 100 ms, to take the ring in few pulls.
+    let periodFrames = max(Int(requested.rate) / (paced ? 50 : 10), 1)
     return WavSink(
         output: WavOutput(source: source, file: file, periodFrames: periodFrames), periodFrames: periodFrames,
         pacing: paced ? .realTime(rate: Int(requested.rate)) : .unpaced)
