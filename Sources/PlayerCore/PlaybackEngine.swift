@@ -69,7 +69,6 @@ final class EngineCore: Sendable {
         var ring: RingBuffer?
         var latencyFrames = 0
         var lastPosition: PlaybackPosition?
-        var items: [String] = []
     }
 
     let shared = Mutex(Shared())

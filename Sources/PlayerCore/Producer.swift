@@ -68,7 +68,6 @@ final class Producer: @unchecked Sendable {
             closeAll()
             items = newItems
             end = newEnd
-            core.shared.withLock { $0.items = newItems }
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
@@ -83,9 +82,7 @@ final class Producer: @unchecked Sendable {
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
-            let heard = core.position
             closeAll()
-            core.shared.withLock { $0.lastPosition = heard }
             setState(.stopped)
         case let .seek(target):
             jump(to: target)
@@ -112,9 +109,9 @@ final class Producer: @unchecked Sendable {
             do {
                 try decoder?.seek(to: target.frame)
                 decodedFrame = target.frame
-            } catch let error as AudioError {
-                core.emit.yield(.failed(item: itemIndex, error: error))
-            } catch {}
+            } catch {
+                reportFailure(error, subject: items[itemIndex])
+            }
         }
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
         core.shared.withLock { shared in
@@ -162,9 +159,7 @@ final class Producer: @unchecked Sendable {
                 openedItems[itemIndex] = ItemInfo(
                     index: itemIndex, path: items[itemIndex], stream: opened.info, metadata: opened.metadata)
             } catch {
-                let audioError = error as? AudioError
-                    ?? AudioError(.internalError, subject: items[itemIndex], reason: "\(error)")
-                core.emit.yield(.failed(item: itemIndex, error: audioError))
+                reportFailure(error, subject: items[itemIndex])
                 itemIndex += 1
                 decodedFrame = 0
                 markItemStart()
@@ -203,9 +198,7 @@ final class Producer: @unchecked Sendable {
             scratch.withUnsafeBufferPointer { _ = ring.write(from: $0.baseAddress!, frames: frames) }
             decodedFrame += Int64(frames)
         } catch {
-            let audioError = error as? AudioError
-                ?? AudioError(.internalError, subject: items[itemIndex], reason: "\(error)")
-            core.emit.yield(.failed(item: itemIndex, error: audioError))
+            reportFailure(error, subject: items[itemIndex])
             advanceToNextItem()
         }
         updateLatencyAndReport()
@@ -243,8 +236,7 @@ final class Producer: @unchecked Sendable {
             }
             sink = opened
         } catch {
-            let audioError = error as? AudioError ?? AudioError(.device, subject: "output", reason: "\(error)")
-            core.emit.yield(.failed(item: itemIndex, error: audioError))
+            reportFailure(error, kind: .device, subject: "output")
             closeAll()
             setState(.stopped)
             return nil
@@ -267,8 +259,7 @@ final class Producer: @unchecked Sendable {
             try sink.start()
             sinkState = .running
         } catch {
-            let audioError = error as? AudioError ?? AudioError(.device, subject: sink.name, reason: "\(error)")
-            core.emit.yield(.failed(item: itemIndex, error: audioError))
+            reportFailure(error, kind: .device, subject: sink.name)
         }
     }
 
@@ -279,9 +270,7 @@ final class Producer: @unchecked Sendable {
             try? sink.drain()
             updateLatencyAndReport()
         }
-        let heard = core.position
         closeAll()
-        core.shared.withLock { $0.lastPosition = heard }
         setState(.stopped)
         core.emit.yield(.ended)
     }
@@ -296,7 +285,9 @@ final class Producer: @unchecked Sendable {
         producing = false
         core.shared.withLock { shared in
             if let ring = shared.ring {
+                // What was heard last is where a later play resumes.
                 shared.lastPosition = shared.clock.position(atOutputFrame: max(0, ring.framesRead - shared.latencyFrames))
+                    ?? shared.lastPosition
             }
             shared.ring = nil
         }
@@ -304,6 +295,13 @@ final class Producer: @unchecked Sendable {
     }
 
     // MARK: Reporting
+
+    /// Publishes a failure of the current item or the output. Decoders and sinks throw
+    /// `AudioError`; anything else is wrapped as `kind`, about `subject`.
+    private func reportFailure(_ error: any Error, kind: AudioError.Kind = .internalError, subject: String) {
+        let audioError = error as? AudioError ?? AudioError(kind, subject: subject, reason: "\(error)")
+        core.emit.yield(.failed(item: itemIndex, error: audioError))
+    }
 
     private func updateLatencyAndReport() {
         if let sink { core.shared.withLock { $0.latencyFrames = Int(sink.latencyFrames) } }
