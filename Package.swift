@@ -16,10 +16,14 @@ struct PluginSpec {
     let shim: String?
     /// The pkg-config name of the wrapped library, for the shim's flags.
     var pkgConfig: String? = nil
+    /// Targets of ours the plugin links statically (like PluginKit), e.g. the MP4 parser.
+    var statics: [String] = []
 }
 let plugins: [PluginSpec] = [
     PluginSpec(id: "mpg123", target: "Mpg123Plugin", shim: "CMpg123", pkgConfig: "libmpg123"),
     PluginSpec(id: "opusfile", target: "OpusfilePlugin", shim: "COpusfile", pkgConfig: "opusfile"),
+    // libfaad has no .pc file on Debian 12: the shim's modulemap links it by name.
+    PluginSpec(id: "faad", target: "FaadPlugin", shim: "CFaad", statics: ["MP4"]),
     PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
     PluginSpec(id: "wav", target: "WavSinkPlugin", shim: nil),
 ]
@@ -50,14 +54,18 @@ var targets: [Target] = [
         dependencies: ["PluginHost", "PlayerCore", "TestSupport"],
         swiftSettings: strictSwift
     ),
+    .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
 ]
 // Helpers for writing plugins in Swift (error buffers, options, descriptors, a pull thread).
 // Each plugin links its own static copy; no PluginKit type ever crosses the C boundary, and the
 // host never links it, so the copies cannot clash.
 targets.append(.target(name: "PluginKit", dependencies: ["ABPluginABI"], path: "Plugins/PluginKit", swiftSettings: strictSwift))
+// The MP4/ISO-BMFF demuxer: no dependencies and no codec knowledge, linked statically into the
+// plugins that read MP4 files (faad now; ALAC or Opus-in-MP4 later).
+targets.append(.target(name: "MP4", dependencies: [], path: "Plugins/MP4", swiftSettings: strictSwift))
 for plugin in plugins {
-    var dependencies: [Target.Dependency] = ["ABPluginABI", "PluginKit"]
+    var dependencies: [Target.Dependency] = ["ABPluginABI", "PluginKit"] + plugin.statics.map { .byName(name: $0) }
     if let shim = plugin.shim {
         targets.append(.systemLibrary(name: shim, path: "Plugins/\(plugin.id)/\(shim)", pkgConfig: plugin.pkgConfig))
         dependencies.append(.byName(name: shim))

@@ -1,0 +1,109 @@
+/// An audio track: its codec configuration, sample tables and edit.
+public struct MP4AudioTrack: Sendable {
+    let trak: Box
+    /// `moov/trak` (which trak: the first with a sound handler), for error messages.
+    public var trackPath: String { trak.path }
+    public let trackID: UInt32
+    /// Media time units per second (stts, elst media times and chapter mapping use them).
+    public let timescale: Int64
+    /// The sample entry's type: `mp4a` for AAC, `alac`, `Opus`, ...
+    public let format: FourCC
+    /// As the sample entry states them (for AAC with implicit SBR, half the output rate).
+    public let channelCount: Int
+    public let sampleRate: Int
+    /// From esds, when the entry has one (mp4a): the object type indication and the
+    /// DecoderSpecificInfo (for AAC, the AudioSpecificConfig).
+    public let objectTypeIndication: UInt8?
+    public let decoderConfig: [UInt8]
+    public let samples: SampleTable
+    /// The first non-empty edit (elst): where presentation starts in media time, and for how
+    /// long (nil: to the end). nil when the track has no edit list.
+    public let edit: MP4Edit?
+
+    init(_ trak: Box, index: Int, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
+        self.trak = trak
+        trackID = try MP4.trackID(of: trak, source: source)
+        timescale = try mediaTimescale(of: trak, source: source)
+        guard let stbl = trak.find("mdia", "minf", "stbl") else {
+            throw MP4Error(box: "\(trak.path)/mdia/minf/stbl", reason: "missing: the audio track has no sample table")
+        }
+        guard let stsd = stbl.first("stsd") else { throw MP4Error(box: "\(stbl.path)/stsd", reason: "missing") }
+        let entry = try SampleEntry(stsd, source: source)
+        format = entry.format
+        channelCount = entry.channelCount
+        sampleRate = entry.sampleRate
+        objectTypeIndication = entry.descriptor?.objectTypeIndication
+        decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
+        samples = try SampleTable.read(stbl, source: source)
+        if let elst = trak.find("edts", "elst") {
+            edit = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings)
+        } else {
+            edit = nil
+        }
+    }
+}
+
+public struct MP4Edit: Sendable, Equatable {
+    public let mediaStart: Int64
+    public let duration: Int64?
+
+    /// The first edit that maps media (an empty edit, media time -1, only delays the start).
+    static func first(in elst: Box, source: any ByteSource, mediaTimescale: Int64, movieTimescale: Int64,
+                      warnings: inout [String]) throws(MP4Error) -> MP4Edit? {
+        var reader = try BinaryReader(readPayload(elst, source: source, limit: 1 << 20), path: elst.path)
+        let (version, _) = try reader.versionAndFlags()
+        let width = version == 1 ? 8 : 4
+        let count = try reader.entryCount(entrySize: 2 * width + 4)
+        var edits: [MP4Edit] = []
+        for _ in 0..<count {
+            let segmentDuration = try reader.uint(width)
+            let rawTime = try reader.uint(width)
+            try reader.skip(4) // media rate
+            let mediaTime = width == 8 ? Int64(bitPattern: rawTime) : Int64(Int32(bitPattern: UInt32(rawTime)))
+            guard mediaTime >= 0 else { continue }
+            guard segmentDuration <= UInt64(Int64.max / mediaTimescale) else { throw reader.error("edit duration \(segmentDuration) is absurd") }
+            let duration = segmentDuration == 0 ? nil : (Int64(segmentDuration) * mediaTimescale + movieTimescale / 2) / movieTimescale
+            edits.append(MP4Edit(mediaStart: mediaTime, duration: duration))
+        }
+        if edits.count > 1 { warnings.append("\(elst.path): \(edits.count) edits; only the first is honoured") }
+        return edits.first
+    }
+}
+
+/// The first entry of stsd, as far as audio goes.
+struct SampleEntry {
+    let format: FourCC
+    let channelCount: Int
+    let sampleRate: Int
+    let descriptor: ElementaryStreamDescriptor?
+
+    init(_ stsd: Box, source: any ByteSource) throws(MP4Error) {
+        var reader = try BinaryReader(readPayload(stsd, source: source, limit: 1 << 20), path: stsd.path)
+        _ = try reader.versionAndFlags()
+        guard try reader.uint32() > 0 else { throw reader.error("no sample description") }
+        let entryStart = reader.position
+        let size = Int(try reader.uint32())
+        format = FourCC(try reader.uint32())
+        guard size >= 36, size - 8 <= reader.remaining else { throw reader.error("the \(format) entry claims \(size) bytes, \(reader.remaining + 8) remain") }
+        try reader.skip(8) // reserved, data reference index
+        let version = try reader.uint16()
+        try reader.skip(6) // revision, vendor
+        channelCount = Int(try reader.uint16())
+        try reader.skip(6) // sample size, compression id, packet size
+        sampleRate = Int(try reader.uint32() >> 16)
+        // QuickTime sound descriptions v1 and v2 carry extra fields before their child boxes.
+        let extra = version == 1 ? 16 : version == 2 ? 36 : 0
+        let childStart = reader.position + extra - entryStart
+        var found: ElementaryStreamDescriptor?
+        if childStart < size {
+            let entryPath = "\(stsd.path)/\(format)"
+            let childOffset = stsd.payloadOffset + Int64(entryStart + childStart)
+            var tree = BoxTreeReader(source: source)
+            let children = try tree.children(of: entryPath, from: childOffset, to: stsd.payloadOffset + Int64(entryStart + size))
+            if let esds = children.first(where: { $0.type == "esds" }) ?? children.first(where: { $0.type == "wave" })?.first("esds") {
+                found = try ElementaryStreamDescriptor(esds, source: source)
+            }
+        }
+        descriptor = found
+    }
+}

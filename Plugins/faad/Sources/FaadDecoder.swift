@@ -1,0 +1,249 @@
+import ABPluginABI
+import CFaad
+import PluginKit
+
+/// How libfaad is started on a stream: with the AudioSpecificConfig from an MP4 esds, or from
+/// the first ADTS header of where decoding starts.
+enum FaadConfiguration {
+    case audioSpecificConfig([UInt8])
+    case adts
+}
+
+/// One decoding session: a libfaad handle fed packets from a `PacketSource`, with the output
+/// trimmed to the gapless window [startFrame, startFrame + totalFrames) of the packets' timeline.
+///
+/// Seeking restarts libfaad a few packets before the target and discards up to it: AAC's
+/// MDCT overlap needs the previous frame (SBR a little more), and libfaad emits nothing for the
+/// first frame after it starts, so a fresh decoder that begins `prerollPackets` early produces
+/// exactly the samples a continuous decode would from the frame before the target on.
+final class FaadDecoder {
+    static let prerollPackets = 2
+
+    let packets: any PacketSource
+    let configuration: FaadConfiguration
+    let host: Host
+    /// What read() produces.
+    let rate: Int64
+    let channels: Int
+    /// The gapless window, in frames of the packets' timeline.
+    let startFrame: Int64
+    let totalFrames: Int64
+    let lastError = LastError()
+
+    private var handle: NeAACDecHandle?
+    /// libfaad's channel for each output channel (SMPTE order; a mono stream libfaad upmixes to
+    /// two identical channels is taken from its first).
+    private let channelMap: [Int]
+    private var nextPacket = 0
+    /// The timeline frame of the next sample libfaad emits.
+    private var decodedFrame: Int64 = 0
+    /// The output frame (0-based, in the window) the next read() returns.
+    private var position: Int64 = 0
+    private var pending: [Float] = []
+    private var pendingRead = 0
+
+    /// What a first decode taught about the stream: its real rate and channels (implicit SBR and
+    /// PS show only in the audio) and libfaad's channel positions.
+    struct StreamShape {
+        let rate: Int64
+        let faadChannels: Int
+        let channelMap: [Int]
+        let framesPerPacket: Int64
+    }
+
+    init(packets: any PacketSource, configuration: FaadConfiguration, host: Host, shape: StreamShape,
+         startFrame: Int64, totalFrames: Int64) throws(FaadError) {
+        self.packets = packets
+        self.configuration = configuration
+        self.host = host
+        rate = shape.rate
+        channels = shape.channelMap.count
+        channelMap = shape.channelMap
+        self.startFrame = startFrame
+        self.totalFrames = totalFrames
+        try restart(at: 0)
+    }
+
+    deinit { if let handle { NeAACDecClose(handle) } }
+
+    /// Decodes the first packets with a throw-away handle to learn the stream's shape.
+    static func shape(of packets: any PacketSource, configuration: FaadConfiguration, declaredChannels: Int) throws(FaadError) -> StreamShape {
+        let handle = try open(configuration, packets: packets, at: 0)
+        defer { NeAACDecClose(handle) }
+        var info = NeAACDecFrameInfo()
+        for index in 0..<min(packets.packetCount, 8) {
+            let samples = try decode(handle, packets: packets, index: index, info: &info)
+            guard info.error == 0 else { throw FaadError(ABP_ERR_FORMAT, "the first AAC frames do not decode: \(errorText(info.error))") }
+            guard samples != nil, info.samples > 0, info.channels > 0 else { continue }
+            let faadChannels = Int(info.channels)
+            let positions = withUnsafeBytes(of: info.channel_position) { Array($0.prefix(faadChannels)) }
+            let map = try channelMap(positions: positions, declaredChannels: declaredChannels, ps: info.ps != 0)
+            return StreamShape(rate: Int64(info.samplerate), faadChannels: faadChannels, channelMap: map,
+                               framesPerPacket: Int64(Int(info.samples) / faadChannels))
+        }
+        throw FaadError(ABP_ERR_FORMAT, "no audio in the first AAC frames")
+    }
+
+    /// SMPTE order (FL FR FC LFE BL BR SL SR) from libfaad's channel positions. A mono stream
+    /// without PS that libfaad upmixed to stereo stays mono.
+    private static func channelMap(positions: [UInt8], declaredChannels: Int, ps: Bool) throws(FaadError) -> [Int] {
+        if positions.count == 2 && declaredChannels == 1 && !ps { return [0] }
+        if positions.count <= 2 { return Array(positions.indices) }
+        guard positions.count <= 8 else { throw FaadError(ABP_ERR_UNSUPPORTED, "\(positions.count) channels: the ABI carries at most 8") }
+        // SMPTE rank of each libfaad position (FRONT_CHANNEL_CENTER = 1 ... LFE_CHANNEL = 9).
+        let rank: [UInt8: Int] = [2: 0, 3: 1, 1: 2, 9: 3, 6: 4, 7: 5, 8: 6, 4: 7, 5: 8]
+        return positions.indices.sorted { rank[positions[$0], default: 99] < rank[positions[$1], default: 99] }
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
+        guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        while pendingRead >= pending.count {
+            guard position < totalFrames, nextPacket < packets.packetCount else { return 0 }
+            do throws(FaadError) {
+                try decodeNextPacket()
+            } catch {
+                if error.status == ABP_ERR_FORMAT, error.truncated {
+                    host.log(ABP_LOG_WARNING, error.reason)
+                    return 0
+                }
+                return fail(error.status, error.reason)
+            }
+        }
+        let frames = min(Int64(pending.count - pendingRead) / Int64(channels), maxFrames, totalFrames - position)
+        guard frames > 0 else { return 0 }
+        pending.withUnsafeBufferPointer { source in
+            buffer.update(from: source.baseAddress! + pendingRead, count: Int(frames) * channels)
+        }
+        pendingRead += Int(frames) * channels
+        position += frames
+        return frames
+    }
+
+    func seek(to frame: Int64) -> abp_status {
+        guard (0...totalFrames).contains(frame) else {
+            return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
+        }
+        let target = packets.packet(containing: startFrame + frame)
+        do throws(FaadError) {
+            try restart(at: max(0, target - Self.prerollPackets))
+        } catch {
+            return fail(ABP_ERR_SEEK, "seek failed: \(error.reason)")
+        }
+        position = frame
+        return ABP_OK
+    }
+
+    /// A fresh libfaad handle that decodes from packet `index` on.
+    private func restart(at index: Int) throws(FaadError) {
+        if let handle { NeAACDecClose(handle) }
+        handle = nil
+        handle = try Self.open(configuration, packets: packets, at: index)
+        nextPacket = index
+        decodedFrame = packets.startFrame(ofPacket: index)
+        pending.removeAll(keepingCapacity: true)
+        pendingRead = 0
+    }
+
+    /// Decodes one packet into `pending`, keeping only the frames inside the window from the
+    /// current position on.
+    private func decodeNextPacket() throws(FaadError) {
+        guard let handle else { throw FaadError(ABP_ERR_INTERNAL, "no decoder") }
+        let index = nextPacket
+        nextPacket += 1
+        var info = NeAACDecFrameInfo()
+        let output = try Self.decode(handle, packets: packets, index: index, info: &info)
+        guard info.error == 0 else {
+            throw FaadError(ABP_ERR_FORMAT, "AAC frame \(index) does not decode: \(Self.errorText(info.error))")
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingRead = 0
+        let faadChannels = Int(info.channels)
+        guard let output, info.samples > 0, faadChannels > 0 else {
+            // libfaad emits nothing for the first frame after a start: its slot stays empty.
+            decodedFrame = packets.startFrame(ofPacket: index + 1)
+            return
+        }
+        guard faadChannels >= channelMap.count, channelMap.allSatisfy({ $0 < faadChannels }), Int64(info.samplerate) == rate else {
+            throw FaadError(ABP_ERR_FORMAT, "AAC frame \(index) changes the format to \(faadChannels) channels at \(info.samplerate) Hz")
+        }
+        let frames = Int(info.samples) / faadChannels
+        let first = decodedFrame
+        decodedFrame += Int64(frames)
+        // Only the part from the current position to the end of the window is wanted.
+        let wantedStart = startFrame + position, wantedEnd = startFrame + totalFrames
+        let from = Int(max(0, min(Int64(frames), wantedStart - first)))
+        let to = Int(max(0, min(Int64(frames), wantedEnd - first)))
+        guard from < to else { return }
+        let samples = output.assumingMemoryBound(to: Float.self)
+        pending.reserveCapacity((to - from) * channels)
+        for frame in from..<to {
+            for faadChannel in channelMap { pending.append(samples[frame * faadChannels + faadChannel]) }
+        }
+    }
+
+    private static func decode(_ handle: NeAACDecHandle, packets: any PacketSource, index: Int,
+                               info: inout NeAACDecFrameInfo) throws(FaadError) -> UnsafeMutableRawPointer? {
+        do {
+            return try packets.withPacket(index) { bytes in
+                NeAACDecDecode(handle, &info, UnsafeMutablePointer(mutating: bytes.bindMemory(to: UInt8.self).baseAddress), UInt(bytes.count))
+            }
+        } catch {
+            switch error {
+            case .truncated(let packet): throw FaadError(ABP_ERR_FORMAT, "the file is truncated: the audio ends at AAC frame \(packet)", truncated: true)
+            case .io(let reason): throw FaadError(ABP_ERR_IO, reason)
+            }
+        }
+    }
+
+    private static func open(_ configuration: FaadConfiguration, packets: any PacketSource, at index: Int) throws(FaadError) -> NeAACDecHandle {
+        guard let handle = NeAACDecOpen() else { throw FaadError(ABP_ERR_NOMEM, "libfaad could not make a decoder") }
+        let config = NeAACDecGetCurrentConfiguration(handle)!
+        config.pointee.outputFormat = UInt8(FAAD_FMT_FLOAT)
+        config.pointee.downMatrix = 0
+        _ = NeAACDecSetConfiguration(handle, config)
+        var rate: UInt = 0
+        var channels: UInt8 = 0
+        let ok: Bool
+        switch configuration {
+        case .audioSpecificConfig(var asc):
+            ok = NeAACDecInit2(handle, &asc, UInt(asc.count), &rate, &channels) >= 0
+        case .adts:
+            ok = (try? packets.withPacket(index) { bytes in
+                NeAACDecInit(handle, UnsafeMutablePointer(mutating: bytes.bindMemory(to: UInt8.self).baseAddress), UInt(bytes.count), &rate, &channels)
+            }).map { $0 >= 0 } ?? false
+        }
+        guard ok else {
+            NeAACDecClose(handle)
+            throw FaadError(ABP_ERR_UNSUPPORTED, "libfaad refuses the AAC configuration (an AAC profile it cannot decode?)")
+        }
+        return handle
+    }
+
+    static func errorText(_ code: UInt8) -> String {
+        guard let text = NeAACDecGetErrorMessage(code) else { return "libfaad error \(code)" }
+        return String(cString: text)
+    }
+
+    private func fail(_ status: abp_status, _ reason: String) -> Int64 {
+        lastError.set(reason)
+        return Int64(status.rawValue)
+    }
+
+    private func fail(_ status: abp_status, _ reason: String) -> abp_status {
+        lastError.set(reason)
+        return status
+    }
+}
+
+/// An ABI status with a one-line reason.
+struct FaadError: Error {
+    let status: abp_status
+    let reason: String
+    var truncated = false
+
+    init(_ status: abp_status, _ reason: String, truncated: Bool = false) {
+        self.status = status
+        self.reason = reason
+        self.truncated = truncated
+    }
+}

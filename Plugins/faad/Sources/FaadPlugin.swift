@@ -1,0 +1,179 @@
+// The AAC decoder, wrapping libfaad2, for MP4/M4A/M4B files and raw ADTS streams. libfaad only
+// decodes AAC frames: the container (sample tables, edit lists, tags, covers, chapters) comes from
+// our MP4 module, and ADTS streams are indexed by ADTSStream. This file maps them onto the ABI:
+// the gapless window (elst, else iTunSMPB), the exact length, seeks and metadata.
+public import ABPluginABI
+import CFaad
+import MP4
+import PluginKit
+
+private let pluginID = "faad"
+
+/// What open() builds: the decoder and, for MP4 files, the movie for its metadata.
+private struct OpenedStream {
+    let decoder: FaadDecoder
+    let movie: MP4Movie?
+}
+
+private func openStream(host: Host, path: String) throws(FaadError) -> OpenedStream {
+    let source: FileByteSource
+    do { source = try FileByteSource(path: path) } catch { throw FaadError(ABP_ERR_IO, error.reason) }
+    guard source.size > 0 else { throw FaadError(ABP_ERR_FORMAT, "the file is empty") }
+    let head: [UInt8]
+    do { head = try source.read(at: 0, count: Int(min(source.size, 12))) } catch { throw FaadError(ABP_ERR_IO, error.reason) }
+    return looksLikeMP4(head) ? try openMP4(source, host: host) : try openADTS(source, host: host)
+}
+
+private func openMP4(_ source: FileByteSource, host: Host) throws(FaadError) -> OpenedStream {
+    let movie: MP4Movie
+    do { movie = try MP4Movie.parse(source) } catch { throw FaadError(ABP_ERR_FORMAT, error.description) }
+    for warning in movie.warnings { host.log(ABP_LOG_WARNING, warning) }
+    let audio = movie.audio
+    guard audio.format == "mp4a", let oti = audio.objectTypeIndication, [0x40, 0x66, 0x67, 0x68].contains(oti) else {
+        let codec = audio.objectTypeIndication.map { "\(audio.format) (object type 0x\(String($0, radix: 16)))" } ?? "\(audio.format)"
+        throw FaadError(ABP_ERR_UNSUPPORTED, "the audio track is \(codec), not AAC")
+    }
+    let config: AudioSpecificConfig
+    do { config = try AudioSpecificConfig(audio.decoderConfig) } catch {
+        throw FaadError(ABP_ERR_FORMAT, "\(audio.trackPath)/mdia/minf/stbl/stsd/mp4a/esds: \(error.reason)")
+    }
+    let reader = ReadAheadFile(source: source)
+    let packets = MP4PacketSource(table: audio.samples, reader: reader, outputRate: Int64(config.sampleRate), timescale: audio.timescale)
+    let configuration = FaadConfiguration.audioSpecificConfig(audio.decoderConfig)
+    let shape = try FaadDecoder.shape(of: packets, configuration: configuration,
+                                      declaredChannels: config.channelConfiguration > 0 ? config.channelConfiguration : audio.channelCount)
+    packets.outputRate = shape.rate
+    let window = GaplessWindow(movie: movie, packets: packets, rate: shape.rate)
+    let decoder = try FaadDecoder(packets: packets, configuration: configuration, host: host, shape: shape,
+                                  startFrame: window.start, totalFrames: window.frames)
+    return OpenedStream(decoder: decoder, movie: movie)
+}
+
+private func openADTS(_ source: FileByteSource, host: Host) throws(FaadError) -> OpenedStream {
+    let stream: ADTSStream
+    do { stream = try ADTSStream(source: source) } catch {
+        throw FaadError(ABP_ERR_FORMAT, "not an MP4 file and \(error.reason)")
+    }
+    for warning in stream.warnings { host.log(ABP_LOG_WARNING, warning) }
+    let shape = try FaadDecoder.shape(of: stream, configuration: .adts, declaredChannels: stream.first.channelConfiguration)
+    stream.framesPerPacket = shape.framesPerPacket
+    // libfaad emits nothing for the first frame (it only primes the overlap); ADTS carries no
+    // delay information, so the stream starts with the second frame's audio.
+    let frames = Int64(stream.packetCount - 1) * shape.framesPerPacket
+    let decoder = try FaadDecoder(packets: stream, configuration: .adts, host: host, shape: shape,
+                                  startFrame: shape.framesPerPacket, totalFrames: max(0, frames))
+    return OpenedStream(decoder: decoder, movie: nil)
+}
+
+/// Where the source's audio lies on the decoded timeline: the encoder's priming is cut from the
+/// start and its padding from the end, from the edit list or else iTunSMPB.
+private struct GaplessWindow {
+    let start: Int64
+    let frames: Int64
+
+    init(movie: MP4Movie, packets: MP4PacketSource, rate: Int64) {
+        let audio = movie.audio
+        let streamEnd = packets.startFrame(ofPacket: packets.packetCount)
+        var priming: Int64 = 0, end = streamEnd
+        if let edit = audio.edit {
+            priming = edit.mediaStart * rate / audio.timescale
+            if let duration = edit.duration { end = priming + duration * rate / audio.timescale }
+        } else if let gapless = movie.iTunesGapless {
+            priming = gapless.priming
+            end = priming + gapless.sampleCount
+        }
+        // libfaad emits nothing for the first frame, so the timeline starts with the second.
+        start = max(priming, packets.startFrame(ofPacket: min(1, packets.packetCount)))
+        frames = max(0, min(end, streamEnd) - start)
+    }
+}
+
+/// An MP4 file starts with a box whose type is one of these (ftyp almost always).
+private func looksLikeMP4(_ head: [UInt8]) -> Bool {
+    guard head.count >= 8 else { return false }
+    let type = String(decoding: head[4..<8], as: UTF8.self)
+    return ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot"].contains(type)
+}
+
+// MARK: - Probe
+
+/// ftyp at 4 -> 100; another MP4 top-level box -> 60; two ADTS headers in a row -> 100, one -> 40;
+/// only the extension -> 10.
+private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let bytes = Array(head)
+    if bytes.count >= 8 && bytes[4..<8].elementsEqual("ftyp".utf8) { return 100 }
+    if looksLikeMP4(bytes) { return 60 }
+    var offset = 0
+    if bytes.count >= 10, bytes[0..<3].elementsEqual("ID3".utf8) {
+        offset = 10 + bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+    }
+    if offset < bytes.count, let header = ADTSStream.Header(bytes[offset...]) {
+        let next = offset + header.frameLength
+        if next + 7 <= bytes.count { return ADTSStream.Header(bytes[next...]) != nil ? 100 : 0 }
+        return 40
+    }
+    guard let path else { return 0 }
+    let name = String(cString: path).split(separator: "/").last ?? ""
+    guard let dot = name.lastIndex(of: ".") else { return 0 }
+    return ["m4a", "m4b", "mp4", "aac"].contains(name[name.index(after: dot)...].lowercased()) ? 10 : 0
+}
+
+// MARK: - The plugin
+
+private func instance(_ decoder: OpaquePointer?) -> FaadDecoder {
+    Unmanaged<FaadDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).takeUnretainedValue()
+}
+
+/// The ops table, built once into the descriptor (a global C struct is not Sendable).
+private func makeOps() -> abp_decoder_ops {
+    abp_decoder_ops(
+    struct_size: 0,
+    probe: { path, head, length in
+        probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
+    },
+    open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
+        guard let path, let out, let info else {
+            writeError("open called without a path or an output", to: error, size: errorSize)
+            return ABP_ERR_INVALID
+        }
+        let host = Host(hostAPI, pluginID: pluginID, subject: String(cString: path))
+        let stream: OpenedStream
+        do throws(FaadError) {
+            stream = try openStream(host: host, path: String(cString: path))
+        } catch let failure {
+            writeError(failure.reason, to: error, size: errorSize)
+            return failure.status
+        }
+        let decoder = stream.decoder
+        if let metadata, let movie = stream.movie {
+            MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
+        }
+        info.pointee.format = abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels))
+        info.pointee.total_frames = decoder.totalFrames
+        info.pointee.seekable = 1
+        out.pointee = OpaquePointer(Unmanaged.passRetained(decoder).toOpaque())
+        return ABP_OK
+    },
+    read: { decoder, buffer, maxFrames in
+        guard let buffer else { return Int64(ABP_ERR_INVALID.rawValue) }
+        return instance(decoder).read(into: buffer, maxFrames: maxFrames)
+    },
+    seek: { decoder, frame in instance(decoder).seek(to: frame) },
+    last_error: { decoder in instance(decoder).lastError.pointer },
+    close: { decoder in Unmanaged<FaadDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).release() },
+    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
+    )
+}
+
+private let descriptor = PluginDescriptor(
+    id: pluginID, name: "AAC (libfaad2)", version: "1.0.0",
+    description: "AAC in MP4/M4A/M4B and raw ADTS: gapless, exact seeks, iTunes tags, cover, QuickTime and Nero chapters",
+    capabilities: ABP_CAP_SEEK | ABP_CAP_GAPLESS | ABP_CAP_TAGS | ABP_CAP_CHAPTERS | ABP_CAP_PICTURES,
+    extensions: ["m4b", "m4a", "mp4", "aac"], mimeTypes: ["audio/mp4", "audio/x-m4a", "audio/x-m4b", "audio/aac", "audio/aacp"],
+    decoder: makeOps()
+)
+
+@_cdecl("abplayer_plugin_entry")
+public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
+    descriptor.entry(for: host)
+}
