@@ -41,6 +41,8 @@ struct BoxTreeReader {
     private(set) var boxCount = 0
     /// Problems that did not stop parsing (a truncated mdat at the end of the file).
     private(set) var warnings: [String] = []
+    /// A top-level box ran past the end of the file and was cut.
+    private(set) var truncated = false
 
     init(source: any ByteSource) { self.source = source }
 
@@ -79,6 +81,7 @@ struct BoxTreeReader {
             if size > end - offset {
                 if topLevel && (type == "mdat" || type == "free" || type == "skip") {
                     warnings.append("\(path) claims \(size) bytes but the file ends after \(end - offset): the file is truncated")
+                    truncated = true
                     size = end - offset
                 } else {
                     let space = topLevel ? "the file ends after \(end - offset) (truncated?)" : "only \(end - offset) remain in its parent"

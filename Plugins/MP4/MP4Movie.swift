@@ -14,6 +14,8 @@ public struct MP4Movie: Sendable {
     /// Things that are wrong but did not stop parsing, one line each (a chapter track that points
     /// nowhere, a truncated mdat). The box path is in the line.
     public let warnings: [String]
+    /// The file ends inside its media data (an interrupted download): the audio stops early.
+    public let truncated: Bool
 
     /// The chapters to show: the QuickTime track's when it has any (players that write both
     /// forms keep it more faithfully: UTF-16 titles, exact times), else Nero's.
@@ -48,7 +50,8 @@ public struct MP4Movie: Sendable {
         let nero = moov.find("udta", "chpl").map { chapters.nero($0) } ?? []
         warnings += chapters.warnings
         return MP4Movie(audio: audio, tags: metadata.tags, pictures: metadata.pictures, iTunesGapless: metadata.gapless,
-                        quickTimeChapters: quickTime, neroChapters: nero, warnings: warnings)
+                        quickTimeChapters: quickTime, neroChapters: nero, warnings: warnings,
+                        truncated: treeReader.truncated)
     }
 
     private static func movieTimescale(_ moov: Box, source: any ByteSource) throws(MP4Error) -> Int64 {

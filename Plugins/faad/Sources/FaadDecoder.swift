@@ -29,6 +29,8 @@ final class FaadDecoder {
     let startFrame: Int64
     let totalFrames: Int64
     let lastError = LastError()
+    /// The user was told at open that the file is cut short: reaching the cut is then no news.
+    let truncationAnnounced: Bool
 
     private var handle: NeAACDecHandle?
     /// libfaad's channel for each output channel (SMPTE order; a mono stream libfaad upmixes to
@@ -52,7 +54,8 @@ final class FaadDecoder {
     }
 
     init(packets: any PacketSource, configuration: FaadConfiguration, host: Host, shape: StreamShape,
-         startFrame: Int64, totalFrames: Int64) throws(FaadError) {
+         startFrame: Int64, totalFrames: Int64, truncationAnnounced: Bool = false) throws(FaadError) {
+        self.truncationAnnounced = truncationAnnounced
         self.packets = packets
         self.configuration = configuration
         self.host = host
@@ -103,7 +106,7 @@ final class FaadDecoder {
                 try decodeNextPacket()
             } catch {
                 if error.status == ABP_ERR_FORMAT, error.truncated {
-                    host.log(ABP_LOG_WARNING, error.reason)
+                    if !truncationAnnounced { host.log(ABP_LOG_WARNING, error.reason) }
                     return 0
                 }
                 return fail(error.status, error.reason)

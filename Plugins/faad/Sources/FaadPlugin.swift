@@ -45,7 +45,7 @@ private func openMP4(_ source: FileByteSource, host: Host) throws(FaadError) -> 
     packets.outputRate = shape.rate
     let window = GaplessWindow(movie: movie, packets: packets, rate: shape.rate)
     let decoder = try FaadDecoder(packets: packets, configuration: configuration, host: host, shape: shape,
-                                  startFrame: window.start, totalFrames: window.frames)
+                                  startFrame: window.start, totalFrames: window.frames, truncationAnnounced: movie.truncated)
     return OpenedStream(decoder: decoder, movie: movie)
 }
 

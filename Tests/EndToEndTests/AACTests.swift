@@ -1,0 +1,186 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The faad plugin through the built binary: length, audio, seeks, containers and ADTS.
+///
+/// Tolerances: libfaad and ffmpeg's own AAC decoder are different implementations of the same
+/// float MDCT, measured here to differ by at most 4e-4 on these files; 2e-3 is allowed. A seek is
+/// compared with our own continuous decode: on a file without PNS it must match to 1e-6 (it is
+/// bit-exact); with PNS (ffmpeg's default) noise-filled bands come from libfaad's random
+/// generator, which no seek can put in the continuous decode's state: measured up to 4.2e-4
+/// there, 1e-3 allowed (about -60 dBFS, and only in bands that are noise anyway).
+@Suite struct AACTests {
+    static let rate = 44100
+
+    @Test(arguments: [false, true])
+    func gaplessLengthAudioAndExactSeeks(pns: Bool) throws {
+        // Given a 20 s time-coded M4B from ffmpeg's AAC encoder (elst: 1024 frames of priming)
+        let m4b = try Fixtures.aac(seconds: 20, pns: pns)
+        let abplayer = try AbplayerProcess("aac")
+        // When probed and decoded whole
+        let probe = try abplayer.probe(m4b)
+        let full = try abplayer.decode(m4b)
+        let reference = try Fixtures.ffmpegDecode(m4b)
+        // Then the length is the source's exactly (priming and padding trimmed) and the audio is
+        // ffmpeg's decode (ffmpeg 5.1 trims the priming but keeps the padding: compare the prefix)
+        #expect(probe.plugin == "faad")
+        #expect(probe.rate == Self.rate && probe.channels == 2 && probe.seekable)
+        #expect(probe.frames == Int64(20 * Self.rate))
+        #expect(full.frameCount == 20 * Self.rate)
+        #expect(reference.samples.count >= full.samples.count)
+        let prefix = Array(reference.samples.prefix(full.samples.count))
+        #expect(AudioAnalysis.maxAbsDifference(full.samples, prefix) < 2e-3)
+        #expect(AudioAnalysis.correlation(full.samples, prefix) > 0.9999)
+        for second in [0, 5, 13, 19] {
+            #expect(AudioAnalysis.secondAt(frame: second * Self.rate + Self.rate / 2, in: full.samples, channels: 2, rate: Self.rate) == second)
+        }
+        // And decoding from a time is exactly the full decode's frames from there
+        for (from, to) in [(7.25, 8.0), (13.5, 14.0), (0.01, 0.5), (19.9, 20.0)] {
+            let part = try abplayer.decode(m4b, from: String(from), to: String(to))
+            let start = Int((from * Double(Self.rate)).rounded())
+            #expect(part.frameCount == Int((to * Double(Self.rate)).rounded()) - start)
+            let expected = Array(full.samples[(start * 2)..<((start + part.frameCount) * 2)])
+            #expect(AudioAnalysis.maxAbsDifference(part.samples, expected) < (pns ? 1e-3 : 1e-6), "from \(from)")
+        }
+    }
+
+    @Test func monoStaysMonoAndOtherRatesKeepTheirRate() throws {
+        // Given a mono 48 kHz M4A (libfaad upmixes mono to stereo unless told otherwise)
+        let m4a = try Fixtures.aac(seconds: 10, rate: 48000, channels: 1, bitrate: 64, container: .m4a)
+        let abplayer = try AbplayerProcess("aac-mono")
+        let decoded = try abplayer.decode(m4a)
+        // Then it decodes to one channel at 48 kHz with the exact length
+        #expect(decoded.channels == 1 && decoded.rate == 48000)
+        #expect(decoded.frameCount == 10 * 48000)
+        #expect(AudioAnalysis.secondAt(frame: 7 * 48000 + 24000, in: decoded.samples, channels: 1, rate: 48000) == 7)
+    }
+
+    @Test func faststartRenamedAndMoovAtTheEndAllPlayTheSame() throws {
+        // Given the same encode with moov at the end, with +faststart, and renamed .mp4 / .m4a
+        let atEnd = try Fixtures.aac(seconds: 10)
+        let faststart = try Fixtures.aac(seconds: 10, faststart: true)
+        let abplayer = try AbplayerProcess("aac-layouts")
+        let renamed = abplayer.home.appendingPathComponent("renamed.mp4")
+        let noExtension = abplayer.home.appendingPathComponent("book")
+        try FileManager.default.copyItem(at: atEnd, to: renamed)
+        try FileManager.default.copyItem(at: faststart, to: noExtension)
+        // When each is decoded
+        let reference = try abplayer.decode(atEnd)
+        // Then each is recognised by content and gives the same frames
+        #expect(reference.frameCount == 10 * Self.rate)
+        for file in [faststart, renamed, noExtension] {
+            #expect(try abplayer.probe(file).plugin == "faad", "\(file.lastPathComponent)")
+            let decoded = try abplayer.decode(file)
+            #expect(decoded.frameCount == reference.frameCount, "\(file.lastPathComponent)")
+            #expect(AudioAnalysis.maxAbsDifference(decoded.samples, reference.samples) < 1e-6, "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test func rawADTSPlaysWithItsLengthAndSeeks() throws {
+        // Given a raw ADTS stream (no container, so no priming information)
+        let aac = try Fixtures.aac(seconds: 10, container: .adts, pns: false)
+        let abplayer = try AbplayerProcess("aac-adts")
+        let probe = try abplayer.probe(aac)
+        let full = try abplayer.decode(aac)
+        let reference = try Fixtures.ffmpegDecode(aac)
+        // Then its length comes from scanning the frames: ffmpeg outputs every frame, libfaad
+        // all but the first (which only primes the overlap), so we are exactly 1024 frames
+        // shorter and aligned with ffmpeg's output from frame 1024 on
+        #expect(probe.plugin == "faad")
+        #expect(probe.frames == Int64(reference.samples.count / 2 - 1024))
+        #expect(full.frameCount == reference.samples.count / 2 - 1024)
+        let aligned = Array(reference.samples.dropFirst(2048))
+        #expect(AudioAnalysis.maxAbsDifference(full.samples, aligned) < 2e-3)
+        #expect(AudioAnalysis.secondAt(frame: 6 * Self.rate, in: full.samples, channels: 2, rate: Self.rate) == 6)
+        // And seeks are exact
+        let part = try abplayer.decode(aac, from: "4.5", to: "5")
+        let start = Int(4.5 * Double(Self.rate))
+        #expect(part.frameCount == Self.rate / 2)
+        #expect(AudioAnalysis.maxAbsDifference(part.samples, Array(full.samples[(start * 2)..<((start + part.frameCount) * 2)])) < 1e-6)
+    }
+
+    @Test func anITunSMPBRecordTrimsLikeAnEditList() throws {
+        // Given the M4B with its edit list removed and an iTunSMPB record in its place (ffmpeg
+        // never writes one: the box editor adds what iTunes would: priming 1024, the length)
+        let m4b = try Fixtures.aac(seconds: 10)
+        let frames = 10 * Self.rate
+        let smpb = " 00000000 00000400 \(String(format: "%08X", 2048 - (frames + 1024) % 1024)) \(String(format: "%016X", frames)) 00000000"
+        let itunes = try Fixtures.editedMP4(m4b, label: "itunsmpb") { editor in
+            try editor.remove("moov/trak[0]/edts")
+            try editor.append(MP4BoxEditor.freeform("iTunSMPB", smpb), to: "moov/udta/meta/ilst")
+        }
+        // and variants whose record claims 1024 more frames of priming, or a second less audio
+        // (so that following the record visibly changes the output)
+        let morePriming = try Fixtures.editedMP4(m4b, label: "itunsmpb-priming2048") { editor in
+            try editor.remove("moov/trak[0]/edts")
+            try editor.append(MP4BoxEditor.freeform("iTunSMPB", " 00000000 00000800 00000000 \(String(format: "%016X", frames - 1024))"), to: "moov/udta/meta/ilst")
+        }
+        let shorter = try Fixtures.editedMP4(m4b, label: "itunsmpb-shorter") { editor in
+            try editor.remove("moov/trak[0]/edts")
+            try editor.append(MP4BoxEditor.freeform("iTunSMPB", " 00000000 00000400 00000000 \(String(format: "%016X", frames - Self.rate))"), to: "moov/udta/meta/ilst")
+        }
+        let abplayer = try AbplayerProcess("aac-itunsmpb")
+        // When decoded
+        let withEdit = try abplayer.decode(m4b)
+        let withSMPB = try abplayer.decode(itunes)
+        // Then iTunSMPB gives the same frames as the edit list
+        #expect(withSMPB.frameCount == frames)
+        #expect(AudioAnalysis.maxAbsDifference(withSMPB.samples, withEdit.samples) < 1e-6)
+        // and its priming and length are what is followed
+        let skipped = try abplayer.decode(morePriming)
+        #expect(skipped.frameCount == frames - 1024)
+        #expect(AudioAnalysis.maxAbsDifference(skipped.samples, Array(withEdit.samples.dropFirst(2048))) < 1e-6)
+        #expect(try abplayer.probe(shorter).frames == Int64(frames - Self.rate))
+    }
+
+    @Test func co64OffsetsAbove4GiBAreFollowed() throws {
+        // Given the M4B with its audio moved past 4 GiB (a sparse gap) and co64 chunk offsets
+        let m4b = try Fixtures.aac(seconds: 10, pns: false)
+        let big = try Fixtures.withAudioAbove4GiB(m4b)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: big.path)[.size] as? Int)
+        #expect(size > 1 << 32)
+        let abplayer = try AbplayerProcess("aac-co64")
+        // When decoded, whole and from the middle
+        let reference = try abplayer.decode(m4b)
+        let decoded = try abplayer.decode(big)
+        let part = try abplayer.decode(big, from: "6", to: "7")
+        // Then it is the same audio
+        #expect(decoded.frameCount == reference.frameCount)
+        #expect(AudioAnalysis.maxAbsDifference(decoded.samples, reference.samples) < 1e-6)
+        #expect(AudioAnalysis.maxAbsDifference(part.samples, Array(reference.samples[(6 * Self.rate * 2)..<(7 * Self.rate * 2)])) < 1e-6)
+    }
+
+    @Test func seeksInATwentyHourBookLandInTheRightSecond() throws {
+        // Given a 20-hour M4B whose 4 s blocks follow a non-periodic code
+        let book = try LongAACFixture.m4b(hours: 20)
+        let rate = LongAACFixture.rate
+        let abplayer = try AbplayerProcess("aac-long")
+        let probe = try abplayer.probe(book)
+        #expect(probe.frames == Int64(20 * 3600 * rate))
+        for hour in [1, 10, 19] {
+            // The first block after the hour whose neighbours a minute and an hour away hold other
+            // tones, so that a seek landing a minute or an hour off would hear something else
+            let block = try #require((hour * 900..<hour * 900 + 60).first { block in
+                [-900, -15, 15, 900].allSatisfy { LongAACFixture.code(ofBlock: block) != LongAACFixture.code(ofBlock: block + $0) }
+            })
+            let second = block * LongAACFixture.blockSeconds + 1
+            let time = String(format: "%d:%02d:%02d", hour, second % 3600 / 60, second % 60)
+            let halfLater = String(format: "%d:%02d:%02d.5", hour, second % 3600 / 60, second % 60)
+            let end = String(format: "%d:%02d:%02d", hour, (second + 2) % 3600 / 60, (second + 2) % 60)
+            // When decoding two seconds from there
+            let part = try abplayer.decode(book, from: time, to: end)
+            // Then they are the seconds the book has there
+            #expect(part.frameCount == 2 * rate)
+            for index in 0..<2 {
+                let heard = AudioAnalysis.secondAt(frame: index * rate + rate / 2, in: part.samples, channels: 1, rate: rate)
+                #expect(heard == LongAACFixture.timeCodedSecond(at: second + index), "at \(time) + \(index) s")
+            }
+            // and a decode from half a second later is the same frames from there (within the PNS
+            // tolerance: this encode is ffmpeg's default, with PNS)
+            let later = try abplayer.decode(book, from: halfLater, to: String(format: "%d:%02d:%02d", hour, (second + 1) % 3600 / 60, (second + 1) % 60))
+            #expect(later.frameCount == rate / 2)
+            #expect(AudioAnalysis.maxAbsDifference(later.samples, Array(part.samples[(rate / 2)..<rate])) < 1e-3)
+        }
+    }
+}
