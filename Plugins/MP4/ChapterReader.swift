@@ -21,7 +21,7 @@ struct ChapterReader {
             guard reader.remaining >= 4 else { throw reader.error("names no track") }
             let wanted = try reader.uint32()
             var target: Box?
-            for trak in tracks where try trackID(of: trak, source: source) == wanted {
+            for trak in tracks where try readTrackID(of: trak, source: source) == wanted {
                 target = trak
                 break
             }

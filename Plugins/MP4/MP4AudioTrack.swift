@@ -22,7 +22,7 @@ public struct MP4AudioTrack: Sendable {
 
     init(_ trak: Box, index: Int, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
         self.trak = trak
-        trackID = try MP4.trackID(of: trak, source: source)
+        trackID = try readTrackID(of: trak, source: source)
         timescale = try mediaTimescale(of: trak, source: source)
         guard let stbl = trak.find("mdia", "minf", "stbl") else {
             throw MP4Error(box: "\(trak.path)/mdia/minf/stbl", reason: "missing: the audio track has no sample table")

@@ -74,7 +74,7 @@ func handlerType(of trak: Box, source: any ByteSource) throws(MP4Error) -> FourC
 }
 
 /// The track ID from tkhd.
-func trackID(of trak: Box, source: any ByteSource) throws(MP4Error) -> UInt32 {
+func readTrackID(of trak: Box, source: any ByteSource) throws(MP4Error) -> UInt32 {
     guard let tkhd = trak.first("tkhd") else { throw MP4Error(box: "\(trak.path)/tkhd", reason: "missing") }
     var reader = try BinaryReader(readPayload(tkhd, source: source, limit: 4096), path: tkhd.path)
     let (version, _) = try reader.versionAndFlags()
