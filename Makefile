@@ -1,16 +1,17 @@
 # make run    start the player (installs what it needs, builds)
 # make test   build and run every test
 # make bench  measure abplayer against the reference tools, side by side
+# make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60); findings land in Tests/Fuzz/regressions
 SWIFT ?= swift
 BIN := .build/debug
 
 # Libraries the plugins link against, and the tools the tests and benchmarks use to make and
 # check real audio.
-BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev
+BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev libfaad-dev
 TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make
-BENCH_PACKAGES := mpg123 time bc
+BENCH_PACKAGES := mpg123 time bc faad
 
-.PHONY: all deps test-deps build run test bench clean
+.PHONY: all deps test-deps build run test bench fuzz clean
 
 all: build
 
@@ -34,6 +35,10 @@ bench: test-deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	$(SWIFT) build -c release
 	scripts/bench.sh .build/release
+
+FUZZ_SECONDS ?= 60
+fuzz: test-deps
+	scripts/fuzz-mp4.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build

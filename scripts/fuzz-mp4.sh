@@ -11,8 +11,12 @@ seconds=${1:-${FUZZ_SECONDS:-60}}
 work=.build/fuzz
 mkdir -p "$work/seeds" "$work/corpus" Tests/Fuzz/regressions
 
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name MP4Fuzz \
-    Plugins/MP4/*.swift Tests/Fuzz/MP4Fuzz.swift -o "$work/mp4-fuzz"
+# (ld.gold warns about every ASan helper symbol; the log is only shown when the build fails)
+if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name MP4Fuzz \
+    Plugins/MP4/*.swift Tests/Fuzz/MP4Fuzz.swift -o "$work/mp4-fuzz" >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    exit 1
+fi
 
 # Seeds: small real files of every shape the parser knows (both chapter forms, tags, cover,
 # faststart, mono, a second audio-less track).
