@@ -20,7 +20,7 @@ public struct MP4AudioTrack: Sendable {
     /// long (nil: to the end). nil when the track has no edit list.
     public let edit: MP4Edit?
 
-    init(_ trak: Box, index: Int, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
+    init(_ trak: Box, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
         self.trak = trak
         trackID = try readTrackID(of: trak, source: source)
         timescale = try mediaTimescale(of: trak, source: source)

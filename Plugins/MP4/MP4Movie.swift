@@ -34,8 +34,8 @@ public struct MP4Movie: Sendable {
         let movieTimescale = try Self.movieTimescale(moov, source: source)
         let tracks = moov.all("trak")
         var audio: MP4AudioTrack?
-        for (index, trak) in tracks.enumerated() where try handlerType(of: trak, source: source) == "soun" {
-            audio = try MP4AudioTrack(trak, index: index, movieTimescale: movieTimescale, source: source, warnings: &warnings)
+        for trak in tracks where try handlerType(of: trak, source: source) == "soun" {
+            audio = try MP4AudioTrack(trak, movieTimescale: movieTimescale, source: source, warnings: &warnings)
             break
         }
         guard let audio else { throw MP4Error(box: "moov/trak", reason: "no audio track (\(tracks.count) tracks, none with a 'soun' handler)") }

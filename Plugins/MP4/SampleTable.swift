@@ -24,6 +24,11 @@ public struct SampleTable: Sendable {
     let sizes: [UInt32]
     let uniformSize: UInt32
     let chunkOffsets: [UInt64]
+    /// The offset of every `checkpointInterval`-th sample (only with per-sample sizes), so that
+    /// locating a sample never sums more than that many sizes, even when a muxer put the whole
+    /// track in one chunk.
+    let checkpoints: [UInt64]
+    static let checkpointInterval = 256
     let chunkRuns: [ChunkRun]
     let timeRuns: [TimeRun]
     /// The sum of all sample durations, in the track's timescale.
@@ -36,13 +41,15 @@ public struct SampleTable: Sendable {
         let sample = Int64(index)
         let run = chunkRuns[lastIndex(in: chunkRuns, where: { $0.firstSample <= sample })]
         let chunkInRun = (sample - run.firstSample) / run.samplesPerChunk
-        let firstInChunk = Int(run.firstSample + chunkInRun * run.samplesPerChunk)
+        var first = Int(run.firstSample + chunkInRun * run.samplesPerChunk)
         var offset = chunkOffsets[run.firstChunk + Int(chunkInRun)]
-        if sizes.isEmpty {
-            offset &+= UInt64(index - firstInChunk) * UInt64(uniformSize)
-        } else {
-            for earlier in firstInChunk..<index { offset &+= UInt64(sizes[earlier]) }
+        if sizes.isEmpty { return offset &+ UInt64(index - first) * UInt64(uniformSize) }
+        let checkpoint = index / Self.checkpointInterval * Self.checkpointInterval
+        if checkpoint > first {
+            first = checkpoint
+            offset = checkpoints[checkpoint / Self.checkpointInterval]
         }
+        for earlier in first..<index { offset &+= UInt64(sizes[earlier]) }
         return offset
     }
 
@@ -169,7 +176,28 @@ extension SampleTable {
             throw stts.error("durations are given for \(sample) of the \(count) samples in stsz")
         }
         return SampleTable(sampleCount: count, sizes: sizes, uniformSize: uniformSize, chunkOffsets: chunkOffsets,
+                           checkpoints: checkpoints(sizes: sizes, chunkOffsets: chunkOffsets, runs: chunkRuns),
                            chunkRuns: chunkRuns, timeRuns: timeRuns, totalDuration: time)
+    }
+
+    /// One pass over the chunks: the offset of every checkpointInterval-th sample.
+    private static func checkpoints(sizes: [UInt32], chunkOffsets: [UInt64], runs: [ChunkRun]) -> [UInt64] {
+        guard !sizes.isEmpty else { return [] }
+        var result: [UInt64] = []
+        result.reserveCapacity(sizes.count / checkpointInterval + 1)
+        var sample = 0
+        for (index, run) in runs.enumerated() {
+            let endChunk = index + 1 < runs.count ? runs[index + 1].firstChunk : chunkOffsets.count
+            for chunk in run.firstChunk..<endChunk where sample < sizes.count {
+                var offset = chunkOffsets[chunk]
+                for _ in 0..<min(Int(run.samplesPerChunk), sizes.count - sample) {
+                    if sample % checkpointInterval == 0 { result.append(offset) }
+                    offset &+= UInt64(sizes[sample])
+                    sample += 1
+                }
+            }
+        }
+        return result
     }
 }
 

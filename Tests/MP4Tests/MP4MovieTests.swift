@@ -63,3 +63,23 @@ import Testing
         #expect(decodeTitle(ArraySlice(littleEndian)) == "第二章")
     }
 }
+
+@Suite struct SampleTableLayoutTests {
+    @Test func aTrackInOneChunkLocatesTheSameSamples() throws {
+        // Given an audio-only M4B (its samples lie back to back in mdat), and the same file
+        // rewritten so that stsc/stco describe the whole track as a single chunk, as some muxers
+        // write it
+        let file = try Fixtures.aac(seconds: 20)
+        let original = try MP4Movie.parse(try FileByteSource(path: file.path)).audio.samples
+        let stbl = "moov/trak[0]/mdia/minf/stbl"
+        var editor = try MP4BoxEditor(file)
+        try editor.modify("\(stbl)/stsc") { $0.payload = [0, 0, 0, 0] + MP4BoxEditor.be32(1) + MP4BoxEditor.be32(1) + MP4BoxEditor.be32(UInt32(original.sampleCount)) + MP4BoxEditor.be32(1) }
+        try editor.modify("\(stbl)/stco") { $0.payload = [0, 0, 0, 0] + MP4BoxEditor.be32(1) + MP4BoxEditor.be32(UInt32(original.offset(ofSample: 0))) }
+        let oneChunk = try MP4Movie.parse(MemoryByteSource(try editor.edited())).audio.samples
+        // Then every sample is found at the same offset (through the checkpoints, not by summing
+        // from the chunk start)
+        #expect(oneChunk.chunkOffsets.count == 1)
+        let mismatches = (0..<original.sampleCount).filter { oneChunk.offset(ofSample: $0) != original.offset(ofSample: $0) }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}
