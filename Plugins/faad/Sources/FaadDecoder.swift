@@ -36,6 +36,7 @@ final class FaadDecoder {
     /// libfaad's channel for each output channel (SMPTE order; a mono stream libfaad upmixes to
     /// two identical channels is taken from its first).
     private let channelMap: [Int]
+    private let identityMap: [Int]
     private var nextPacket = 0
     /// The timeline frame of the next sample libfaad emits.
     private var decodedFrame: Int64 = 0
@@ -62,6 +63,7 @@ final class FaadDecoder {
         rate = shape.rate
         channels = shape.channelMap.count
         channelMap = shape.channelMap
+        identityMap = Array(shape.channelMap.indices)
         self.startFrame = startFrame
         self.totalFrames = totalFrames
         try restart(at: 0)
@@ -178,7 +180,13 @@ final class FaadDecoder {
         let to = Int(max(0, min(Int64(frames), wantedEnd - first)))
         guard from < to else { return }
         let samples = output.assumingMemoryBound(to: Float.self)
-        pending.reserveCapacity((to - from) * channels)
+        let count = (to - from) * channels
+        if channelMap == identityMap && faadChannels == channels {
+            // The common case (mono or stereo as libfaad gives it): one copy.
+            pending.append(contentsOf: UnsafeBufferPointer(start: samples + from * faadChannels, count: count))
+            return
+        }
+        pending.reserveCapacity(count)
         for frame in from..<to {
             for faadChannel in channelMap { pending.append(samples[frame * faadChannels + faadChannel]) }
         }
