@@ -15,7 +15,10 @@ enum FaadConfiguration {
 /// Seeking restarts libfaad a few packets before the target and discards up to it: AAC's
 /// MDCT overlap needs the previous frame (SBR a little more), and libfaad emits nothing for the
 /// first frame after it starts, so a fresh decoder that begins `prerollPackets` early produces
-/// exactly the samples a continuous decode would from the frame before the target on.
+/// the samples a continuous decode would from the frame before the target on (bit-exact on test
+/// files; except in bands the encoder coded as noise (PNS), which libfaad fills from a random
+/// generator whose state no restart can reproduce: within 1e-3 there). A fresh handle rather than
+/// NeAACDecPostSeekReset, so that the state after a seek never depends on what was played before.
 final class FaadDecoder {
     static let prerollPackets = 2
 
@@ -109,6 +112,7 @@ final class FaadDecoder {
             } catch {
                 if error.status == ABP_ERR_FORMAT, error.truncated {
                     if !truncationAnnounced { host.log(ABP_LOG_WARNING, error.reason) }
+                    nextPacket = packets.packetCount // the end: later reads say so without a new warning
                     return 0
                 }
                 return fail(error.status, error.reason)
