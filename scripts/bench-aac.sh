@@ -54,7 +54,6 @@ printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs 
 # Open + seek: milliseconds per whole command (process start, plugin loading, moov parse, seek,
 # one second decoded), median of $runs, at three positions to show it does not grow with the target.
 seek_ms() { # position
-    local start end
     read -r wall _ _ <<<"$(measure "$abplayer" decode "$m4b_20h" --from "$1" --to "$(echo "$1" | awk -F: '{printf "%d:%02d:%02d", $1, $2, $3 + 1}')")"
     echo "$wall * 1000" | bc | cut -d. -f1
 }

@@ -35,8 +35,17 @@ public struct MP4AudioTrack: Sendable {
         objectTypeIndication = entry.descriptor?.objectTypeIndication
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
         samples = try SampleTable.read(stbl, source: source)
-        if let elst = trak.find("edts", "elst") {
-            edit = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings)
+        if let elst = trak.find("edts", "elst"),
+           let first = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings) {
+            // An edit cannot present media the track does not have: clamp it to the track, so
+            // that callers can scale its times without overflow.
+            let total = samples.totalDuration
+            if first.mediaStart > total {
+                warnings.append("\(elst.path): the edit starts at \(first.mediaStart), after the track's end (\(total)); ignored")
+                edit = nil
+            } else {
+                edit = MP4Edit(mediaStart: first.mediaStart, duration: first.duration.map { min($0, total - first.mediaStart) })
+            }
         } else {
             edit = nil
         }

@@ -117,10 +117,13 @@ public struct MP4Chapter: Sendable, Equatable {
     public let timescale: Int64
     public let title: String
 
-    /// The start as a frame at `rate`, rounded to the nearest.
+    /// The start as a frame at `rate` (at most a few hundred kHz), rounded to the nearest;
+    /// Int64.max for a start beyond any real book (a lying table), so it sorts last.
     public func startFrame(rate: Int64) -> Int64 {
-        let (high, low) = start.multipliedFullWidth(by: rate)
-        let (quotient, _) = timescale.dividingFullWidth((high, low))
-        return quotient + (((start % timescale) * rate % timescale) * 2 >= timescale ? 1 : 0)
+        let seconds = start / timescale, fraction = start % timescale
+        guard seconds < 1 << 32, rate > 0, rate < 1 << 24 else { return Int64.max }
+        // fraction < timescale < 2^32 and rate < 2^24: the product fits.
+        let scaled = fraction * rate
+        return seconds * rate + scaled / timescale + ((scaled % timescale) * 2 >= timescale ? 1 : 0)
     }
 }

@@ -65,7 +65,7 @@ struct MetadataReader {
             // " 00000000 00000840 000001CA 00000000003F31F6 ...": zero, priming, padding, length.
             let fields = text.split(separator: " ").map { Int64($0, radix: 16) }
             guard fields.count >= 4, let priming = fields[1], let padding = fields[2], let count = fields[3],
-                  priming >= 0, padding >= 0, count > 0 else {
+                  (0..<SampleTable.maxDuration).contains(priming), padding >= 0, (1..<SampleTable.maxDuration).contains(count) else {
                 warnings.append("\(item.path): ignored a malformed iTunSMPB '\(text.prefix(80))'")
                 return
             }

@@ -31,8 +31,9 @@ public struct SampleTable: Sendable {
     static let checkpointInterval = 256
     let chunkRuns: [ChunkRun]
     let timeRuns: [TimeRun]
-    /// The sum of all sample durations, in the track's timescale.
+    /// The sum of all sample durations, in the track's timescale (at most `maxDuration`).
     public let totalDuration: Int64
+    public static let maxDuration: Int64 = 1 << 40
 
     public func size(ofSample index: Int) -> UInt32 { sizes.isEmpty ? uniformSize : sizes[index] }
 
@@ -170,7 +171,13 @@ extension SampleTable {
             guard runCount > 0 else { continue }
             timeRuns.append(TimeRun(firstSample: sample, count: runCount, duration: duration, startTime: time))
             sample += runCount
-            time += runCount * duration // < 2^32 * 2^32: fits in Int64
+            // Each product is below 2^64 but the sum could pass Int64: refuse a track that long
+            // (2^40 ticks is 127 days at 96 kHz), which also keeps callers' time * rate in range.
+            let (runTime, overflow) = runCount.multipliedReportingOverflow(by: duration)
+            guard !overflow, runTime <= Self.maxDuration - time else {
+                throw stts.error("the durations add up to more than \(Self.maxDuration) ticks: not a real track")
+            }
+            time += runTime
         }
         guard sample == Int64(count) else {
             throw stts.error("durations are given for \(sample) of the \(count) samples in stsz")
