@@ -5,6 +5,8 @@ import Testing
 /// Broken MP4 files: one line each naming the file and the box at fault, no crash, no hang, the
 /// good files in the same command still reported.
 @Suite struct AACBadInputTests {
+    static let rate = 44100
+
     /// `file` edited by `edit`, then with raw bytes patched by `patch` (for lies the editor's
     /// size bookkeeping would otherwise correct).
     static func broken(_ label: String, chapters: Bool = false, edit: (inout MP4BoxEditor) throws -> Void = { _ in },
@@ -85,6 +87,43 @@ import Testing
         #expect(seconds > 8 && seconds < 12, "decoded \(seconds) s of a 20 s file cut in half")
         #expect(AudioAnalysis.secondAt(frame: 5 * decoded.rate + decoded.rate / 2, in: decoded.samples,
                                        channels: decoded.channels, rate: decoded.rate) == 5)
+    }
+
+    @Test func aDamagedFrameInTheMiddleIsSilenceAndTheRestPlaysInPlace() throws {
+        // Given a 20 s M4B without PNS (so our decode is deterministic) and a copy in which the
+        // AAC frame holding 10.0 s is overwritten with 0xFF bytes (where ffprobe says it lies)
+        let good = try Fixtures.aac(seconds: 20, pns: false)
+        let packets = try Command.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                  "packet=pts,size,pos", "-of", "csv=p=0", good.path]).requireSuccess()
+        let rows = packets.stdoutString.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let frame10s = try #require(rows.first { $0.count == 3 && $0[0] >= 10 * Self.rate })
+        // (ffprobe prints the fields in its own order, pts,size,pos, whatever the order asked)
+        let damagedPTS = frame10s[0], damagedSize = frame10s[1], damagedPos = frame10s[2]
+        let abplayer = try AbplayerProcess("aac-damaged")
+        let damaged = abplayer.home.appendingPathComponent("damaged.m4b")
+        var bytes = try Data(contentsOf: good)
+        bytes.replaceSubrange(damagedPos..<(damagedPos + damagedSize), with: Data(repeating: 0xFF, count: damagedSize))
+        try bytes.write(to: damaged)
+        // When both are decoded
+        let reference = try abplayer.decode(good)
+        let output = abplayer.home.appendingPathComponent("damaged.wav")
+        let result = try abplayer.run(["decode", damaged.path, "-o", output.path], timeout: 60)
+        let decoded = try WavFile.read(output)
+        // Then the damaged file plays to its end with every frame in place, telling the user once
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n")
+        #expect(warnings.count == 1 && warnings.first?.contains("damaged") == true
+                && warnings.first?.contains(damaged.lastPathComponent) == true, "stderr: \(result.stderr)")
+        #expect(decoded.frameCount == reference.frameCount)
+        // and the damage is confined to the frames around it (the 1024-frame slot is silence,
+        // the next frame overlaps with it), the rest identical to the undamaged decode
+        let slotStart = damagedPTS // ffprobe applies the edit list: pts 0 is our frame 0
+        let slot = Array(decoded.samples[(slotStart * 2)..<((slotStart + 1024) * 2)])
+        #expect(AudioAnalysis.rms(slot) < 1e-6)
+        let before = 0..<((slotStart - 1024) * 2)
+        let after = ((slotStart + 3 * 1024) * 2)..<decoded.samples.count
+        #expect(AudioAnalysis.maxAbsDifference(Array(decoded.samples[before]), Array(reference.samples[before])) < 1e-6)
+        #expect(AudioAnalysis.maxAbsDifference(Array(decoded.samples[after]), Array(reference.samples[after])) < 1e-6)
     }
 }
 

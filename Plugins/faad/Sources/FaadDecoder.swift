@@ -47,6 +47,8 @@ final class FaadDecoder {
     private var position: Int64 = 0
     private var pending: [Float] = []
     private var pendingRead = 0
+    private var corruptPackets = 0
+    static let reportedCorruptPackets = 3
 
     /// What a first decode taught about the stream: its real rate and channels (implicit SBR and
     /// PS show only in the audio) and libfaad's channel positions.
@@ -161,11 +163,12 @@ final class FaadDecoder {
         nextPacket += 1
         var info = NeAACDecFrameInfo()
         let output = try Self.decode(handle, packets: packets, index: index, info: &info)
-        guard info.error == 0 else {
-            throw FaadError(ABP_ERR_FORMAT, "AAC frame \(index) does not decode: \(Self.errorText(info.error))")
-        }
         pending.removeAll(keepingCapacity: true)
         pendingRead = 0
+        guard info.error == 0 else {
+            concealCorruptPacket(index, error: info.error)
+            return
+        }
         let faadChannels = Int(info.channels)
         guard let output, info.samples > 0, faadChannels > 0 else {
             // libfaad emits nothing for the first frame after a start: its slot stays empty.
@@ -179,9 +182,7 @@ final class FaadDecoder {
         let first = decodedFrame
         decodedFrame += Int64(frames)
         // Only the part from the current position to the end of the window is wanted.
-        let wantedStart = startFrame + position, wantedEnd = startFrame + totalFrames
-        let from = Int(max(0, min(Int64(frames), wantedStart - first)))
-        let to = Int(max(0, min(Int64(frames), wantedEnd - first)))
+        let (from, to) = wantedRange(packetStart: first, frames: frames)
         guard from < to else { return }
         let samples = output.assumingMemoryBound(to: Float.self)
         let count = (to - from) * channels
@@ -194,6 +195,32 @@ final class FaadDecoder {
         for frame in from..<to {
             for faadChannel in channelMap { pending.append(samples[frame * faadChannels + faadChannel]) }
         }
+    }
+
+    /// A damaged frame in the middle of a 20-hour book must not end the book: its slot becomes
+    /// silence of the frame's length (so every later position stays where it was) and decoding
+    /// goes on with the next frame, on the same handle (libfaad rejects a bad frame while parsing
+    /// it, before its overlap state changes). The first few are reported, each in one line.
+    private func concealCorruptPacket(_ index: Int, error code: UInt8) {
+        corruptPackets += 1
+        if corruptPackets <= Self.reportedCorruptPackets {
+            let more = corruptPackets == Self.reportedCorruptPackets ? " (further damaged frames are not reported)" : ""
+            host.log(ABP_LOG_WARNING, "AAC frame \(index) is damaged (\(Self.errorText(code))): played as silence\(more)")
+        }
+        let first = decodedFrame
+        decodedFrame = packets.startFrame(ofPacket: index + 1)
+        let (from, to) = wantedRange(packetStart: first, frames: Int(decodedFrame - first))
+        guard from < to else { return }
+        pending.append(contentsOf: repeatElement(0, count: (to - from) * channels))
+    }
+
+    /// The part of a packet's frames, `frames` long from timeline frame `packetStart`, that lies
+    /// between the current position and the end of the gapless window.
+    private func wantedRange(packetStart: Int64, frames: Int) -> (from: Int, to: Int) {
+        let wantedStart = startFrame + position, wantedEnd = startFrame + totalFrames
+        let from = Int(max(0, min(Int64(frames), wantedStart - packetStart)))
+        let to = Int(max(0, min(Int64(frames), wantedEnd - packetStart)))
+        return (from, to)
     }
 
     private static func decode(_ handle: NeAACDecHandle, packets: any PacketSource, index: Int,
