@@ -183,4 +183,25 @@ import Testing
             #expect(AudioAnalysis.maxAbsDifference(later.samples, Array(part.samples[(rate / 2)..<rate])) < 1e-3)
         }
     }
+
+    @Test func fivePointOneComesOutInSMPTEOrder() throws {
+        // Given a 5.1 M4A whose six input channels (FL FR FC LFE BL BR, as ffmpeg reads a 6-channel
+        // WAV) each carry their own tone; AAC stores them C, L/R, Ls/Rs, LFE and libfaad gives
+        // them in that order
+        let abplayer = try AbplayerProcess("aac-5.1")
+        let source = abplayer.home.appendingPathComponent("six.wav")
+        let m4a = abplayer.home.appendingPathComponent("six.m4a")
+        let tones: [Double] = [400, 600, 800, 80, 1200, 1400]
+        try Command.run("sox", ["-q", "-n", "-r", "48000", "-c", "6", "-b", "16", source.path, "synth", "3"]
+                        + tones.flatMap { ["sine", String(Int($0))] } + ["vol", "0.5"]).requireSuccess()
+        try Command.run("ffmpeg", ["-v", "error", "-y", "-i", source.path, "-c:a", "aac", "-b:a", "384k", m4a.path]).requireSuccess()
+        // When decoded
+        let decoded = try abplayer.decode(m4a)
+        // Then it has six channels, each with its own tone where the ABI's SMPTE order puts it
+        #expect(decoded.channels == 6 && decoded.frameCount == 3 * 48000)
+        for (channel, tone) in tones.enumerated() {
+            let heard = AudioAnalysis.dominantFrequency(decoded.samples, channels: 6, channel: channel, rate: 48000, from: 48000, count: 24000)
+            #expect(abs(heard - tone) < 5, "channel \(channel): \(heard) Hz, expected \(tone)")
+        }
+    }
 }
