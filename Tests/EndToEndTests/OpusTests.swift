@@ -49,4 +49,25 @@ import Testing
         #expect(probe.cover?.mimeType == "image/jpeg")
         #expect(probe.cover?.bytes == (try Data(contentsOf: cover)).count)
     }
+
+    @Test func fivePointOneComesOutInSMPTEOrder() throws {
+        // Given a 5.1 Opus file (mapping family 1) whose six input channels (FL FR FC LFE BL BR,
+        // the WAV order opusenc reads) each carry their own tone; Opus stores and libopusfile
+        // returns them in Vorbis order (FL C FR RL RR LFE)
+        let abplayer = try AbplayerProcess("opus-5.1")
+        let source = abplayer.home.appendingPathComponent("six.wav")
+        let opus = abplayer.home.appendingPathComponent("six.opus")
+        let tones: [Double] = [400, 600, 800, 80, 1200, 1400]
+        try Command.run("sox", ["-q", "-n", "-r", "48000", "-c", "6", "-b", "16", source.path, "synth", "3"]
+                        + tones.flatMap { ["sine", String(Int($0))] } + ["vol", "0.5"]).requireSuccess()
+        try Command.run("opusenc", ["--quiet", "--bitrate", "384", source.path, opus.path]).requireSuccess()
+        // When decoded
+        let decoded = try abplayer.decode(opus)
+        // Then it has six channels, each with its own tone where the ABI's SMPTE order puts it
+        #expect(decoded.channels == 6 && decoded.frameCount == 3 * 48000)
+        for (channel, tone) in tones.enumerated() {
+            let heard = AudioAnalysis.dominantFrequency(decoded.samples, channels: 6, channel: channel, rate: 48000, from: 48000, count: 24000)
+            #expect(abs(heard - tone) < 5, "channel \(channel): \(heard) Hz, expected \(tone)")
+        }
+    }
 }

@@ -33,7 +33,12 @@ private final class OpusfileDecoder {
     let downmix: Bool
     let seekable: Bool
     let totalFrames: Int64?
+    /// For each output channel (SMPTE order), the channel libopusfile gives there (Vorbis order);
+    /// nil when the orders agree (mono, stereo, quad, a downmix).
+    let smpteOrder: [Int]?
     let lastError = LastError()
+    /// One frame, while it is put in SMPTE order (preallocated: read() runs per chunk).
+    private let frameScratch: UnsafeMutableBufferPointer<Float>
     /// Where seek() decodes the frames between its restart point and the target.
     private let scratch: UnsafeMutableBufferPointer<Float>
     private let scratchFrames = 5_760 // 120 ms, the longest Opus packet
@@ -41,19 +46,32 @@ private final class OpusfileDecoder {
     private var position: Int64 = 0
     private var silenceOwed: Int64 = 0
 
-    init(file: OpaquePointer, host: Host, channels: Int, downmix: Bool, seekable: Bool, totalFrames: Int64?) {
+    init(file: OpaquePointer, host: Host, channels: Int, downmix: Bool, seekable: Bool, totalFrames: Int64?, smpteOrder: [Int]?) {
         self.file = file
         self.host = host
         self.channels = channels
         self.downmix = downmix
         self.seekable = seekable
         self.totalFrames = totalFrames
+        self.smpteOrder = smpteOrder
         scratch = .allocate(capacity: scratchFrames * channels)
+        frameScratch = .allocate(capacity: channels)
     }
 
     deinit {
         op_free(file)
         scratch.deallocate()
+        frameScratch.deallocate()
+    }
+
+    /// Puts `frames` interleaved frames from libopusfile's Vorbis order into the ABI's SMPTE order.
+    private func reorder(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let smpteOrder else { return }
+        for frame in 0..<frames {
+            let samples = buffer + frame * channels
+            for channel in 0..<channels { frameScratch[channel] = samples[channel] }
+            for (output, input) in smpteOrder.enumerated() { samples[output] = frameScratch[input] }
+        }
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
@@ -90,6 +108,7 @@ private final class OpusfileDecoder {
             if !downmix && linkChannels != channels {
                 return fail(ABP_ERR_FORMAT, "a chained link changes from \(channels) to \(linkChannels) channels")
             }
+            reorder(buffer, frames: Int(result))
             position += Int64(result)
             return Int64(result)
         }
@@ -199,10 +218,23 @@ private func openDecoder(host: Host, path: UnsafePointer<CChar>) throws(Opusfile
     }
     let seekable = op_seekable(file) != 0
     let total = seekable ? op_pcm_total(file, -1) : -1
+    let family = op_head(file, 0).map { Int($0.pointee.mapping_family) }
     return OpusfileDecoder(
         file: file, host: host, channels: downmix ? 2 : firstChannels, downmix: downmix,
-        seekable: seekable && total >= 0, totalFrames: total >= 0 ? total : nil)
+        seekable: seekable && total >= 0, totalFrames: total >= 0 ? total : nil,
+        smpteOrder: downmix || family != 1 ? nil : vorbisToSMPTE[firstChannels])
 }
+
+/// Where each SMPTE channel (FL FR FC LFE BL BR SL SR; BC for 6.1) sits in the Vorbis order
+/// that libopusfile gives for mapping family 1 (RFC 7845 §5.1.1.2), by channel count. Counts
+/// whose orders agree (1, 2, 4) are absent.
+private let vorbisToSMPTE: [Int: [Int]] = [
+    3: [0, 2, 1],                    // L C R
+    5: [0, 2, 1, 3, 4],              // FL C FR RL RR
+    6: [0, 2, 1, 5, 3, 4],           // FL C FR RL RR LFE
+    7: [0, 2, 1, 6, 5, 3, 4],        // FL C FR SL SR RC LFE
+    8: [0, 2, 1, 7, 5, 6, 3, 4],     // FL C FR SL SR RL RR LFE
+]
 
 /// Turns op_open_file's code into the most specific reason the file's first bytes allow.
 private func diagnose(_ code: Int32, head: ArraySlice<UInt8>) -> OpusfileError {
