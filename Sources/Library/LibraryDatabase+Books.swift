@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 
 /// A book as `abplayer books` shows it: where it is, what it is, how far the listener got, and

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 
 /// The tag fields the media browser groups by.

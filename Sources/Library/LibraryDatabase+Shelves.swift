@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 
 /// A shelf in the tree, with its path and what it holds directly.

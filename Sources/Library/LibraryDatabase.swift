@@ -12,9 +12,10 @@ public final class LibraryDatabase: Sendable {
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a database made by a newer abplayer.
     public init(path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
         do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             writer = try DatabasePool(path: path, configuration: Self.configuration)
         } catch {
             throw LibraryError.cannotOpen(path: path, reason: "\(error)")

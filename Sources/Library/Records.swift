@@ -82,8 +82,10 @@ public struct Media: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         (try? JSONDecoder().decode([ChapterMark].self, from: Data(chapters.utf8))) ?? []
     }
 
-    /// What to call it in a list: its title tag, else its file name.
-    public var displayTitle: String { title ?? (path as NSString).lastPathComponent }
+    /// What to call it in a list: its title tag, else its file name without the extension.
+    public var displayTitle: String {
+        title ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
 }
 
 public struct BookItem: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
