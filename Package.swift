@@ -55,7 +55,14 @@ var targets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
-    .testTarget(name: "LibraryTests", dependencies: ["Library", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "LibraryTests",
+        dependencies: [
+            "Library", "Listening", "PlayerCore", "PluginHost", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ],
+        swiftSettings: strictSwift
+    ),
 ]
 // Helpers for writing plugins in Swift (error buffers, options, descriptors, a pull thread).
 // Each plugin links its own static copy; no PluginKit type ever crosses the C boundary, and the

@@ -37,11 +37,11 @@ extension LibraryDatabase {
     static func book(_ db: Database, matching reference: String) throws -> Book {
         let digits = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         if let id = Int64(digits), let book = try Book.fetchOne(db, key: id) { return book }
-        let exact = try Book.fetchAll(db, sql: "SELECT * FROM book WHERE title = ? COLLATE NOCASE", arguments: [reference])
+        let title = Book.Columns.title.lowercased
+        let exact = try Book.filter(title == reference.lowercased()).fetchAll(db)
         if exact.count == 1 { return exact[0] }
-        let pattern = "%" + reference.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        let partial = try Book.fetchAll(db, sql: "SELECT * FROM book WHERE title LIKE ? ESCAPE '\\' ORDER BY title", arguments: [pattern])
+        let partial = try Book.filter(title.like("%\(escapeLike(reference.lowercased()))%", escape: "\\"))
+            .order(Book.Columns.title).fetchAll(db)
         switch partial.count {
         case 1: return partial[0]
         case 0: throw LibraryError.notFound("no book matches '\(reference)'")

@@ -26,12 +26,13 @@ public struct BrowseValue: Sendable, Equatable, Codable {
 
 extension LibraryDatabase {
     /// The distinct values of `field` across the library's media, with how many media carry each,
-    /// optionally only those containing `search` (case-insensitive).
+    /// optionally only those containing `search` (case-insensitive in any script: SQLite's own
+    /// LIKE folds ASCII only, so both sides go through GRDB's Swift `lowercased()` function).
     public func browse(_ field: BrowseField, search: String? = nil) throws -> [BrowseValue] {
         try writer.read { db in
             let column = field.column
             var request = Media.select(cast(column, as: .text), count(Media.Columns.id)).filter(column != nil).group(column)
-            if let search, !search.isEmpty { request = request.filter(column.like("%\(Self.escapeLike(search))%", escape: "\\")) }
+            if let search, !search.isEmpty { request = request.filter(cast(column, as: .text).lowercased.like("%\(Self.escapeLike(search.lowercased()))%", escape: "\\")) }
             return try Row.fetchAll(db, request.order(column)).map {
                 BrowseValue(value: $0[0], mediaCount: $0[1])
             }
@@ -47,9 +48,9 @@ extension LibraryDatabase {
                 request = field == .year ? request.filter(field.column == Int(value)) : request.filter(field.column == value)
             }
             if let search, !search.isEmpty {
-                let pattern = "%\(Self.escapeLike(search))%"
+                let pattern = "%\(Self.escapeLike(search.lowercased()))%"
                 let columns = [Media.Columns.path] + BrowseField.allCases.map(\.column) + [Column("title")]
-                request = request.filter(columns.map { $0.like(pattern, escape: "\\") }.joined(operator: .or))
+                request = request.filter(columns.map { cast($0, as: .text).lowercased.like(pattern, escape: "\\") }.joined(operator: .or))
             }
             return try request.order(Media.Columns.path).fetchAll(db)
         }

@@ -13,6 +13,21 @@ public final class LibraryDatabase: Sendable {
     /// without writing anything, a database made by a newer abplayer.
     public init(path: String) throws {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        // Checked through a read-only connection first: opening a DatabasePool writes (GRDB
+        // creates and drops a table to make sure the WAL file exists), and a database from a newer
+        // abplayer must be left exactly as it is.
+        if FileManager.default.fileExists(atPath: path) {
+            var readOnly = Self.configuration
+            readOnly.readonly = true
+            let probe: DatabaseQueue
+            do {
+                probe = try DatabaseQueue(path: path, configuration: readOnly)
+            } catch {
+                throw LibraryError.cannotOpen(path: path, reason: "\(error)")
+            }
+            try Self.refuseNewerSchema(probe, name: path)
+            try probe.close()
+        }
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -46,15 +61,26 @@ public final class LibraryDatabase: Sendable {
         return configuration
     }
 
-    private static func migrate(_ writer: any DatabaseWriter, name: String) throws {
+    private static func refuseNewerSchema(_ reader: any DatabaseReader, name: String) throws {
         let migrator = LibrarySchema.migrator
-        let unknown = try writer.read { db in
-            try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+        let unknown: Set<String>
+        do {
+            unknown = try reader.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+        } catch {
+            throw LibraryError.cannotOpen(path: name, reason: "not an abplayer library? (\(error))")
         }
         if !unknown.isEmpty {
             throw LibraryError.newerSchema(path: name, migrations: unknown.sorted())
         }
-        try migrator.migrate(writer)
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter, name: String) throws {
+        try refuseNewerSchema(writer, name: name)
+        do {
+            try LibrarySchema.migrator.migrate(writer)
+        } catch {
+            throw LibraryError.cannotOpen(path: name, reason: "cannot bring the schema up to date: \(error)")
+        }
     }
 }
 

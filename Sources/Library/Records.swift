@@ -31,6 +31,19 @@ public struct Book: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var addedAt: Date
     public var finishedAt: Date?
 
+    public init(id: Int64? = nil, shelfId: Int64? = nil, title: String, author: String? = nil, narrator: String? = nil,
+                composer: String? = nil, sourcePath: String? = nil, addedAt: Date = Date(), finishedAt: Date? = nil) {
+        self.id = id
+        self.shelfId = shelfId
+        self.title = title
+        self.author = author
+        self.narrator = narrator
+        self.composer = composer
+        self.sourcePath = sourcePath
+        self.addedAt = addedAt
+        self.finishedAt = finishedAt
+    }
+
     public enum Columns {
         static let id = Column(CodingKeys.id)
         static let shelfId = Column(CodingKeys.shelfId)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Library
+import Listening
 
 struct BookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +64,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            let inspector = RegistryInspector(registry: plugins.makeRegistry())
+            let inspector = DecoderInspector(decoders: plugins.makeRegistry())
             try reportingLibraryErrors {
                 let target = try database.book(matching: book)
                 let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import Listening
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let importer = Importer(library: database, inspector: RegistryInspector(registry: plugins.makeRegistry()))
+        let importer = Importer(library: database, inspector: DecoderInspector(decoders: plugins.makeRegistry()))
         let bar = ProgressBar(label: "importing")
         let report = try reportingLibraryErrors {
             try importer.importPaths(paths, shelf: shelf) { bar.update(done: $0.done, total: $0.total) }

@@ -1,15 +1,19 @@
-import Library
-import PlayerCore
-import PluginHost
+public import Library
+public import PlayerCore
 
-/// Reads media for the library through the plugin registry: any decoder present can import.
-struct RegistryInspector: MediaInspector {
-    let registry: PluginRegistry
+/// Reads media for the library by opening them with decoders — in the program, the plugin
+/// registry, so any decoder present (MP3, Opus, M4B once its plugin exists) can import. Lives
+/// here, beside the other bridge between the player and the library, because the Library module
+/// knows no decoders.
+public struct DecoderInspector: MediaInspector {
+    public let decoders: any DecoderOpener
 
-    func inspect(path: String) throws -> MediaDescription {
+    public init(decoders: any DecoderOpener) { self.decoders = decoders }
+
+    public func inspect(path: String) throws -> MediaDescription {
         let decoder: any Decoder
         do {
-            decoder = try registry.openDecoder(path: path)
+            decoder = try decoders.openDecoder(path: path)
         } catch let error as AudioError {
             // The importer names the file itself.
             throw InspectionFailure(reason: error.reason)
@@ -33,6 +37,7 @@ struct RegistryInspector: MediaInspector {
     }
 }
 
+/// Why a file could not be inspected; the importer names the file.
 struct InspectionFailure: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
