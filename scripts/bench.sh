@@ -90,3 +90,6 @@ first=$(seek_19h)
 second=$(seek_19h)
 rm -rf "$cache"
 printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 (no Xing) + seek 19:00:00" "$first" "$second"
+
+# The library: import vs cmus and ffprobe; listing a 10,000-book library.
+"$(dirname "$0")/bench-library.sh" "$bin_dir"

@@ -127,10 +127,10 @@ public struct Importer: Sendable {
         var mediaIds: [Int64] = []
         for file in ordered { mediaIds.append(try upsertMedia(db, file)) }
 
-        let existingBookId = try Int64.fetchOne(db, sql: """
+        let existingBookId = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT bookId FROM bookItem WHERE mediaId IN (SELECT value FROM json_each(?))
             GROUP BY bookId ORDER BY count(*) DESC LIMIT 1
-            """, arguments: [String(decoding: try JSONEncoder().encode(mediaIds), as: UTF8.self)])
+            """), arguments: [String(decoding: try JSONEncoder().encode(mediaIds), as: UTF8.self)])
         if let existingBookId {
             let present = try Set(Int64.fetchAll(db, sql: "SELECT mediaId FROM bookItem WHERE bookId = ?", arguments: [existingBookId]))
             let added = mediaIds.filter { !present.contains($0) }
@@ -158,18 +158,36 @@ public struct Importer: Sendable {
     }
 
     static func upsertMedia(_ db: Database, _ file: Inspected) throws -> Int64 {
-        let existing = try Media.filter(Media.Columns.path == file.file.path).fetchOne(db)
-            ?? Media.filter(Media.Columns.fingerprint == file.fingerprint).filter(Media.Columns.isMissing == true).fetchOne(db)
+        // Cached statements: preparing (and authorizing) a statement per file cost more than the
+        // rest of the write.
+        let byPath = try db.cachedStatement(sql: "SELECT * FROM media WHERE path = ?")
+        let movedHere = try db.cachedStatement(sql: "SELECT * FROM media WHERE fingerprint = ? AND isMissing LIMIT 1")
+        let existing = try Media.fetchOne(byPath, arguments: [file.file.path])
+            ?? Media.fetchOne(movedHere, arguments: [file.fingerprint])
         let d = file.description
         let chapters = String(decoding: try JSONEncoder().encode(d.chapters), as: UTF8.self)
-        var media = Media(
+        let media = Media(
             id: existing?.id, path: file.file.path, size: file.size, fingerprint: file.fingerprint, isMissing: false,
             title: d.title, artist: d.artist, album: d.album, albumArtist: d.albumArtist, composer: d.composer,
             narrator: d.narrator, genre: d.genre, year: d.year, trackNumber: d.trackNumber, trackCount: d.trackCount,
             discNumber: d.discNumber, discCount: d.discCount, sampleRate: d.sampleRate, durationFrames: d.durationFrames,
             chapters: chapters, hasCover: d.hasCover)
-        if existing != nil { try media.update(db) } else { try media.insert(db) }
-        return media.id!
+        if existing != nil {
+            try media.update(db)
+            return media.id!
+        }
+        // A cached INSERT rather than the record's `insert`, which builds its statement per call.
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO media (path, size, fingerprint, isMissing, title, artist, album, albumArtist, composer, narrator,
+                genre, year, trackNumber, trackCount, discNumber, discCount, sampleRate, durationFrames, chapters, hasCover)
+            VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [
+            media.path, media.size, media.fingerprint, media.title, media.artist, media.album, media.albumArtist,
+            media.composer, media.narrator, media.genre, media.year, media.trackNumber, media.trackCount,
+            media.discNumber, media.discCount, media.sampleRate, media.durationFrames, media.chapters, media.hasCover,
+        ])
+        return db.lastInsertedRowID
     }
 }
 

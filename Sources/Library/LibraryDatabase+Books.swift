@@ -168,10 +168,10 @@ extension LibraryDatabase {
 
     /// Rewrites the book's item rows. Positions and bookmarks refer to media, so they survive.
     static func replaceItems(_ db: Database, bookId: Int64, mediaIds: [Int64]) throws {
-        try BookItem.filter(BookItem.Columns.bookId == bookId).deleteAll(db)
+        try db.cachedStatement(sql: "DELETE FROM bookItem WHERE bookId = ?").execute(arguments: [bookId])
+        let insert = try db.cachedStatement(sql: "INSERT INTO bookItem (bookId, mediaId, position) VALUES (?, ?, ?)")
         for (index, mediaId) in mediaIds.enumerated() {
-            var item = BookItem(id: nil, bookId: bookId, mediaId: mediaId, position: index)
-            try item.insert(db)
+            try insert.execute(arguments: [bookId, mediaId, index])
         }
     }
 

@@ -10,7 +10,6 @@ public struct ShelfListing: Sendable, Equatable, Codable {
     public let depth: Int
     public let bookCount: Int
     public let itemCount: Int
-    public let durationSeconds: Double
 }
 
 /// What a forced delete removed.
@@ -148,7 +147,8 @@ extension LibraryDatabase {
         }
     }
 
-    /// Every shelf, depth first in name order, with the path and what it holds directly.
+    /// Every shelf, depth first in name order, with the path and the books and items it holds
+    /// directly.
     public func shelfTree() throws -> [ShelfListing] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
@@ -159,21 +159,21 @@ extension LibraryDatabase {
                            tree.sortKey || char(1) || shelf.name
                     FROM shelf JOIN tree ON shelf.parentId = tree.id
                 ),
+                -- Counts only: summing durations would visit every media row (4x slower on a
+                -- 200,000-item library); `books` gives durations per book.
                 books AS (
-                    SELECT book.shelfId, count(DISTINCT book.id) AS bookCount, count(bookItem.id) AS itemCount,
-                           total(CAST(media.durationFrames AS REAL) / media.sampleRate) AS seconds
-                    FROM book LEFT JOIN bookItem ON bookItem.bookId = book.id
-                    LEFT JOIN media ON media.id = bookItem.mediaId
+                    SELECT book.shelfId, count(*) AS bookCount, total(items.n) AS itemCount
+                    FROM book LEFT JOIN (SELECT bookId, count(*) AS n FROM bookItem GROUP BY bookId) items
+                    ON items.bookId = book.id
                     GROUP BY book.shelfId
                 )
                 SELECT tree.id, tree.parentId, tree.path, tree.depth,
-                       ifnull(books.bookCount, 0) AS bookCount, ifnull(books.itemCount, 0) AS itemCount,
-                       ifnull(books.seconds, 0) AS seconds
+                       ifnull(books.bookCount, 0) AS bookCount, CAST(ifnull(books.itemCount, 0) AS INTEGER) AS itemCount
                 FROM tree LEFT JOIN books ON books.shelfId = tree.id
                 ORDER BY tree.sortKey
                 """).map { row in
                 ShelfListing(id: row["id"], parentId: row["parentId"], path: row["path"], depth: row["depth"],
-                             bookCount: row["bookCount"], itemCount: row["itemCount"], durationSeconds: row["seconds"])
+                             bookCount: row["bookCount"], itemCount: row["itemCount"])
             }
         }
     }

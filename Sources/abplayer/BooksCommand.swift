@@ -59,7 +59,7 @@ func enumArgument<T: RawRepresentable & CaseIterable>(_ text: String) throws -> 
 }
 
 struct Shelves: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the shelf tree with the books and time on each shelf.")
+    static let configuration = CommandConfiguration(abstract: "Show the shelf tree with the books and files on each shelf.")
 
     @OptionGroup var library: LibraryOptions
 
@@ -73,7 +73,7 @@ struct Shelves: ParsableCommand {
         for shelf in tree {
             if json { print(encoder.line(shelf)); continue }
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            let contents = shelf.bookCount > 0 ? "  (\(shelf.bookCount) books, \(formatDuration(shelf.durationSeconds)))" : ""
+            let contents = shelf.bookCount > 0 ? "  (\(shelf.bookCount) books, \(shelf.itemCount) files)" : ""
             print(String(repeating: "  ", count: shelf.depth) + name + contents)
         }
     }
