@@ -82,7 +82,7 @@ cmus_import() {
     while :; do
         # "can't save when tracks are being added" until the worker is done
         timeout 10 cmus-remote --server "$sock" -C "save -l $saved" >/dev/null 2>&1 || true
-        [ "$(wc -l <"$saved" 2>/dev/null || echo 0)" -ge "$files" ] && break
+        [ -f "$saved" ] && [ "$(wc -l <"$saved")" -ge "$files" ] && break
         [ "$(echo "$(now) > $deadline" | bc)" = 1 ] && { log "cmus did not finish in 120 s"; break; }
     done
     end=$(now)
