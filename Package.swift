@@ -37,7 +37,8 @@ var targets: [Target] = [
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
-    // Listening: bridges the playback engine's events to the library (saved positions, sessions).
+    // Listening: the bridge between the player and the library (saves positions and sessions from
+    // the engine's events; inspects media with the decoders for the importer).
     .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",

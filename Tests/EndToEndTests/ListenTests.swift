@@ -36,20 +36,21 @@ import Testing
         return Double(line[at.upperBound...].split(separator: " ")[0])
     }
 
-    @Test func afterKill9TheSavedPositionIsAtMostASecondBehindWhatWasHeard() throws {
+    @Test func afterKill9TheSavedPositionIsAtMostASecondBehindWhatWasHeard() async throws {
         // Given a book playing in real time (null output)
         let (abplayer, library) = try Self.libraryWithBook("listen-kill9")
         let clock = ContinuousClock()
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen Book"])
-        let playing = try #require(listening.waitForLine(containing: "playing"), "stderr: \(listening.errorOutput)")
-        let started = clock.now
-        let startSeconds = try #require(Self.startSeconds(playing))
+        let playing = try #require(await listening.waitForLine(containing: "playing"), "stderr: \(listening.errorOutput)")
+        let started = playing.arrived
+        let startSeconds = try #require(Self.startSeconds(playing.line))
 
-        // When it is killed with SIGKILL after about 3.5 s by the wall clock
-        Thread.sleep(forTimeInterval: 3.5)
+        // When it is killed with SIGKILL after about 3.5 s by the wall clock (measured: a sleep
+        // may take longer than asked on a loaded machine)
+        try await Task.sleep(for: .milliseconds(3500))
         let heard = startSeconds + (clock.now - started).secondsValue
         listening.signal(SIGKILL)
-        #expect(listening.waitForExit() == 128 + SIGKILL)
+        #expect(await listening.waitForExit() == 128 + SIGKILL)
 
         // Then the saved position trails what was heard by at most 1 s (plus the output's 20 ms
         // period and a little for reading the pipe), and is not ahead of it
@@ -58,32 +59,32 @@ import Testing
         #expect(saved >= heard - 1.0 - 0.15, "saved \(saved) s, heard \(heard) s")
     }
 
-    @Test func sigtermSavesTheExactPositionAndListeningResumesThere() throws {
+    @Test func sigtermSavesTheExactPositionAndListeningResumesThere() async throws {
         // Given a book playing in real time
         let (abplayer, library) = try Self.libraryWithBook("listen-term")
         let clock = ContinuousClock()
         let first = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "1"])
-        let playing = try #require(first.waitForLine(containing: "playing"), "stderr: \(first.errorOutput)")
-        let started = clock.now
-        let startSeconds = try #require(Self.startSeconds(playing))
+        let playing = try #require(await first.waitForLine(containing: "playing"), "stderr: \(first.errorOutput)")
+        let started = playing.arrived
+        let startSeconds = try #require(Self.startSeconds(playing.line))
 
-        // When it gets SIGTERM after about 2.3 s
-        Thread.sleep(forTimeInterval: 2.3)
+        // When it gets SIGTERM after about 2.3 s (measured)
+        try await Task.sleep(for: .milliseconds(2300))
         let heard = startSeconds + (clock.now - started).secondsValue
         first.signal(SIGTERM)
 
         // Then it exits cleanly, having saved where it was (not rounded down to the last second)
-        #expect(first.waitForExit() == 0, "stderr: \(first.errorOutput)")
+        #expect(await first.waitForExit() == 0, "stderr: \(first.errorOutput)")
         let saved = try #require(try Self.savedSeconds(abplayer, library: library))
         #expect(abs(saved - heard) < 0.3, "saved \(saved) s, heard \(heard) s")
 
         // When listening again, it starts from the saved position
         let second = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen"])
-        let resumed = try #require(second.waitForLine(containing: "playing"), "stderr: \(second.errorOutput)")
+        let resumed = try #require(await second.waitForLine(containing: "playing"), "stderr: \(second.errorOutput)")
         second.signal(SIGINT)
-        #expect(second.waitForExit() == 0)
-        let resumedAt = try #require(Self.startSeconds(resumed))
-        #expect(resumed.contains("from item 1"))
+        #expect(await second.waitForExit() == 0)
+        let resumedAt = try #require(Self.startSeconds(resumed.line))
+        #expect(resumed.line.contains("from item 1"))
         #expect(abs(resumedAt - saved) < 0.15, "resumed at \(resumedAt) s, saved \(saved) s")
     }
 }
