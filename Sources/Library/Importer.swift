@@ -55,8 +55,8 @@ public struct Importer: Sendable {
         let shelfId = try shelf.map { try library.createShelves(path: $0) }
 
         // Books are written on a serial queue while the next files are inspected: writing is
-        // one thread's work, inspecting uses every core, and overlapping them makes the import
-        // about a third faster. The writer keeps the books' order.
+        // one thread's work, inspecting uses every core, and overlapping them made the import
+        // about 15% faster here. The writer keeps the books' order.
         let files = plan.books.flatMap(\.files)
         let bookEnds = plan.books.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1.files.count) }
         let writes = DispatchQueue(label: "abplayer.import.writer")
