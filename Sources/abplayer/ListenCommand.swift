@@ -19,6 +19,12 @@ struct Listen: AsyncParsableCommand {
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
 
+    func validate() throws {
+        guard output == "null" || (output.hasPrefix("wav:") && output.count > 4) else {
+            throw ValidationError("--output must be null or wav:PATH")
+        }
+    }
+
     func run() async throws {
         let database = try library.open()
         let (target, media, start) = try reportingLibraryErrors {
@@ -32,13 +38,9 @@ struct Listen: AsyncParsableCommand {
         let registry = plugins.makeRegistry()
         let sinks: any SinkOpener
         do {
-            if output == "null" {
-                sinks = try registry.sinkOpener(pluginID: "null", options: ["paced": "true"])
-            } else if output.hasPrefix("wav:") {
-                sinks = try registry.sinkOpener(pluginID: "wav", options: ["path": String(output.dropFirst(4)), "paced": "true"])
-            } else {
-                throw ValidationError("--output must be null or wav:PATH")
-            }
+            sinks = output == "null"
+                ? try registry.sinkOpener(pluginID: "null", options: ["paced": "true"])
+                : try registry.sinkOpener(pluginID: "wav", options: ["path": String(output.dropFirst(4)), "paced": "true"])
         } catch let error as AudioError {
             printError("abplayer: \(error)")
             throw ExitCode.failure
