@@ -7,9 +7,9 @@ BIN := .build/debug
 
 # Libraries the plugins link against, and the tools the tests and benchmarks use to make and
 # check real audio.
-BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev libfaad-dev
-TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make
-BENCH_PACKAGES := mpg123 time bc faad
+BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev libfaad-dev libsqlite3-dev
+TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make sqlite3
+BENCH_PACKAGES := mpg123 time bc faad tmux cmus
 
 .PHONY: all deps test-deps build run test bench fuzz clean
 

@@ -39,10 +39,15 @@ var targets: [Target] = [
     ),
     .target(name: "PlayerCore", dependencies: [], swiftSettings: strictSwift),
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
+    // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
+    .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+    // Listening: the bridge between the player and the library (saves positions and sessions from
+    // the engine's events; inspects media with the decoders for the importer).
+    .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost",
+            "PlayerCore", "PluginHost", "Library", "Listening",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -56,6 +61,14 @@ var targets: [Target] = [
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "LibraryTests",
+        dependencies: [
+            "Library", "Listening", "PlayerCore", "PluginHost", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ],
+        swiftSettings: strictSwift
+    ),
 ]
 // Helpers for writing plugins in Swift (error buffers, options, descriptors, a pull thread).
 // Each plugin links its own static copy; no PluginKit type ever crosses the C boundary, and the
@@ -86,6 +99,7 @@ let package = Package(
         + plugins.map { .library(name: "abplayer-\($0.id)", type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: targets
 )

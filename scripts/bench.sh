@@ -92,3 +92,5 @@ rm -rf "$cache"
 printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 (no Xing) + seek 19:00:00" "$first" "$second"
 
 "$(dirname "$0")/bench-aac.sh" "$bin_dir"
+# The library: import vs cmus and ffprobe; listing a 10,000-book library.
+"$(dirname "$0")/bench-library.sh" "$bin_dir"

@@ -1,0 +1,250 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// How far an import has got; handed to the caller after every batch of files.
+public struct ImportProgress: Sendable {
+    public let done: Int
+    public let total: Int
+}
+
+/// What an import did.
+public struct ImportReport: Sendable {
+    public struct BookResult: Sendable {
+        public let id: Int64
+        public let title: String
+        public let newFiles: Int
+        /// The book existed already (its files were imported before).
+        public let existed: Bool
+    }
+
+    public var books: [BookResult] = []
+    public var filesImported = 0
+    public var filesAlreadyPresent = 0
+    public var skipped: [(path: String, reason: String)] = []
+}
+
+/// Imports files and folders into the library: plans books from the tree, inspects and
+/// fingerprints every file (in parallel: the files are independent and the machine has cores),
+/// orders each book's items, and writes each book in its own transaction.
+public struct Importer: Sendable {
+    public let library: LibraryDatabase
+    public let inspector: any MediaInspector
+    /// Files inspected per batch between progress reports.
+    static let batchSize = 64
+
+    public init(library: LibraryDatabase, inspector: any MediaInspector) {
+        self.library = library
+        self.inspector = inspector
+    }
+
+    /// One inspected file.
+    struct Inspected: Sendable {
+        let file: ImportPlan.File
+        let size: Int64
+        let fingerprint: String
+        let description: MediaDescription
+    }
+
+    public func importPaths(
+        _ paths: [String], shelf: String? = nil, progress: (ImportProgress) -> Void = { _ in }
+    ) throws -> ImportReport {
+        let plan = ImportPlan(paths: paths)
+        var report = ImportReport()
+        report.skipped = plan.unreadable
+        let shelfId = try shelf.map { try library.createShelves(path: $0) }
+
+        // Books are written on a serial queue while the next files are inspected: writing is
+        // one thread's work, inspecting uses every core, and overlapping them made the import
+        // about 15% faster here. The writer keeps the books' order.
+        let files = plan.books.flatMap(\.files)
+        let bookEnds = plan.books.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1.files.count) }
+        let writes = DispatchQueue(label: "abplayer.import.writer")
+        let written = Mutex((report: report, error: (any Error)?.none))
+        var results = [Result<Inspected, ImportFailure>?](repeating: nil, count: files.count)
+        var done = 0
+        var nextBook = 0
+        progress(ImportProgress(done: 0, total: files.count))
+        while done < files.count || nextBook < plan.books.count {
+            if done < files.count {
+                let batch = done..<min(files.count, done + Self.batchSize)
+                let inspected = Mutex([Int: Result<Inspected, ImportFailure>]())
+                DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
+                    let index = batch.lowerBound + offset
+                    let result = inspect(files[index])
+                    inspected.withLock { $0[index] = result }
+                }
+                for (index, result) in inspected.withLock({ $0 }) { results[index] = result }
+                done = batch.upperBound
+                progress(ImportProgress(done: done, total: files.count))
+            }
+            while nextBook < plan.books.count, bookEnds[nextBook] <= done {
+                let first = nextBook == 0 ? 0 : bookEnds[nextBook - 1]
+                let bookResults = results[first..<bookEnds[nextBook]].map { $0! }
+                let folder = plan.books[nextBook].folder
+                writes.async { [library] in
+                    guard written.withLock({ $0.error == nil }) else { return }
+                    do {
+                        try Self.write(bookResults, folder: folder, shelfId: shelfId, to: library, into: written)
+                    } catch {
+                        written.withLock { $0.error = error }
+                    }
+                }
+                nextBook += 1
+            }
+        }
+        writes.sync {}
+        let outcome = written.withLock { $0 }
+        if let error = outcome.error { throw error }
+        return outcome.report
+    }
+
+    /// Writes one planned book's inspected files (loose files: one book per album tag).
+    private static func write(
+        _ results: [Result<Inspected, ImportFailure>], folder: String?, shelfId: Int64?, to library: LibraryDatabase,
+        into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
+    ) throws {
+        var good: [Inspected] = []
+        for result in results {
+            switch result {
+            case let .success(inspected): good.append(inspected)
+            case let .failure(failure): written.withLock { $0.report.skipped.append((failure.path, failure.reason)) }
+            }
+        }
+        // Loose files named on the command line: one book per album tag, else per file.
+        let groups: [(folder: String?, files: [Inspected])] = folder != nil
+            ? [(folder, good)]
+            : Dictionary(grouping: good.enumerated(), by: { $0.element.description.album ?? "\u{0}\($0.offset)" })
+                .sorted { $0.value[0].offset < $1.value[0].offset }
+                .map { (nil, $0.value.map(\.element)) }
+        for group in groups where !group.files.isEmpty {
+            let result = try library.writer.write { db in
+                try store(db, files: group.files, folder: group.folder, shelfId: shelfId)
+            }
+            written.withLock {
+                $0.report.books.append(result)
+                $0.report.filesImported += result.newFiles
+                $0.report.filesAlreadyPresent += group.files.count - result.newFiles
+            }
+        }
+    }
+
+    struct ImportFailure: Error {
+        let path: String
+        let reason: String
+    }
+
+    private func inspect(_ file: ImportPlan.File) -> Result<Inspected, ImportFailure> {
+        guard let (size, fingerprint) = Fingerprint.of(path: file.path) else {
+            return .failure(ImportFailure(path: file.path, reason: "cannot read the file"))
+        }
+        do {
+            return .success(Inspected(file: file, size: size, fingerprint: fingerprint,
+                                      description: try inspector.inspect(path: file.path)))
+        } catch {
+            return .failure(ImportFailure(path: file.path, reason: "\(error)"))
+        }
+    }
+
+    /// Writes one book: its media (matched to known media by path, then a missing media by
+    /// fingerprint — a file that moved), and the book, or the existing book those media are in.
+    static func store(_ db: Database, files: [Inspected], folder: String?, shelfId: Int64?) throws -> ImportReport.BookResult {
+        let order = ItemOrdering.order(files.map {
+            ItemOrdering.Candidate(name: ($0.file.path as NSString).lastPathComponent, folderDisc: $0.file.folderDisc,
+                                   tagDisc: $0.description.discNumber, track: $0.description.trackNumber)
+        })
+        let ordered = order.map { files[$0] }
+        var mediaIds: [Int64] = []
+        for file in ordered { mediaIds.append(try upsertMedia(db, file)) }
+
+        let existingBookId = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT bookId FROM bookItem WHERE mediaId IN (SELECT value FROM json_each(?))
+            GROUP BY bookId ORDER BY count(*) DESC LIMIT 1
+            """), arguments: [String(decoding: try JSONEncoder().encode(mediaIds), as: UTF8.self)])
+        if let existingBookId {
+            let present = try Set(Int64.fetchAll(db, sql: "SELECT mediaId FROM bookItem WHERE bookId = ?", arguments: [existingBookId]))
+            let added = mediaIds.filter { !present.contains($0) }
+            let current = try LibraryDatabase.items(db, bookId: existingBookId).map { $0.id! }
+            if !added.isEmpty { try LibraryDatabase.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
+            let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [existingBookId]) ?? ""
+            return ImportReport.BookResult(id: existingBookId, title: title, newFiles: added.count, existed: true)
+        }
+
+        let first = ordered[0].description
+        let fallback = folder.map { ($0 as NSString).lastPathComponent }
+            ?? first.title ?? ((ordered[0].file.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var book = Book(
+            id: nil, shelfId: shelfId, title: nonBlank(first.album) ?? fallback,
+            author: nonBlank(first.albumArtist) ?? nonBlank(first.artist), narrator: nonBlank(first.narrator),
+            composer: nonBlank(first.composer), sourcePath: folder ?? ordered[0].file.path, addedAt: Date(), finishedAt: nil)
+        try book.insert(db)
+        try LibraryDatabase.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
+        return ImportReport.BookResult(id: book.id!, title: book.title, newFiles: mediaIds.count, existed: false)
+    }
+
+    private static func nonBlank(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
+    }
+
+    static func upsertMedia(_ db: Database, _ file: Inspected) throws -> Int64 {
+        // Cached statements: preparing (and authorizing) a statement per file cost more than the
+        // rest of the write.
+        let byPath = try db.cachedStatement(sql: "SELECT * FROM media WHERE path = ?")
+        let movedHere = try db.cachedStatement(sql: "SELECT * FROM media WHERE fingerprint = ? AND isMissing LIMIT 1")
+        let existing = try Media.fetchOne(byPath, arguments: [file.file.path])
+            ?? Media.fetchOne(movedHere, arguments: [file.fingerprint])
+        let d = file.description
+        let chapters = String(decoding: try JSONEncoder().encode(d.chapters), as: UTF8.self)
+        let media = Media(
+            id: existing?.id, path: file.file.path, size: file.size, fingerprint: file.fingerprint, isMissing: false,
+            title: d.title, artist: d.artist, album: d.album, albumArtist: d.albumArtist, composer: d.composer,
+            narrator: d.narrator, genre: d.genre, year: d.year, trackNumber: d.trackNumber, trackCount: d.trackCount,
+            discNumber: d.discNumber, discCount: d.discCount, sampleRate: d.sampleRate, durationFrames: d.durationFrames,
+            chapters: chapters, hasCover: d.hasCover)
+        if existing != nil {
+            try media.update(db)
+            return media.id!
+        }
+        // A cached INSERT rather than the record's `insert`, which builds its statement per call.
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO media (path, size, fingerprint, isMissing, title, artist, album, albumArtist, composer, narrator,
+                genre, year, trackNumber, trackCount, discNumber, discCount, sampleRate, durationFrames, chapters, hasCover)
+            VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [
+            media.path, media.size, media.fingerprint, media.title, media.artist, media.album, media.albumArtist,
+            media.composer, media.narrator, media.genre, media.year, media.trackNumber, media.trackCount,
+            media.discNumber, media.discCount, media.sampleRate, media.durationFrames, media.chapters, media.hasCover,
+        ])
+        return db.lastInsertedRowID
+    }
+}
+
+extension LibraryDatabase {
+    /// Imports `paths` (files) and appends them to a book, in the given order. Returns how many
+    /// were added and the files skipped with their reasons.
+    public func addFiles(_ paths: [String], toBook bookId: Int64, inspector: any MediaInspector)
+        throws -> (added: Int, skipped: [(path: String, reason: String)])
+    {
+        var skipped: [(path: String, reason: String)] = []
+        var mediaIds: [Int64] = []
+        for path in paths.map(ImportPlan.absolute) {
+            guard let (size, fingerprint) = Fingerprint.of(path: path) else {
+                skipped.append((path, "cannot read the file"))
+                continue
+            }
+            do {
+                let description = try inspector.inspect(path: path)
+                let inspected = Importer.Inspected(file: .init(path: path, folderDisc: nil), size: size,
+                                                   fingerprint: fingerprint, description: description)
+                mediaIds.append(try writer.write { db in try Importer.upsertMedia(db, inspected) })
+            } catch {
+                skipped.append((path, "\(error)"))
+            }
+        }
+        let before = try items(ofBook: bookId).count
+        try addItems(toBook: bookId, mediaIds: mediaIds)
+        return (try items(ofBook: bookId).count - before, skipped)
+    }
+}

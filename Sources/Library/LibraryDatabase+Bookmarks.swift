@@ -1,0 +1,53 @@
+public import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// Automatic bookmarks kept per book: enough to undo a run of jumps, bounded so a long
+    /// listening life does not grow the table without end.
+    public static let automaticBookmarkLimit = 50
+
+    /// Adds a bookmark; automatic ones beyond the limit are pruned, oldest first, in the same
+    /// transaction.
+    @discardableResult
+    public func addBookmark(bookId: Int64, mediaId: Int64, frame: Int64, kind: BookmarkKind,
+                            note: String? = nil, at date: Date = Date()) throws -> Bookmark {
+        try writer.write { db in
+            var bookmark = Bookmark(id: nil, bookId: bookId, mediaId: mediaId, frame: max(0, frame), kind: kind,
+                                    note: note, createdAt: date)
+            try bookmark.insert(db)
+            if kind.isAutomatic {
+                try db.execute(sql: """
+                    DELETE FROM bookmark WHERE bookId = ? AND kind != 'user' AND id NOT IN (
+                        SELECT id FROM bookmark WHERE bookId = ? AND kind != 'user' ORDER BY createdAt DESC, id DESC LIMIT ?)
+                    """, arguments: [bookId, bookId, Self.automaticBookmarkLimit])
+            }
+            return bookmark
+        }
+    }
+
+    /// A book's bookmarks, oldest first.
+    public func bookmarks(ofBook bookId: Int64, includeAutomatic: Bool = true) throws -> [Bookmark] {
+        try writer.read { db in
+            var request = Bookmark.filter(Bookmark.Columns.bookId == bookId)
+            if !includeAutomatic { request = request.filter(Bookmark.Columns.kind == BookmarkKind.user.rawValue) }
+            return try request.order(Bookmark.Columns.createdAt, Bookmark.Columns.id).fetchAll(db)
+        }
+    }
+
+    public func deleteBookmark(id: Int64) throws {
+        let deleted = try writer.write { db in try Bookmark.deleteOne(db, key: id) }
+        if !deleted { throw LibraryError.notFound("no bookmark #\(id)") }
+    }
+
+    /// Undo the last jump: removes and returns the newest automatic bookmark — where the listener
+    /// was before the last seek/skip/jump — so the player can go back there.
+    public func popLastJump(bookId: Int64) throws -> Bookmark? {
+        try writer.write { db in
+            guard let last = try Bookmark.filter(Bookmark.Columns.bookId == bookId)
+                .filter(Bookmark.Columns.kind != BookmarkKind.user.rawValue)
+                .order(Bookmark.Columns.createdAt.desc, Bookmark.Columns.id.desc).fetchOne(db) else { return nil }
+            try last.delete(db)
+            return last
+        }
+    }
+}

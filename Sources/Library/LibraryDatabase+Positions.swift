@@ -1,0 +1,74 @@
+public import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    public func position(ofBook bookId: Int64) throws -> Position? {
+        try writer.read { db in try Position.fetchOne(db, key: bookId) }
+    }
+
+    /// Saves where the listener is, in its own short transaction.
+    public func savePosition(bookId: Int64, mediaId: Int64, frame: Int64, at date: Date = Date()) throws {
+        try writer.write { db in
+            try Position(bookId: bookId, mediaId: mediaId, frame: max(0, frame), updatedAt: date).upsert(db)
+        }
+    }
+
+    /// Saves the position and extends the open listening session to it, in one transaction: so
+    /// a `kill -9` loses at most what was heard since the last save, in both.
+    public func saveProgress(bookId: Int64, mediaId: Int64, frame: Int64, session: Int64?, wallSeconds: Double, at date: Date = Date()) throws {
+        try writer.write { db in
+            try Position(bookId: bookId, mediaId: mediaId, frame: max(0, frame), updatedAt: date).upsert(db)
+            if let session {
+                try db.execute(sql: """
+                    UPDATE listeningSession SET toMediaId = ?, toFrame = ?, endedAt = ?, wallSeconds = ? WHERE id = ?
+                    """, arguments: [mediaId, max(0, frame), date, wallSeconds, session])
+            }
+        }
+    }
+
+    /// Opens a listening session starting at a place in a book.
+    public func startSession(bookId: Int64, mediaId: Int64, frame: Int64, speed: Double, at date: Date = Date()) throws -> Int64 {
+        try writer.write { db in
+            var session = ListeningSession(
+                id: nil, bookId: bookId, fromMediaId: mediaId, fromFrame: max(0, frame), toMediaId: mediaId,
+                toFrame: max(0, frame), startedAt: date, endedAt: date, wallSeconds: 0, speed: speed)
+            try session.insert(db)
+            return session.id!
+        }
+    }
+
+    /// Counts one play of a media item.
+    public func countPlay(mediaId: Int64, at date: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO mediaPlay (mediaId, playCount, lastPlayedAt) VALUES (?, 1, ?)
+                ON CONFLICT(mediaId) DO UPDATE SET playCount = playCount + 1, lastPlayedAt = excluded.lastPlayedAt
+                """, arguments: [mediaId, date])
+        }
+    }
+
+    /// Marks a book finished (played to its end).
+    public func markFinished(bookId: Int64, at date: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?", arguments: [date, bookId])
+        }
+    }
+
+    /// Where to start a book: its saved position, or the top for a new or finished book (a
+    /// finished book starts again from the top, asking nothing, and is no longer finished).
+    /// Returns the item index and frame.
+    public func startingPoint(ofBook bookId: Int64) throws -> (item: Int, frame: Int64) {
+        try writer.write { db in
+            let items = try Self.items(db, bookId: bookId)
+            guard !items.isEmpty else { throw LibraryError.invalid("book #\(bookId) has no items") }
+            if try Bool.fetchOne(db, sql: "SELECT finishedAt IS NOT NULL FROM book WHERE id = ?", arguments: [bookId]) == true {
+                try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
+                try Position(bookId: bookId, mediaId: items[0].id!, frame: 0, updatedAt: Date()).upsert(db)
+                return (0, 0)
+            }
+            guard let position = try Position.fetchOne(db, key: bookId),
+                  let index = items.firstIndex(where: { $0.id == position.mediaId }) else { return (0, 0) }
+            return (index, position.frame)
+        }
+    }
+}

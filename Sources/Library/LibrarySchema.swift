@@ -1,0 +1,120 @@
+import GRDB
+
+/// The library's migrations, append-only: a shipped migration is never edited, only followed by
+/// a new one. Each is plain static SQL so the schema of every version can be read here as it was
+/// shipped (and rebuilt in tests by migrating only up to it).
+enum LibrarySchema {
+    /// The identifiers in order; the first one is the schema a first release would have created.
+    static let firstVersion = "v1-shelves-books-media"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(firstVersion) { db in try db.execute(sql: v1) }
+        migrator.registerMigration("v2-bookmarks-history-finished") { db in try db.execute(sql: v2) }
+        return migrator
+    }
+
+    static let v1 = """
+        CREATE TABLE shelf (
+            id INTEGER PRIMARY KEY,
+            parentId INTEGER REFERENCES shelf(id) ON DELETE CASCADE,
+            name TEXT NOT NULL CHECK (length(trim(name)) > 0 AND instr(name, '/') = 0),
+            createdAt DATETIME NOT NULL
+        );
+        -- NULLs are distinct in a UNIQUE constraint, so top-level shelves are keyed with 0.
+        CREATE UNIQUE INDEX shelf_sibling_name ON shelf(ifnull(parentId, 0), name);
+
+        CREATE TABLE book (
+            id INTEGER PRIMARY KEY,
+            shelfId INTEGER REFERENCES shelf(id) ON DELETE CASCADE,
+            title TEXT NOT NULL CHECK (length(title) > 0),
+            author TEXT,
+            narrator TEXT,
+            composer TEXT,
+            sourcePath TEXT,
+            addedAt DATETIME NOT NULL
+        );
+        CREATE INDEX book_shelf ON book(shelfId);
+
+        CREATE TABLE media (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            size INTEGER NOT NULL CHECK (size >= 0),
+            fingerprint TEXT NOT NULL,
+            isMissing BOOLEAN NOT NULL DEFAULT 0,
+            title TEXT, artist TEXT, album TEXT, albumArtist TEXT, composer TEXT, narrator TEXT,
+            genre TEXT, year INTEGER,
+            trackNumber INTEGER, trackCount INTEGER, discNumber INTEGER, discCount INTEGER,
+            sampleRate INTEGER NOT NULL CHECK (sampleRate > 0),
+            durationFrames INTEGER CHECK (durationFrames >= 0),
+            chapters TEXT NOT NULL DEFAULT '[]',
+            hasCover BOOLEAN NOT NULL DEFAULT 0
+        );
+        CREATE INDEX media_fingerprint ON media(fingerprint);
+
+        CREATE TABLE bookItem (
+            id INTEGER PRIMARY KEY,
+            bookId INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+            mediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE RESTRICT,
+            position INTEGER NOT NULL CHECK (position >= 0),
+            UNIQUE (bookId, position),
+            UNIQUE (bookId, mediaId)
+        );
+        CREATE INDEX bookItem_media ON bookItem(mediaId);
+
+        -- One row per book: where the listener is. Keyed by media, not by item row or path, so a
+        -- reorder or a moved file keeps it.
+        CREATE TABLE position (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            mediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+            frame INTEGER NOT NULL CHECK (frame >= 0),
+            updatedAt DATETIME NOT NULL
+        );
+
+        CREATE TABLE bookSettings (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            volume REAL NOT NULL DEFAULT 1 CHECK (volume BETWEEN 0 AND 4),
+            speed REAL NOT NULL DEFAULT 1 CHECK (speed BETWEEN 0.25 AND 4),
+            shuffle BOOLEAN NOT NULL DEFAULT 0,
+            skipIntervalSeconds REAL NOT NULL DEFAULT 30 CHECK (skipIntervalSeconds > 0),
+            sleepTimerMinutes REAL CHECK (sleepTimerMinutes > 0)
+        );
+        """
+
+    static let v2 = """
+        ALTER TABLE book ADD COLUMN finishedAt DATETIME;
+
+        CREATE TABLE bookmark (
+            id INTEGER PRIMARY KEY,
+            bookId INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+            mediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+            frame INTEGER NOT NULL CHECK (frame >= 0),
+            kind TEXT NOT NULL CHECK (kind IN ('user', 'beforeSeek', 'beforeSkip', 'beforeChapterJump', 'beforeItemJump', 'sleepTimer')),
+            note TEXT,
+            createdAt DATETIME NOT NULL
+        );
+        CREATE INDEX bookmark_book ON bookmark(bookId, createdAt);
+
+        -- A stretch of listening: where it started and ended, how long it took by the wall clock.
+        CREATE TABLE listeningSession (
+            id INTEGER PRIMARY KEY,
+            bookId INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+            fromMediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+            fromFrame INTEGER NOT NULL CHECK (fromFrame >= 0),
+            toMediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+            toFrame INTEGER NOT NULL CHECK (toFrame >= 0),
+            startedAt DATETIME NOT NULL,
+            endedAt DATETIME NOT NULL,
+            wallSeconds REAL NOT NULL CHECK (wallSeconds >= 0),
+            speed REAL NOT NULL CHECK (speed > 0)
+        );
+        CREATE INDEX listeningSession_book ON listeningSession(bookId, endedAt);
+        CREATE INDEX listeningSession_started ON listeningSession(startedAt);
+
+        CREATE TABLE mediaPlay (
+            mediaId INTEGER PRIMARY KEY REFERENCES media(id) ON DELETE CASCADE,
+            playCount INTEGER NOT NULL CHECK (playCount >= 0),
+            lastPlayedAt DATETIME NOT NULL
+        );
+        """
+}

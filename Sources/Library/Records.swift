@@ -1,0 +1,199 @@
+public import Foundation
+public import GRDB
+
+// One Codable record per table (GRDB's habit), each with its columns.
+
+public struct Shelf: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var parentId: Int64?
+    public var name: String
+    public var createdAt: Date
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let parentId = Column(CodingKeys.parentId)
+        static let name = Column(CodingKeys.name)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+public struct Book: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var shelfId: Int64?
+    public var title: String
+    public var author: String?
+    public var narrator: String?
+    public var composer: String?
+    /// The file or folder it was imported from, for the user's information only (paths are not
+    /// identity: media fingerprints are).
+    public var sourcePath: String?
+    public var addedAt: Date
+    public var finishedAt: Date?
+
+    public init(id: Int64? = nil, shelfId: Int64? = nil, title: String, author: String? = nil, narrator: String? = nil,
+                composer: String? = nil, sourcePath: String? = nil, addedAt: Date = Date(), finishedAt: Date? = nil) {
+        self.id = id
+        self.shelfId = shelfId
+        self.title = title
+        self.author = author
+        self.narrator = narrator
+        self.composer = composer
+        self.sourcePath = sourcePath
+        self.addedAt = addedAt
+        self.finishedAt = finishedAt
+    }
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let shelfId = Column(CodingKeys.shelfId)
+        static let title = Column(CodingKeys.title)
+        static let finishedAt = Column(CodingKeys.finishedAt)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// One audio file, with its tags and its content fingerprint.
+public struct Media: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var path: String
+    public var size: Int64
+    public var fingerprint: String
+    public var isMissing: Bool
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var composer: String?
+    public var narrator: String?
+    public var genre: String?
+    public var year: Int?
+    public var trackNumber: Int?
+    public var trackCount: Int?
+    public var discNumber: Int?
+    public var discCount: Int?
+    public var sampleRate: Int
+    public var durationFrames: Int64?
+    /// JSON array of `ChapterMark`.
+    public var chapters: String
+    public var hasCover: Bool
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let path = Column(CodingKeys.path)
+        static let size = Column(CodingKeys.size)
+        static let fingerprint = Column(CodingKeys.fingerprint)
+        static let isMissing = Column(CodingKeys.isMissing)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    public var durationSeconds: Double? { durationFrames.map { Double($0) / Double(sampleRate) } }
+
+    public var chapterMarks: [ChapterMark] {
+        (try? JSONDecoder().decode([ChapterMark].self, from: Data(chapters.utf8))) ?? []
+    }
+
+    /// What to call it in a list: its title tag, else its file name without the extension.
+    public var displayTitle: String {
+        title ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+}
+
+public struct BookItem: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var bookId: Int64
+    public var mediaId: Int64
+    /// 0-based play order.
+    public var position: Int
+
+    public enum Columns {
+        static let bookId = Column(CodingKeys.bookId)
+        static let mediaId = Column(CodingKeys.mediaId)
+        static let position = Column(CodingKeys.position)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// Where the listener is in a book.
+public struct Position: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public var bookId: Int64
+    public var mediaId: Int64
+    public var frame: Int64
+    public var updatedAt: Date
+
+    public init(bookId: Int64, mediaId: Int64, frame: Int64, updatedAt: Date) {
+        self.bookId = bookId
+        self.mediaId = mediaId
+        self.frame = frame
+        self.updatedAt = updatedAt
+    }
+}
+
+public struct BookSettings: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public var bookId: Int64
+    public var volume: Double = 1
+    public var speed: Double = 1
+    public var shuffle: Bool = false
+    public var skipIntervalSeconds: Double = 30
+    public var sleepTimerMinutes: Double? = nil
+
+    public init(bookId: Int64) { self.bookId = bookId }
+}
+
+public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+    case user
+    /// Automatic: where the listener was before a seek, a skip, a chapter or item jump.
+    case beforeSeek, beforeSkip, beforeChapterJump, beforeItemJump
+    /// Automatic: where a sleep timer stopped playback.
+    case sleepTimer
+
+    public var isAutomatic: Bool { self != .user }
+}
+
+public struct Bookmark: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var bookId: Int64
+    public var mediaId: Int64
+    public var frame: Int64
+    public var kind: BookmarkKind
+    public var note: String?
+    public var createdAt: Date
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let bookId = Column(CodingKeys.bookId)
+        static let kind = Column(CodingKeys.kind)
+        static let createdAt = Column(CodingKeys.createdAt)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+public struct ListeningSession: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var bookId: Int64
+    public var fromMediaId: Int64
+    public var fromFrame: Int64
+    public var toMediaId: Int64
+    public var toFrame: Int64
+    public var startedAt: Date
+    public var endedAt: Date
+    public var wallSeconds: Double
+    public var speed: Double
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A chapter inside one media item, as stored in `media.chapters`.
+public struct ChapterMark: Codable, Sendable, Equatable {
+    public var startFrame: Int64
+    public var title: String
+
+    public init(startFrame: Int64, title: String) {
+        self.startFrame = startFrame
+        self.title = title
+    }
+}

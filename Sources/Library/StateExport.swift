@@ -1,0 +1,154 @@
+public import Foundation
+import GRDB
+
+/// The listener's state — positions, bookmarks, settings — as a JSON document for backups and
+/// moving between machines. Books are identified by their items' fingerprints, never by paths or
+/// database ids, so an import finds them in another library of the same files.
+///
+/// Schema (version 1):
+/// ```
+/// { "format": "abplayer-state", "version": 1, "exportedAt": ISO-8601,
+///   "books": [ { "title": String, "author": String?,
+///                "items": [fingerprint, ...],            // in play order; "size:fnv1a64hex"
+///                "finished": Bool,
+///                "position": { "item": fingerprint, "frame": Int, "updatedAt": ISO-8601 }?,
+///                "settings": { "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerMinutes"? }?,
+///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
+///                                 "note": String?, "createdAt": ISO-8601 } ] } ] }
+/// ```
+/// Frames count at the item's own sample rate.
+public struct StateExport: Codable, Sendable, Equatable {
+    public struct ExportedPosition: Codable, Sendable, Equatable {
+        public var item: String
+        public var frame: Int64
+        public var updatedAt: Date
+    }
+
+    public struct ExportedSettings: Codable, Sendable, Equatable {
+        public var volume: Double
+        public var speed: Double
+        public var shuffle: Bool
+        public var skipIntervalSeconds: Double
+        public var sleepTimerMinutes: Double?
+    }
+
+    public struct ExportedBookmark: Codable, Sendable, Equatable {
+        public var item: String
+        public var frame: Int64
+        public var kind: BookmarkKind
+        public var note: String?
+        public var createdAt: Date
+    }
+
+    public struct ExportedBook: Codable, Sendable, Equatable {
+        public var title: String
+        public var author: String?
+        public var items: [String]
+        public var finished: Bool
+        public var position: ExportedPosition?
+        public var settings: ExportedSettings?
+        public var bookmarks: [ExportedBookmark]
+    }
+
+    public var format = "abplayer-state"
+    public var version = 1
+    public var exportedAt: Date
+    public var books: [ExportedBook]
+
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+/// What an import of a state document did.
+public struct StateImportReport: Sendable {
+    public var matched: [String] = []
+    public var unmatched: [String] = []
+}
+
+extension LibraryDatabase {
+    public func exportState() throws -> StateExport {
+        try writer.read { db in
+            let books = try Book.order(Book.Columns.title).fetchAll(db)
+            return StateExport(exportedAt: Date(), books: try books.map { book in
+                let items = try Self.items(db, bookId: book.id!)
+                let fingerprints = Dictionary(uniqueKeysWithValues: items.map { ($0.id!, $0.fingerprint) })
+                let position = try Position.fetchOne(db, key: book.id!).flatMap { p in
+                    fingerprints[p.mediaId].map { StateExport.ExportedPosition(item: $0, frame: p.frame, updatedAt: p.updatedAt) }
+                }
+                let settings = try BookSettings.fetchOne(db, key: book.id!).map {
+                    StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
+                                                 skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerMinutes: $0.sleepTimerMinutes)
+                }
+                let bookmarks = try Bookmark.filter(Bookmark.Columns.bookId == book.id!).order(Bookmark.Columns.createdAt).fetchAll(db)
+                    .compactMap { b in
+                        fingerprints[b.mediaId].map {
+                            StateExport.ExportedBookmark(item: $0, frame: b.frame, kind: b.kind, note: b.note, createdAt: b.createdAt)
+                        }
+                    }
+                return StateExport.ExportedBook(
+                    title: book.title, author: book.author, items: items.map(\.fingerprint), finished: book.finishedAt != nil,
+                    position: position, settings: settings, bookmarks: bookmarks)
+            })
+        }
+    }
+
+    /// Applies an exported state: each exported book is matched to the library's book holding
+    /// most of its fingerprints; its position, settings and finished mark are replaced and its
+    /// bookmarks added (an identical bookmark is not added twice). One transaction.
+    public func importState(_ state: StateExport) throws -> StateImportReport {
+        guard state.format == "abplayer-state" else { throw LibraryError.invalid("not an abplayer state file (format '\(state.format)')") }
+        guard state.version <= 1 else { throw LibraryError.invalid("state file version \(state.version) is newer than this abplayer understands (1)") }
+        return try writer.write { db in
+            var report = StateImportReport()
+            for exported in state.books {
+                let json = String(decoding: try JSONEncoder().encode(exported.items), as: UTF8.self)
+                guard let bookId = try Int64.fetchOne(db, sql: """
+                    SELECT bookItem.bookId FROM bookItem JOIN media ON media.id = bookItem.mediaId
+                    WHERE media.fingerprint IN (SELECT value FROM json_each(?))
+                    GROUP BY bookItem.bookId ORDER BY count(*) DESC LIMIT 1
+                    """, arguments: [json]) else {
+                    report.unmatched.append(exported.title)
+                    continue
+                }
+                let media = try Self.items(db, bookId: bookId)
+                let byFingerprint = Dictionary(media.map { ($0.fingerprint, $0.id!) }, uniquingKeysWith: { first, _ in first })
+                if let position = exported.position, let mediaId = byFingerprint[position.item] {
+                    try Position(bookId: bookId, mediaId: mediaId, frame: position.frame, updatedAt: position.updatedAt).upsert(db)
+                }
+                if let s = exported.settings {
+                    var settings = BookSettings(bookId: bookId)
+                    settings.volume = s.volume
+                    settings.speed = s.speed
+                    settings.shuffle = s.shuffle
+                    settings.skipIntervalSeconds = s.skipIntervalSeconds
+                    settings.sleepTimerMinutes = s.sleepTimerMinutes
+                    try settings.save(db)
+                }
+                try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
+                               arguments: [exported.finished ? Date() : nil, bookId])
+                for b in exported.bookmarks {
+                    guard let mediaId = byFingerprint[b.item] else { continue }
+                    let duplicate = try Bookmark.filter(Bookmark.Columns.bookId == bookId)
+                        .filter(Column("mediaId") == mediaId && Column("frame") == b.frame && Bookmark.Columns.kind == b.kind.rawValue)
+                        .fetchCount(db) > 0
+                    if duplicate { continue }
+                    var bookmark = Bookmark(id: nil, bookId: bookId, mediaId: mediaId, frame: b.frame, kind: b.kind,
+                                            note: b.note, createdAt: b.createdAt)
+                    try bookmark.insert(db)
+                }
+                report.matched.append(exported.title)
+            }
+            return report
+        }
+    }
+}

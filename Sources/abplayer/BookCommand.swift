@@ -1,0 +1,124 @@
+import ArgumentParser
+import Library
+import Listening
+
+struct BookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "book", abstract: "Edit a book (BOOK is its #id or a unique part of its title).",
+        subcommands: [Rename.self, Move.self, Remove.self, MoveItem.self, AddFiles.self, RemoveItems.self, Settings.self])
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give a book a new title.")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+        @Argument var title: String
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors { try database.renameBook(database.book(matching: book).id!, to: title) }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "mv", abstract: "Put a book on a shelf (created if missing), or on none.")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+        @Argument(help: "The shelf's path.") var shelf: String?
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a book with its position, bookmarks and history (its files are not touched).")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors { try database.deleteBook(database.book(matching: book).id!) }
+        }
+    }
+
+    struct MoveItem: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "move-item", abstract: "Move item FROM to place TO (1-based, as `books` numbers them).")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+        @Argument var from: Int
+        @Argument var to: Int
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
+        }
+    }
+
+    struct AddFiles: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Import files and append them to a book.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var plugins: PluginOptions
+        @Argument var book: String
+        @Argument(completion: .file()) var files: [String]
+
+        func run() throws {
+            let database = try library.open()
+            let inspector = DecoderInspector(decoders: plugins.makeRegistry())
+            try reportingLibraryErrors {
+                let target = try database.book(matching: book)
+                let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)
+                for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
+                print("added \(added) files to #\(target.id!) \(target.title)")
+            }
+        }
+    }
+
+    struct RemoveItems: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove-item", abstract: "Remove items (1-based numbers) from a book.")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+        @Argument var items: [Int]
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors {
+                let id = try database.book(matching: book).id!
+                let media = try database.items(ofBook: id)
+                guard items.allSatisfy({ media.indices.contains($0 - 1) }) else {
+                    throw LibraryError.invalid("item numbers run from 1 to \(media.count)")
+                }
+                try database.removeItems(fromBook: id, mediaIds: items.map { media[$0 - 1].id! })
+            }
+        }
+    }
+
+    struct Settings: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show or change a book's volume, speed, shuffle, skip interval and sleep-timer default.")
+        @OptionGroup var library: LibraryOptions
+        @Argument var book: String
+        @Option(help: "0...4 (1 = unchanged).") var volume: Double?
+        @Option(help: "0.25...4.") var speed: Double?
+        @Option(help: "true or false.") var shuffle: Bool?
+        @Option(help: "Seconds.") var skip: Double?
+        @Option(name: .customLong("sleep-timer"), help: "Minutes (0 = none).") var sleepTimer: Double?
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors {
+                let id = try database.book(matching: book).id!
+                var settings = try database.settings(ofBook: id)
+                if let volume { settings.volume = volume }
+                if let speed { settings.speed = speed }
+                if let shuffle { settings.shuffle = shuffle }
+                if let skip { settings.skipIntervalSeconds = skip }
+                if let sleepTimer { settings.sleepTimerMinutes = sleepTimer > 0 ? sleepTimer : nil }
+                if volume != nil || speed != nil || shuffle != nil || skip != nil || sleepTimer != nil {
+                    try database.saveSettings(settings)
+                }
+                print("volume \(settings.volume), speed \(settings.speed), shuffle \(settings.shuffle), skip \(settings.skipIntervalSeconds) s, sleep timer "
+                      + (settings.sleepTimerMinutes.map { "\($0) min" } ?? "none"))
+            }
+        }
+    }
+}

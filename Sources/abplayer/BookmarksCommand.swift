@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Library
+
+struct Bookmarks: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, add and delete a book's bookmarks.",
+        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A book's bookmarks, oldest first.")
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "Also the automatic ones (before seeks, skips, jumps; sleep timer).") var all = false
+        @Flag(help: "One JSON object per bookmark, one per line.") var json = false
+        @Argument var book: String
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors {
+                let id = try database.book(matching: book).id!
+                let items = try database.items(ofBook: id)
+                for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) {
+                    if json { print(JSONEncoder.forScripts.line(bookmark)); continue }
+                    let index = items.firstIndex { $0.id == bookmark.mediaId }
+                    let item = index.map { items[$0] }
+                    let at = item.map { formatDuration(Double(bookmark.frame) / Double($0.sampleRate)) } ?? "?"
+                    print("#\(bookmark.id!)  item \(index.map { String($0 + 1) } ?? "?") at \(at)  \(bookmark.kind.rawValue)"
+                          + (bookmark.note.map { "  \($0)" } ?? ""))
+                }
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bookmark a place in a book (default: the saved position).")
+        @OptionGroup var library: LibraryOptions
+        @Option(help: "Item number (1-based).") var item: Int?
+        @Option(help: ArgumentHelp("Time in the item ([[h:]m:]s).", valueName: "T"), transform: TimeArgument.parse) var at: Double?
+        @Option(help: "A note.") var note: String?
+        @Argument var book: String
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors {
+                let id = try database.book(matching: book).id!
+                let items = try database.items(ofBook: id)
+                let saved = try database.position(ofBook: id)
+                let index = item.map { $0 - 1 } ?? saved.flatMap { p in items.firstIndex { $0.id == p.mediaId } } ?? 0
+                guard items.indices.contains(index) else { throw LibraryError.invalid("item numbers run from 1 to \(items.count)") }
+                let frame = at.map { Int64($0 * Double(items[index].sampleRate)) }
+                    ?? (saved?.mediaId == items[index].id ? saved!.frame : 0)
+                let bookmark = try database.addBookmark(bookId: id, mediaId: items[index].id!, frame: frame, kind: .user, note: note)
+                print("#\(bookmark.id!)")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a bookmark by its #id.")
+        @OptionGroup var library: LibraryOptions
+        @Argument var id: Int64
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors { try database.deleteBookmark(id: id) }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Library
+
+struct Books: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the books: shelf, title, author, narrator, duration, progress, items in play order.")
+
+    @OptionGroup var library: LibraryOptions
+
+    @Option(help: ArgumentHelp("Only books on this shelf and below.", valueName: "PATH"))
+    var shelf: String?
+
+    @Option(help: ArgumentHelp("A smart shelf instead: \(SmartShelf.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "NAME"),
+            transform: enumArgument)
+    var smart: SmartShelf?
+
+    @Flag(help: "One JSON object per book, one per line.")
+    var json = false
+
+    @Flag(help: "Leave out the items.")
+    var brief = false
+
+    func run() throws {
+        let database = try library.open()
+        let listings = try reportingLibraryErrors {
+            if let smart {
+                return try database.books(on: smart).map { try database.bookListing(id: $0.id!) }
+            }
+            return try database.bookListings(shelf: shelf)
+        }
+        let encoder = JSONEncoder.forScripts
+        for book in listings {
+            if json { print(encoder.line(book)); continue }
+            let progress = book.finished ? "finished" : book.positionSeconds == nil ? "not started"
+                : "\(Int((book.progress * 100).rounded()))% (at \(formatDuration(book.positionSeconds)))"
+            var line = "#\(book.id) "
+            if let shelf = book.shelf { line += "[\(shelf)] " }
+            line += book.title
+            if let author = book.author { line += " — \(author)" }
+            if let narrator = book.narrator { line += ", read by \(narrator)" }
+            print(line + "  \(formatDuration(book.durationSeconds)), \(progress)")
+            guard !brief else { continue }
+            for (index, item) in book.items.enumerated() {
+                print("    \(index + 1). \(item.title)  \(formatDuration(item.durationSeconds))\(item.isMissing ? "  (missing: \(item.path))" : "")")
+            }
+        }
+    }
+}
+
+/// Parses one of an enum's raw values, listing them all when the text is none of them.
+/// (A conformance of the Library's public enums to ExpressibleByArgument would be a public
+/// conformance, which our internal imports of ArgumentParser do not allow.)
+func enumArgument<T: RawRepresentable & CaseIterable>(_ text: String) throws -> T where T.RawValue == String {
+    guard let value = T(rawValue: text) else {
+        throw ValidationError("'\(text)' is not one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return value
+}
+
+struct Shelves: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the shelf tree with the books and files on each shelf.")
+
+    @OptionGroup var library: LibraryOptions
+
+    @Flag(help: "One JSON object per shelf, one per line.")
+    var json = false
+
+    func run() throws {
+        let database = try library.open()
+        let tree = try reportingLibraryErrors { try database.shelfTree() }
+        let encoder = JSONEncoder.forScripts
+        for shelf in tree {
+            if json { print(encoder.line(shelf)); continue }
+            let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
+            let contents = shelf.bookCount > 0 ? "  (\(shelf.bookCount) books, \(shelf.itemCount) files)" : ""
+            print(String(repeating: "  ", count: shelf.depth) + name + contents)
+        }
+    }
+}

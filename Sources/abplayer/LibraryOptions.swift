@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Library
+
+/// The `--library DB` option every library command takes.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .customLong("library"), help: ArgumentHelp(
+        "The library database (default: $XDG_DATA_HOME/abplayer/library.sqlite).", valueName: "DB"),
+        completion: .file())
+    var path: String?
+
+    /// Opens (creating and migrating) the library, or prints why not and fails.
+    func open() throws -> LibraryDatabase {
+        let path = self.path ?? LibraryDatabase.defaultPath()
+        do {
+            return try LibraryDatabase(path: path)
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Runs a library action; a library error becomes one line on standard error and a failure exit.
+func reportingLibraryErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as LibraryError {
+        printError("abplayer: \(error)")
+        throw ExitCode.failure
+    }
+}
+
+/// Book durations as people read them: "1:02:03", "4:05".
+func formatDuration(_ seconds: Double?) -> String {
+    guard let seconds, seconds.isFinite else { return "?" }
+    let total = Int(seconds.rounded())
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+    return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+}
+
+extension JSONEncoder {
+    /// Stable, readable JSON for scripts.
+    static var forScripts: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    func line<T: Encodable>(_ value: T) -> String {
+        String(decoding: (try? encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `abplayer listen`, a real playing process: the position saved about every second survives
+/// `kill -9`, a signal saves it exactly, and playback resumes where it was saved.
+@Suite(.serialized) struct ListenTests {
+    struct BookJSON: Decodable {
+        let id: Int
+        let title: String
+        let positionSeconds: Double?
+        let finished: Bool
+    }
+
+    /// A library holding one book of two 20 s MP3s.
+    static func libraryWithBook(_ name: String) throws -> (AbplayerProcess, String) {
+        let abplayer = try AbplayerProcess(name)
+        let folder = abplayer.home.appending(path: "Listen Book")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 20, vbr: true), to: folder.appending(path: "Part 1.mp3"))
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 20, vbr: false), to: folder.appending(path: "Part 2.mp3"))
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        return (abplayer, library)
+    }
+
+    static func savedSeconds(_ abplayer: AbplayerProcess, library: String) throws -> Double? {
+        let result = try abplayer.run(["books", "--json", "--library", library])
+        _ = try result.requireSuccess()
+        return try JSONDecoder().decode(BookJSON.self, from: result.stdout).positionSeconds
+    }
+
+    /// "abplayer: playing #1 Listen Book from item 1 at 0.046 s" -> seconds into the book's item.
+    static func startSeconds(_ line: String) -> Double? {
+        guard let at = line.range(of: " at ", options: .backwards) else { return nil }
+        return Double(line[at.upperBound...].split(separator: " ")[0])
+    }
+
+    @Test func afterKill9TheSavedPositionIsAtMostASecondBehindWhatWasHeard() async throws {
+        // Given a book playing in real time (null output)
+        let (abplayer, library) = try Self.libraryWithBook("listen-kill9")
+        let clock = ContinuousClock()
+        let listening = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen Book"])
+        let playing = try #require(await listening.waitForLine(containing: "playing"), "stderr: \(listening.errorOutput)")
+        let started = playing.arrived
+        let startSeconds = try #require(Self.startSeconds(playing.line))
+
+        // When it is killed with SIGKILL after about 3.5 s by the wall clock (measured: a sleep
+        // may take longer than asked on a loaded machine)
+        try await Task.sleep(for: .milliseconds(3500))
+        let heard = startSeconds + (clock.now - started).secondsValue
+        listening.signal(SIGKILL)
+        #expect(await listening.waitForExit() == 128 + SIGKILL)
+
+        // Then the saved position trails what was heard by at most 1 s (plus the output's 20 ms
+        // period and a little for reading the pipe), and is not ahead of it
+        let saved = try #require(try Self.savedSeconds(abplayer, library: library))
+        #expect(saved <= heard + 0.15, "saved \(saved) s, heard \(heard) s")
+        #expect(saved >= heard - 1.0 - 0.15, "saved \(saved) s, heard \(heard) s")
+    }
+
+    @Test func sigtermSavesTheExactPositionAndListeningResumesThere() async throws {
+        // Given a book playing in real time
+        let (abplayer, library) = try Self.libraryWithBook("listen-term")
+        let clock = ContinuousClock()
+        let first = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "1"])
+        let playing = try #require(await first.waitForLine(containing: "playing"), "stderr: \(first.errorOutput)")
+        let started = playing.arrived
+        let startSeconds = try #require(Self.startSeconds(playing.line))
+
+        // When it gets SIGTERM after about 2.3 s (measured)
+        try await Task.sleep(for: .milliseconds(2300))
+        let heard = startSeconds + (clock.now - started).secondsValue
+        first.signal(SIGTERM)
+
+        // Then it exits cleanly, having saved where it was (not rounded down to the last second)
+        #expect(await first.waitForExit() == 0, "stderr: \(first.errorOutput)")
+        let saved = try #require(try Self.savedSeconds(abplayer, library: library))
+        #expect(abs(saved - heard) < 0.3, "saved \(saved) s, heard \(heard) s")
+
+        // When listening again, it starts from the saved position
+        let second = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen"])
+        let resumed = try #require(await second.waitForLine(containing: "playing"), "stderr: \(second.errorOutput)")
+        second.signal(SIGINT)
+        #expect(await second.waitForExit() == 0)
+        let resumedAt = try #require(Self.startSeconds(resumed.line))
+        #expect(resumed.line.contains("from item 1"))
+        #expect(abs(resumedAt - saved) < 0.15, "resumed at \(resumedAt) s, saved \(saved) s")
+    }
+}
+
+extension Duration {
+    var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

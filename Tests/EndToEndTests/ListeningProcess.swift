@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// `abplayer listen` running in the background, its standard error read as it comes, so a test
+/// can wait for "playing ..." and then signal or kill it.
+final class ListeningProcess: Sendable {
+    let process: Process
+    /// Standard error so far, and each complete line with when it arrived.
+    private let stderr = Mutex((text: "", lines: [(line: String, arrived: ContinuousClock.Instant)]()))
+
+    init(_ abplayer: AbplayerProcess, arguments: [String]) throws {
+        process = Process()
+        process.executableURL = BuildProducts.abplayer
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(abplayer.environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                let arrived = ContinuousClock.now
+                stderr.withLock { output in
+                    let complete = output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                    output.text += String(decoding: data, as: UTF8.self)
+                    let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    for line in lines.dropFirst(complete) { output.lines.append((String(line), arrived)) }
+                }
+            }
+        }
+    }
+
+    var errorOutput: String { stderr.withLock { $0.text } }
+
+    /// Waits for a line of standard error containing `text`; returns it with the instant the
+    /// reader thread received it, or nil at the deadline or when the process ended without
+    /// printing it. Polls with `Task.sleep` rather than blocking: tests run on the cooperative
+    /// pool, one thread per core, and a blocked thread would stall other tests' timers.
+    func waitForLine(containing text: String, timeout: Duration = .seconds(30)) async -> (line: String, arrived: ContinuousClock.Instant)? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            let found = stderr.withLock { $0.lines.first { $0.line.contains(text) } }
+            if let found { return found }
+            if !process.isRunning { return stderr.withLock { $0.lines.first { $0.line.contains(text) } } }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to end; its exit status (128 + signal when killed), or nil on timeout
+    /// (then it is killed).
+    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning {
+            guard clock.now < deadline else {
+                kill(process.processIdentifier, SIGKILL)
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+@testable import Library
+import Testing
+import TestSupport
+
+@Suite struct MigrationTests {
+    /// A database file as the first schema made it, with a shelf, a book, two media, a position
+    /// and settings in it.
+    func firstSchemaDatabase() throws -> String {
+        let path = try BuildProducts.temporaryDirectory("migration").appending(path: "library.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try LibrarySchema.migrator.migrate(queue, upTo: LibrarySchema.firstVersion)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO shelf (id, parentId, name, createdAt) VALUES (1, NULL, 'Old shelf', '2025-01-01 10:00:00');
+                INSERT INTO book (id, shelfId, title, author, addedAt) VALUES (7, 1, 'The Old Book', 'Someone', '2025-01-01 10:00:00');
+                INSERT INTO media (id, path, size, fingerprint, sampleRate, durationFrames, title)
+                    VALUES (3, '/books/old/1.mp3', 1000, '1000:00000000000000aa', 44100, 441000, 'One'),
+                           (4, '/books/old/2.mp3', 2000, '2000:00000000000000bb', 44100, 882000, 'Two');
+                INSERT INTO bookItem (bookId, mediaId, position) VALUES (7, 3, 0), (7, 4, 1);
+                INSERT INTO position (bookId, mediaId, frame, updatedAt) VALUES (7, 4, 44100, '2025-01-02 10:00:00');
+                INSERT INTO bookSettings (bookId, volume, speed, shuffle, skipIntervalSeconds) VALUES (7, 0.5, 1.25, 0, 15);
+                """)
+        }
+        try queue.close()
+        return path
+    }
+
+    @Test func aFirstSchemaDatabaseIsMigratedWithNothingLost() throws {
+        // Given a database of the first schema holding data
+        let path = try firstSchemaDatabase()
+
+        // When today's abplayer opens it
+        let library = try LibraryDatabase(path: path)
+
+        // Then every migration is applied and everything is still there
+        let applied = try library.writer.read { db in try LibrarySchema.migrator.appliedMigrations(db) }
+        #expect(applied == LibrarySchema.migrator.migrations)
+        let book = try library.bookListing(id: 7)
+        #expect(book.title == "The Old Book" && book.author == "Someone" && book.shelf == "Old shelf")
+        #expect(book.items.map(\.title) == ["One", "Two"])
+        #expect(book.positionSeconds == 11)   // item 1 is 10 s, then 1 s into item 2
+        #expect(book.finished == false)
+        let settings = try library.settings(ofBook: 7)
+        #expect(settings.volume == 0.5 && settings.speed == 1.25 && settings.skipIntervalSeconds == 15)
+        // and the new tables work with the old rows
+        try library.addBookmark(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
+        #expect(try library.bookmarks(ofBook: 7).map(\.note) == ["after migration"])
+    }
+
+    @Test func aDatabaseFromANewerVersionIsRefusedAndLeftUntouched() throws {
+        // Given a library that a newer abplayer migrated further
+        let path = try firstSchemaDatabase()
+        do {
+            let library = try LibraryDatabase(path: path)
+            try library.writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            }
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // When this abplayer opens it, it refuses with a message naming the file and the schema
+        #expect {
+            _ = try LibraryDatabase(path: path)
+        } throws: { error in
+            guard case let LibraryError.newerSchema(refused, migrations) = error else { return false }
+            return refused == path && migrations == ["v99-from-the-future"]
+                && "\(error)".contains("newer abplayer")
+        }
+
+        // Then the file is unchanged
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func theDatabaseEnforcesItsInvariants() throws {
+        let library = try LibraryDatabase()
+        try library.writer.write { db in
+            // Foreign keys are on
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO book (shelfId, title, addedAt) VALUES (999, 'x', '2025-01-01')")
+            }
+            // CHECKs refuse empty titles and negative frames
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO book (title, addedAt) VALUES ('', '2025-01-01')") }
+        }
+        // Out-of-range settings are refused by the database, reported as a library error
+        let bookId = try library.writer.write { db in
+            var book = Book(id: nil, shelfId: nil, title: "Fast", addedAt: Date())
+            try book.insert(db)
+            return book.id!
+        }
+        var settings = BookSettings(bookId: bookId)
+        settings.speed = 2
+        try library.saveSettings(settings)
+        settings.speed = 10
+        #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
+        #expect(try library.settings(ofBook: bookId).speed == 2)
+        // WAL on disk
+        let path = try BuildProducts.temporaryDirectory("wal").appending(path: "l.sqlite").path
+        let onDisk = try LibraryDatabase(path: path)
+        #expect(try onDisk.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+    }
+}

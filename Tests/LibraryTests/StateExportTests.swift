@@ -1,0 +1,61 @@
+import Foundation
+import Library
+import Testing
+import TestSupport
+
+@Suite struct StateExportTests {
+    @Test func positionsBookmarksAndSettingsTravelBetweenLibrariesByFingerprint() throws {
+        // Given two libraries of the same files, imported from different places
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
+        let other = try LibraryDatabase()
+        _ = try importer(other).importPaths([try copyOfAudiobookTree("export").path])
+
+        // and state in the first: a position, settings, bookmarks of two kinds, a finished book
+        let war = try library.book(matching: "War")
+        let items = try library.items(ofBook: war.id!)
+        try library.savePosition(bookId: war.id!, mediaId: items[3].id!, frame: 4321)
+        var settings = try library.settings(ofBook: war.id!)
+        settings.speed = 1.5
+        settings.skipIntervalSeconds = 10
+        settings.sleepTimerMinutes = 20
+        try library.saveSettings(settings)
+        try library.addBookmark(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
+        try library.addBookmark(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
+        try library.markFinished(bookId: try library.book(matching: "Мастер").id!)
+
+        // When it is exported to JSON and imported into the other library (twice)
+        let json = try StateExport.encoder.encode(try library.exportState())
+        let state = try StateExport.decoder.decode(StateExport.self, from: json)
+        let report = try other.importState(state)
+        _ = try other.importState(state)
+
+        // Then every book is matched and the state is the same, bookmarks not doubled
+        #expect(report.unmatched.isEmpty && report.matched.count == 4)
+        let otherWar = try other.book(matching: "War")
+        let otherItems = try other.items(ofBook: otherWar.id!)
+        #expect(try other.position(ofBook: otherWar.id!)?.mediaId == otherItems[3].id)
+        #expect(try other.position(ofBook: otherWar.id!)?.frame == 4321)
+        var expected = settings
+        expected.bookId = otherWar.id!
+        #expect(try other.settings(ofBook: otherWar.id!) == expected)
+        let marks = try other.bookmarks(ofBook: otherWar.id!)
+        #expect(marks.map(\.note) == ["«quote»", nil])
+        #expect(marks.map(\.kind) == [.user, .beforeSeek])
+        #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])
+        #expect(try other.bookListing(id: try other.book(matching: "Мастер").id!).finished)
+        // and the document says what it is
+        let top = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        #expect(top?["format"] as? String == "abplayer-state" && top?["version"] as? Int == 1)
+    }
+
+    @Test func aStateFileOfAnotherFormatIsRefused() throws {
+        let library = try LibraryDatabase()
+        var state = try library.exportState()
+        state.format = "something-else"
+        #expect(throws: LibraryError.self) { _ = try library.importState(state) }
+        state.format = "abplayer-state"
+        state.version = 2
+        #expect(throws: LibraryError.self) { _ = try library.importState(state) }
+    }
+}
