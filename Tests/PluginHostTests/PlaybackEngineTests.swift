@@ -74,34 +74,37 @@ import Testing
         #expect(seconds == [0, 1, 2, 3, 4, 0, 1, 2])
     }
 
-    @Test func pauseHoldsThePositionAndResumeContinuesWithoutReopening() async throws {
-        // Given a 10 s file playing in real time to the null output. (Times are measured, not
-        // assumed: parallel tests can delay this task's wake-ups by seconds on 2 cores.)
+    /// Synchronous on purpose: its waits block this thread (Thread.sleep) instead of yielding it.
+    /// An async test must get a cooperative-pool thread back after each suspension, and on 2
+    /// cores the blocking end-to-end tests running beside it can hold both for many seconds: the
+    /// file then played to its end before the pause was sent. Times are still measured.
+    @Test func pauseHoldsThePositionAndResumeContinuesWithoutReopening() throws {
+        // Given a 20 s file playing in real time to the null output
         let registry = Self.registry()
         let opener = CountingOpener(registry)
-        let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+        let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
         let engine = PlaybackEngine(
             decoders: opener, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
         let clock = ContinuousClock()
         let loaded = clock.now
         engine.load([mp3.path])
-        try await Task.sleep(for: .seconds(1))
+        Thread.sleep(forTimeInterval: 1)
         // When paused
         engine.pause()
         let playedFor = (clock.now - loaded) / .seconds(1)
-        try await Task.sleep(for: .milliseconds(200))
+        Thread.sleep(forTimeInterval: 0.2)
         let paused = try #require(engine.position)
         // Then the position is no further than the clock allows (a little less: the output starts
         // once the buffer is full) and holds still
         let pausedSeconds = Double(paused.frame) / 44100
         #expect(pausedSeconds <= playedFor + 0.05 && pausedSeconds > playedFor - 0.6, "heard \(pausedSeconds) s in \(playedFor) s")
-        try await Task.sleep(for: .milliseconds(500))
+        Thread.sleep(forTimeInterval: 0.5)
         #expect(engine.state == .paused)
         #expect(engine.position == paused)
         // When resumed, it continues from there, without opening the file again
         let resumedAt = clock.now
         engine.play()
-        try await Task.sleep(for: .milliseconds(700))
+        Thread.sleep(forTimeInterval: 0.7)
         let resumed = try #require(engine.position)
         let resumedFor = (clock.now - resumedAt) / .seconds(1)
         let advanced = Double(resumed.frame - paused.frame) / 44100
