@@ -189,7 +189,6 @@ private final class AlsaSink: @unchecked Sendable {
     /// retain/release per period); the host's pull() is lock-free. Its only I/O is the device
     /// write itself, whose blocking is what paces it. It sleeps on a semaphore when not playing.
     private func write() {
-        let channels = Int(format.channels)
         while true {
             parked.store(false, ordering: .sequentiallyConsistent)
             let now = WriterState(rawValue: state.load(ordering: .sequentiallyConsistent))!
@@ -200,16 +199,15 @@ private final class AlsaSink: @unchecked Sendable {
                 return
             case .running, .draining:
                 let pulled = source.pull(source.ctx, floats, periodFrames)
-                var frames = periodFrames
-                if pulled < periodFrames {
-                    if now == .draining {
-                        frames = pulled
-                    } else {
-                        // An underrun on our side: keep the device fed with silence.
-                        (floats + pulled * channels).update(repeating: 0, count: (periodFrames - pulled) * channels)
-                    }
+                if pulled == 0 && now == .running {
+                    // The host has nothing yet (it is decoding). Writing silence would put a gap
+                    // into the audio on a device that takes data faster than real time (a file
+                    // PCM); a short nap costs a real device at most a recoverable underrun.
+                    var nap = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+                    nanosleep(&nap, nil)
+                    continue
                 }
-                if frames > 0 && !writeToDevice(frames: frames) {
+                if pulled > 0 && !writeToDevice(frames: pulled) {
                     state.store(WriterState.failed.rawValue, ordering: .sequentiallyConsistent)
                     // This thread does no more audio from here on, so it may call the host.
                     reporter.post(ABP_ERR_DEVICE)
@@ -378,5 +376,6 @@ private let descriptor = PluginDescriptor(
 
 @_cdecl("abplayer_plugin_entry")
 public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
-    descriptor.entry(for: host)
+    abp_alsa_silence_library_errors()
+    return descriptor.entry(for: host)
 }

@@ -283,5 +283,6 @@ private let descriptor = PluginDescriptor(
 
 @_cdecl("abplayer_plugin_entry")
 public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
-    descriptor.entry(for: host)
+    abp_jack_silence_library_messages()
+    return descriptor.entry(for: host)
 }

@@ -1,0 +1,24 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a call of `handler` on a queue of its own (not in a signal
+/// handler), so a command can stop its engine and save its place before exiting. Keep the
+/// returned value alive for as long as the signals should be handled. (`@unchecked`: the
+/// sources are touched only in init and deinit.)
+final class TerminationSignals: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let queue = DispatchQueue(label: "abplayer.signals")
+        sources = [SIGINT, SIGTERM].map { number in
+            // The default action would kill the process before the handler runs.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit { sources.forEach { $0.cancel() } }
+}
