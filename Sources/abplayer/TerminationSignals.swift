@@ -9,6 +9,13 @@ final class TerminationSignals: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     init(_ handler: @escaping @Sendable (Int32) -> Void) {
+        // A parent may have started us with these signals blocked (the mask is inherited, e.g.
+        // from a test runner's thread): unblock them, or Ctrl-C would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         let queue = DispatchQueue(label: "abplayer.signals")
         sources = [SIGINT, SIGTERM].map { number in
             // The default action would kill the process before the handler runs.

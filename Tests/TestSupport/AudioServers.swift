@@ -173,10 +173,12 @@ public final class Recording: @unchecked Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
-    /// Stops the recorder (SIGINT, which parec handles by flushing) and returns the audio as
-    /// interleaved floats with its rate and channel count.
+    /// Stops the recorder and returns the audio as interleaved floats with its rate and channel
+    /// count. SIGKILL, because children of the test runner inherit its blocked signal mask (SIGINT
+    /// and SIGTERM would never arrive); parec writes as it records, so only its last 20 ms
+    /// fragment can be lost, and callers stop it well after the audio ended.
     public func finish() throws -> (samples: [Float], rate: Int, channels: Int) {
-        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         switch format {
         case let .rawFloat(rate, channels):

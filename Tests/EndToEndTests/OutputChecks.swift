@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Checks shared by the output tests: what a recording of the time-coded signal must look like.
+enum OutputChecks {
+    /// Each second in `seconds` is heard for about a second at its exact pitch: proves the rate
+    /// (a wrong resampling ratio stretches seconds and shifts pitches) and the content.
+    static func expectWholeSeconds(_ recorded: (samples: [Float], rate: Int, channels: Int), track: SecondTrack,
+                                   seconds: ClosedRange<Int>, channel: Int = 0,
+                                   sourceLocation: SourceLocation = #_sourceLocation) {
+        for second in seconds {
+            let duration = track.duration(of: second)
+            #expect(duration > 0.85 && duration < 1.15, "second \(second) lasted \(duration) s: \(track)", sourceLocation: sourceLocation)
+            guard let run = track.runs.first(where: { $0.label == .second(second) }), run.duration > 0.5 else { continue }
+            let middle = Int((run.start + run.duration / 2 - 0.15) * Double(recorded.rate))
+            let frequency = AudioAnalysis.dominantFrequency(recorded.samples, channels: recorded.channels, channel: channel,
+                                                            rate: recorded.rate, from: middle, count: recorded.rate * 3 / 10)
+            #expect(abs(frequency - TimeCodedSignal.frequency(ofSecond: second)) < 2,
+                    "second \(second) at \(frequency) Hz", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The seconds with repeats (the same second on both sides of a silence) collapsed.
+    static func distinct(_ seconds: [Int]) -> [Int] {
+        seconds.reduce(into: []) { result, second in if result.last != second { result.append(second) } }
+    }
+}
