@@ -16,7 +16,9 @@ enum OutputChecks {
             let middle = Int((run.start + run.duration / 2 - 0.15) * Double(recorded.rate))
             let frequency = AudioAnalysis.dominantFrequency(recorded.samples, channels: recorded.channels, channel: channel,
                                                             rate: recorded.rate, from: middle, count: recorded.rate * 3 / 10)
-            #expect(abs(frequency - TimeCodedSignal.frequency(ofSecond: second)) < 2,
+            // 0.3 s at 48 kHz is analysed with a 16384-point FFT (2.9 Hz bins); the time code
+            // steps by 25 Hz, so two bins still tell a wrong rate (1.6 Hz per percent here).
+            #expect(abs(frequency - TimeCodedSignal.frequency(ofSecond: second)) < 6,
                     "second \(second) at \(frequency) Hz", sourceLocation: sourceLocation)
         }
     }

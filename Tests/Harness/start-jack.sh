@@ -9,8 +9,20 @@ mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
 up() { JACK_NO_START_SERVER=1 jack_lsp -s "$name" >/dev/null 2>&1; }
 # Files a killed server of this name left behind make jackd refuse to start.
 rm -f /dev/shm/jack_"$name"_* /dev/shm/jack_sem.*_"$name"_*
-JACK_NO_AUDIO_RESERVATION=1 jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
-    </dev/null >"$dir/jackd.log" 2>&1 &
+# (A SIGKILLed server also keeps its slot in JACK's registry, which has 8: after several, jackd
+# says "Too many servers already active" until /dev/shm/jack-shm-registry is removed while no
+# jackd runs. The stop script sends SIGTERM first, so only a killed test run leaves such slots.)
+# jackd must not keep any descriptor of ours: a caller waiting for this script to end may watch
+# one (Foundation's Process detects the exit by a socket the child inherits), so all but 0-2 are
+# closed before the exec.
+(
+    for fd in /proc/$BASHPID/fd/*; do
+        n=${fd##*/}
+        [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done
+    JACK_NO_AUDIO_RESERVATION=1 exec jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
+        </dev/null >"$dir/jackd.log" 2>&1
+) &
 echo $! > "$dir/jackd.pid"
 for _ in $(seq 250); do
     if up; then

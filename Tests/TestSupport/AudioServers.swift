@@ -8,10 +8,31 @@ import Glibc
 enum Harness {
     static let scripts = BuildProducts.packageDirectory.appendingPathComponent("Tests/Harness")
 
+    /// Runs a start script and returns its exports. Its output goes to files, not pipes: a server
+    /// it leaves running inherits the script's descriptors, and a pipe would then never reach
+    /// end-of-file for a reader.
     static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> [String: String] {
-        let result = try Command.run(scripts.appendingPathComponent(script).path, arguments, environment: environment, timeout: 30)
-        try result.requireSuccess()
-        return exports(in: String(decoding: result.stdout, as: UTF8.self))
+        let outFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("abp-harness-\(UUID().uuidString)")
+        let errFile = outFile.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        let process = Process()
+        process.executableURL = scripts.appendingPathComponent(script)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HarnessError(script: script, message: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        }
+        return exports(in: try String(contentsOf: outFile, encoding: .utf8))
     }
 
     /// `export NAME=VALUE` lines as a dictionary.
@@ -30,6 +51,12 @@ enum Harness {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+}
+
+public struct HarnessError: Error, CustomStringConvertible {
+    public let script: String
+    public let message: String
+    public var description: String { "\(script) failed: \(message)" }
 }
 
 /// A private PulseAudio server with a null sink, started for one test and stopped (by PID) when
@@ -109,12 +136,14 @@ public final class JackServer: @unchecked Sendable {
         return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Waits until `port` exists; false after `timeout` seconds.
+    /// Waits until `port` exists and is connected somewhere (a client's ports appear when it
+    /// registers them, but can be connected only once it is active); false after `timeout` seconds.
     public func waitForPort(_ port: String, timeout: Double = 10) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
-            if ports().contains(port) { return true }
+            if let result = try? Command.run("jack_lsp", ["-c", port], environment: environment, timeout: 10),
+               String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").count > 1 { return true }
             usleep(20_000)
         }
         return false
