@@ -90,3 +90,5 @@ first=$(seek_19h)
 second=$(seek_19h)
 rm -rf "$cache"
 printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 (no Xing) + seek 19:00:00" "$first" "$second"
+
+"$(dirname "$0")/bench-outputs.sh" "$bin_dir"
