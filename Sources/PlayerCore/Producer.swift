@@ -417,10 +417,15 @@ final class Producer: @unchecked Sendable {
     private func handleSinkStatus(_ status: SinkStatus) {
         switch status {
         case let .lost(message):
-            // Keep the place; try the same output again until it answers.
+            // Keep the place; while playing, try the same output again until it answers. (Lost
+            // while paused: the next play opens it again, or says why it cannot.)
             let heard = closeSinkKeepingPosition()
-            awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
-            setState(.paused)
+            if state == .playing {
+                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                setState(.paused)
+            } else if let heard {
+                jump(to: heard)
+            }
             core.emit.yield(.outputLost(message))
         case let .moved(message):
             // Not where the user chose to listen: stop there and let the caller decide.

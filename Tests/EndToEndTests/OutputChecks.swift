@@ -27,4 +27,23 @@ enum OutputChecks {
     static func distinct(_ seconds: [Int]) -> [Int] {
         seconds.reduce(into: []) { result, second in if result.last != second { result.append(second) } }
     }
+
+    /// Frames of sound from the first audible sample to the start of the first silence of at
+    /// least half a second: how much audio a sink had played when it was paused.
+    static func framesBeforeFirstSilence(_ samples: [Float], channels: Int, rate: Int) -> Int? {
+        let frames = samples.count / channels
+        let audible: (Int) -> Bool = { abs(samples[$0 * channels]) > 1e-4 }
+        guard let first = (0..<frames).first(where: audible) else { return nil }
+        var lastSound = first
+        var frame = first
+        while frame < frames {
+            if audible(frame) {
+                lastSound = frame
+            } else if frame - lastSound > rate / 2 {
+                return lastSound + 1 - first
+            }
+            frame += 1
+        }
+        return nil
+    }
 }

@@ -37,7 +37,9 @@ import Testing
         player.send("pause")
         let clock = ContinuousClock()
         let pausedAt = clock.now
-        usleep(2_000_000)
+        usleep(300_000)
+        let reported = player.status()
+        usleep(1_700_000)
         let pauseLength = (clock.now - pausedAt) / .seconds(1)
         player.send("resume")
         let status = player.waitForExit(timeout: 30)
@@ -61,6 +63,13 @@ import Testing
         }
         #expect(OutputChecks.distinct(track.seconds) == Array(0..<8), "\(track)")
         OutputChecks.expectWholeSeconds(recorded, track: track, seconds: 1...6)
+        // and the position reported while paused is the frame the sink stopped at (the server
+        // received exactly that much audio before the silence), within 50 ms: the output latency
+        // was subtracted
+        let heard = try #require(OutputChecks.framesBeforeFirstSilence(recorded.samples, channels: 2, rate: recorded.rate))
+        let heardSourceFrames = Int64((Double(heard) * 44100 / Double(recorded.rate)).rounded())
+        let place = try #require(reported, "no status: \(player.stdout)")
+        #expect(abs(place.frame - heardSourceFrames) < 44100 / 20, "reported \(place.frame), the server got \(heardSourceFrames)")
     }
 
     @Test func losingTheServerPausesAndItsReturnResumesFromThere() throws {
