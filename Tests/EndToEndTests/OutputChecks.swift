@@ -2,6 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+/// The tests that play through real audio servers. They run one at a time: each blocks its
+/// thread for seconds while audio plays in real time, and several at once would starve Swift's
+/// cooperative thread pool (two threads on two cores), stalling every async test of the run.
+@Suite(.serialized) enum OutputTests {}
+
 /// Checks shared by the output tests: what a recording of the time-coded signal must look like.
 enum OutputChecks {
     /// Each second in `seconds` is heard for about a second at its exact pitch: proves the rate

@@ -71,7 +71,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try Self.build("a-good.so", [], in: directory)
         _ = try Self.build("b-duplicate.so", [], in: directory)
-        _ = try Self.build("c-other-major.so", ["ID=\"major\"", "MAJOR=2"], in: directory)
+        _ = try Self.build("c-other-major.so", ["ID=\"major\"", "MAJOR=2", "MINOR=0"], in: directory)
         _ = try Self.build("d-newer-minor.so", ["ID=\"minor\"", "MINOR=7"], in: directory)
         _ = try Self.build("e-short.so", ["ID=\"short\"", "SIZE=16"], in: directory)
         _ = try Self.build("f-no-entry.so", ["NO_ENTRY"], in: directory)

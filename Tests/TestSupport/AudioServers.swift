@@ -111,13 +111,20 @@ public final class PulseServer: @unchecked Sendable {
 /// A private `jackd -d dummy` (48 kHz, period 1024), stopped by PID when released.
 public final class JackServer: @unchecked Sendable {
     public let directory: URL
-    public let name: String
+    public private(set) var name: String
     public private(set) var environment: [String: String] = [:]
 
     public init() throws {
         directory = try Harness.shortDirectory("abp-jack")
         name = "abp_" + directory.lastPathComponent.suffix(8)
-        try start()
+        do {
+            try start()
+        } catch {
+            // jackd now and then refuses a fresh name ("server already active") when several
+            // servers start at once; one more try under another name.
+            name = "abp_" + UUID().uuidString.prefix(8).lowercased()
+            try start()
+        }
     }
 
     deinit { stop() }
