@@ -6,14 +6,14 @@ extension OutputTests {
     /// The alsa plugin on an ALSA `file` PCM (no sound card needed): what the device received is
     /// compared sample by sample with ffmpeg's decode.
     @Suite struct AlsaOutputTests {
-        @Test func theDeviceReceivesExactlyTheDecodedAudio() throws {
+        @Test func theDeviceReceivesExactlyTheDecodedAudio() async throws {
             // Given an ALSA PCM that writes what it gets to a file, and a 5 s time-coded MP3
             let pcm = try AlsaFilePCM()
             let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
             // When abplayer plays it to that device
             let player = try PlayerProcess(["--output", "alsa:\(pcm.device)", mp3.path], environment: pcm.environment,
                                            home: try BuildProducts.temporaryDirectory("alsa-play"))
-            let status = player.waitForExit(timeout: 30)
+            let status = await player.waitForExit(timeout: 30)
             // Then the device got every frame, in order, as ffmpeg decodes them: no gap, no repeat
             #expect(status == 0, "stderr: \(player.stderr)")
             let received = try pcm.captured(rate: 44100, channels: 2)
@@ -24,14 +24,14 @@ extension OutputTests {
             #expect(track.seconds == Array(0..<5), "\(track)")
         }
 
-        @Test func aDeviceThatDoesNotExistIsOneClearLine() throws {
+        @Test func aDeviceThatDoesNotExistIsOneClearLine() async throws {
             // Given no such ALSA device
             let pcm = try AlsaFilePCM()
             let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
             // When abplayer is asked to play to it
             let player = try PlayerProcess(["--output", "alsa:nosuchdevice", mp3.path], environment: pcm.environment,
                                            home: try BuildProducts.temporaryDirectory("alsa-missing"))
-            let status = player.waitForExit(timeout: 30)
+            let status = await player.waitForExit(timeout: 30)
             // Then it fails with one line naming the output and the device, and does not hang
             #expect(status == 1)
             let lines = player.stderr.split(separator: "\n").filter { $0.hasPrefix("abplayer:") }

@@ -62,19 +62,19 @@ final class PlayerProcess: @unchecked Sendable {
     }
 
     /// Waits until standard error contains `text`; false after `timeout` seconds.
-    func waitForStderr(_ text: String, timeout: Double = 15) -> Bool {
-        waitUntil(timeout: timeout) { self.stderr.contains(text) }
+    func waitForStderr(_ text: String, timeout: Double = 15) async -> Bool {
+        await waitUntil(timeout: timeout) { self.stderr.contains(text) }
     }
 
-    func waitForStdout(_ text: String, timeout: Double = 15) -> Bool {
-        waitUntil(timeout: timeout) { self.stdout.contains(text) }
+    func waitForStdout(_ text: String, timeout: Double = 15) async -> Bool {
+        await waitUntil(timeout: timeout) { self.stdout.contains(text) }
     }
 
     /// The place `status` reports now: item and frame.
-    func status(timeout: Double = 5) -> (item: Int, frame: Int64)? {
+    func status(timeout: Double = 5) async -> (item: Int, frame: Int64)? {
         let before = stdout.components(separatedBy: "status ").count
         send("status")
-        guard waitUntil(timeout: timeout, { self.stdout.components(separatedBy: "status ").count > before }) else { return nil }
+        guard await waitUntil(timeout: timeout, { self.stdout.components(separatedBy: "status ").count > before }) else { return nil }
         guard let line = stdout.split(separator: "\n").last(where: { $0.hasPrefix("status ") }) else { return nil }
         return Self.place(in: String(line))
     }
@@ -89,8 +89,8 @@ final class PlayerProcess: @unchecked Sendable {
     }
 
     /// Closes standard input and waits for the exit; nil when it had to be killed.
-    func waitForExit(timeout: Double = 60) -> Int32? {
-        let finished = waitUntil(timeout: timeout) { !self.process.isRunning }
+    func waitForExit(timeout: Double = 60) async -> Int32? {
+        let finished = await waitUntil(timeout: timeout) { !self.process.isRunning }
         if !finished {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -102,13 +102,15 @@ final class PlayerProcess: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Polls `condition` every 20 ms, sleeping as a task: these tests wait for seconds of real
+    /// audio, and blocking a thread of the cooperative pool that long starves other tests.
     @discardableResult
-    private func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    private func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
             if condition() { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return condition()
     }

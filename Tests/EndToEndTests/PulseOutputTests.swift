@@ -5,17 +5,17 @@ import Testing
 extension OutputTests {
     /// The pulse plugin against a private PulseAudio, recorded from the null sink's monitor.
     @Suite struct PulseOutputTests {
-        @Test func playsTheFileWholeAndInOrder() throws {
+        @Test func playsTheFileWholeAndInOrder() async throws {
             // Given a private PulseAudio recording its null sink, and an 8 s time-coded MP3
             let server = try PulseServer()
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let recording = try server.record()
-            usleep(300_000)
+            try await Task.sleep(for: .milliseconds(300))
             // When abplayer plays it there
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-play"))
-            let status = player.waitForExit(timeout: 30)
-            usleep(300_000)
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
             let recorded = try recording.finish()
             // Then it exits cleanly, and the server heard every second once, in order, at its pitch
             #expect(status == 0, "stderr: \(player.stderr)")
@@ -25,26 +25,26 @@ extension OutputTests {
             #expect(track.gaps(longerThan: 0.1).isEmpty, "\(track)")
         }
 
-        @Test func pauseIsSilenceThenTheSameSecondGoesOn() throws {
+        @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
             // Given abplayer playing an 8 s time-coded MP3 to a private PulseAudio
             let server = try PulseServer()
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let recording = try server.record()
-            usleep(300_000)
+            try await Task.sleep(for: .milliseconds(300))
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-pause"))
-            #expect(waitForPlace(player, atLeast: 3 * 44100))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
             // When it is paused for two seconds (as measured) and resumed
             player.send("pause")
             let clock = ContinuousClock()
             let pausedAt = clock.now
-            usleep(300_000)
-            let reported = player.status()
-            usleep(1_700_000)
+            try await Task.sleep(for: .milliseconds(300))
+            let reported = await player.status()
+            try await Task.sleep(for: .milliseconds(1700))
             let pauseLength = (clock.now - pausedAt) / .seconds(1)
             player.send("resume")
-            let status = player.waitForExit(timeout: 30)
-            usleep(300_000)
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
             let recorded = try recording.finish()
             // Then the recording has one silence about as long as the pause, and the second heard
             // before it goes on after it, with nothing repeated or skipped beyond the output latency
@@ -73,31 +73,31 @@ extension OutputTests {
             #expect(abs(place.frame - heardSourceFrames) < 44100 / 20, "reported \(place.frame), the server got \(heardSourceFrames)")
         }
 
-        @Test func losingTheServerPausesAndItsReturnResumesFromThere() throws {
+        @Test func losingTheServerPausesAndItsReturnResumesFromThere() async throws {
             // Given abplayer playing a 10 s time-coded MP3 to a private PulseAudio
             let server = try PulseServer()
             let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
             let before = try server.record()
-            usleep(300_000)
+            try await Task.sleep(for: .milliseconds(300))
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-lost"))
-            #expect(waitForPlace(player, atLeast: 3 * 44100))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
             // When the server dies mid-play
             server.stop()
             // Then the player says so in one line with the place kept, and waits
-            #expect(player.waitForStderr("output lost"), "stderr: \(player.stderr)")
+            #expect(await player.waitForStderr("output lost"), "stderr: \(player.stderr)")
             let heardBefore = SecondTrack(try before.finish().samples, channels: 2, rate: 48000)
             let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""
             let kept = PlayerProcess.place(in: lostLine)
-            usleep(1_000_000)
+            try await Task.sleep(for: .milliseconds(1000))
             #expect(!player.stderr.contains("output back"))
             // When the server comes back
             try server.start()
             let after = try server.record()
             // Then playback resumes from the kept place and runs to the end
-            #expect(player.waitForStderr("output back"), "stderr: \(player.stderr)")
-            let status = player.waitForExit(timeout: 30)
-            usleep(300_000)
+            #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
             let recordedAfter = try after.finish()
             let heardAfter = SecondTrack(recordedAfter.samples, channels: 2, rate: recordedAfter.rate)
             #expect(status == 0, "stderr: \(player.stderr)")
@@ -114,23 +114,23 @@ extension OutputTests {
                     "before: \(heardBefore) after: \(heardAfter)")
         }
 
-        @Test func whenOurSinkGoesAwayPlaybackPausesThenGoesOnWhereTheServerMovedIt() throws {
+        @Test func whenOurSinkGoesAwayPlaybackPausesThenGoesOnWhereTheServerMovedIt() async throws {
             // Given two null sinks, abplayer playing to the second ("headphones")
             let server = try PulseServer()
             let headphones = try server.addNullSink("headphones")
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let speakers = try server.record()
-            usleep(300_000)
+            try await Task.sleep(for: .milliseconds(300))
             let player = try PlayerProcess(["--output", "pulse:headphones", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-moved"))
-            #expect(waitForPlace(player, atLeast: 3 * 44100))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
             // When that sink is removed (the server moves our stream to its default sink)
             try server.unloadModule(headphones)
             // Then the player says so with the place, and goes on there from that place
-            #expect(player.waitForStderr("moved"), "stderr: \(player.stderr)")
+            #expect(await player.waitForStderr("moved"), "stderr: \(player.stderr)")
             let movedLine = player.stderr.split(separator: "\n").first { $0.contains("moved") }.map(String.init) ?? ""
-            let status = player.waitForExit(timeout: 30)
-            usleep(300_000)
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
             let recorded = try speakers.finish()
             #expect(status == 0, "stderr: \(player.stderr)")
             let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
@@ -146,12 +146,12 @@ extension OutputTests {
 }
 
 /// Waits until `status` reports a frame of the first item at or past `frame`.
-func waitForPlace(_ player: PlayerProcess, atLeast frame: Int64, timeout: Double = 20) -> Bool {
+func waitForPlace(_ player: PlayerProcess, atLeast frame: Int64, timeout: Double = 20) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(timeout)
     while clock.now < deadline {
-        if let place = player.status(), place.frame >= frame { return true }
-        usleep(50_000)
+        if let place = await player.status(), place.frame >= frame { return true }
+        try? await Task.sleep(for: .milliseconds(50))
     }
     return false
 }

@@ -145,13 +145,13 @@ public final class JackServer: @unchecked Sendable {
 
     /// Waits until `port` exists and is connected somewhere (a client's ports appear when it
     /// registers them, but can be connected only once it is active); false after `timeout` seconds.
-    public func waitForPort(_ port: String, timeout: Double = 10) -> Bool {
+    public func waitForPort(_ port: String, timeout: Double = 10) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
             if let result = try? Command.run("jack_lsp", ["-c", port], environment: environment, timeout: 10),
                String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").count > 1 { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
@@ -225,9 +225,10 @@ public final class Recording: @unchecked Sendable {
         }
     }
 
-    /// Waits for a recorder with a duration of its own (jack_rec -d) to end.
-    public func waitAndFinish() throws -> (samples: [Float], rate: Int, channels: Int) {
-        process.waitUntilExit()
+    /// Waits (as a task, not blocking a thread) for a recorder with a duration of its own
+    /// (jack_rec -d) to end.
+    public func waitAndFinish() async throws -> (samples: [Float], rate: Int, channels: Int) {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         return try finish()
     }
 
