@@ -14,8 +14,8 @@ enum Harness {
     static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> [String: String] {
         let outFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("abp-harness-\(UUID().uuidString)")
         let errFile = outFile.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)

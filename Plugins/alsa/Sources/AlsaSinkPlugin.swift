@@ -214,7 +214,7 @@ private final class AlsaSink: @unchecked Sendable {
                     continue
                 }
                 if now == .draining && pulled < periodFrames {
-                    state.compareExchange(expected: WriterState.draining.rawValue, desired: WriterState.drained.rawValue,
+                    _ = state.compareExchange(expected: WriterState.draining.rawValue, desired: WriterState.drained.rawValue,
                                           ordering: .sequentiallyConsistent)
                     sem_post(parkedSignal)
                 }
