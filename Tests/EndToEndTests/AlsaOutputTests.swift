@@ -24,6 +24,40 @@ extension OutputTests {
             #expect(track.seconds == Array(0..<5), "\(track)")
         }
 
+        @Test func aDeviceThatStopsWorkingPausesAndItsReturnResumesFromThere() async throws {
+            // Given an ALSA device that is a PulseAudio stream (alsa-plugins' `pulse` PCM): when
+            // the server goes, the device stops working, as an unplugged USB DAC does
+            let server = try PulseServer()
+            let asoundrc = server.directory.appendingPathComponent("asoundrc")
+            try "pcm.viapulse { type pulse }\n".write(to: asoundrc, atomically: true, encoding: .utf8)
+            var environment = server.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(asoundrc.path)"
+            let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+            let player = try PlayerProcess(["--output", "alsa:viapulse", mp3.path], environment: environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-lost"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When the device stops working mid-play
+            server.stop()
+            // Then the player says so with the place kept
+            #expect(await player.waitForStderr("output lost"), "stderr: \(player.stderr)")
+            let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""
+            let kept = try #require(PlayerProcess.place(in: lostLine), "\(lostLine)")
+            #expect(kept.frame >= 3 * 44100 && kept.frame < 5 * 44100, "\(lostLine)")
+            // When it works again, playback resumes from there and runs to the end
+            try server.start()
+            let after = try server.record()
+            #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try after.finish()
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            let keptSecond = Int(kept.frame / 44100)
+            let first = try #require(track.seconds.first, "\(track)")
+            #expect(first == keptSecond || first == keptSecond + 1, "kept \(kept), heard \(track)")
+            #expect(track.seconds == Array(first..<10), "\(track)")
+        }
+
         @Test func aDeviceThatDoesNotExistIsOneClearLine() async throws {
             // Given no such ALSA device
             let pcm = try AlsaFilePCM()
