@@ -58,6 +58,36 @@ extension OutputTests {
             #expect(track.seconds == Array(first..<10), "\(track)")
         }
 
+        @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
+            // Given abplayer playing an 8 s time-coded MP3 to a real-time ALSA device (a PCM over
+            // PulseAudio, recorded from the server's null sink)
+            let server = try PulseServer()
+            let asoundrc = server.directory.appendingPathComponent("asoundrc")
+            try "pcm.viapulse { type pulse }\n".write(to: asoundrc, atomically: true, encoding: .utf8)
+            var environment = server.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(asoundrc.path)"
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let recording = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            let player = try PlayerProcess(["--output", "alsa:viapulse", mp3.path], environment: environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-pause"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When it is paused for two seconds (as measured) and resumed
+            player.send("pause")
+            let clock = ContinuousClock()
+            let pausedAt = clock.now
+            try await Task.sleep(for: .seconds(2))
+            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            player.send("resume")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try recording.finish()
+            // Then there is one silence as long as the pause, and the same second goes on after it
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            OutputChecks.expectPauseThenContinuation(track, pauseLength: pauseLength, seconds: 0..<8)
+        }
+
         @Test func aDeviceThatDoesNotExistIsOneClearLine() async throws {
             // Given no such ALSA device
             let pcm = try AlsaFilePCM()

@@ -31,6 +31,30 @@ extension OutputTests {
             }
         }
 
+        @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
+            // Given abplayer playing an 8 s time-coded MP3 to JACK, its ports recorded
+            let server = try JackServer()
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let player = try PlayerProcess(["--output", "jack", mp3.path], environment: server.environment,
+                                           home: try BuildProducts.temporaryDirectory("jack-pause"))
+            #expect(await server.waitForPort("abplayer:out_2"), "stderr: \(player.stderr)")
+            let recording = try server.record(ports: ["abplayer:out_1", "abplayer:out_2"], seconds: 12)
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When it is paused for two seconds (as measured) and resumed
+            player.send("pause")
+            let clock = ContinuousClock()
+            let pausedAt = clock.now
+            try await Task.sleep(for: .seconds(2))
+            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            player.send("resume")
+            let status = await player.waitForExit(timeout: 30)
+            let recorded = try await recording.waitAndFinish()
+            // Then there is one silence as long as the pause, and the same second goes on after it
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: recorded.channels, rate: recorded.rate)
+            OutputChecks.expectPauseThenContinuation(track, pauseLength: pauseLength, seconds: 0..<8)
+        }
+
         @Test func losingTheServerPausesAndItsReturnResumesFromThere() async throws {
             // Given abplayer playing an 8 s time-coded MP3 to a private JACK server
             let server = try JackServer()

@@ -51,4 +51,25 @@ enum OutputChecks {
         }
         return nil
     }
+
+    /// A recording of a pause: one silence about `pauseLength` long, the second heard before it
+    /// going on after it, and every second of `seconds` heard with nothing repeated or skipped
+    /// beyond the output latency.
+    static func expectPauseThenContinuation(_ track: SecondTrack, pauseLength: Double, seconds: Range<Int>,
+                                            sourceLocation: SourceLocation = #_sourceLocation) {
+        let gaps = track.gaps(longerThan: 0.5)
+        #expect(gaps.count == 1, "\(track)", sourceLocation: sourceLocation)
+        guard let gap = gaps.first, let index = track.runs.firstIndex(of: gap) else { return }
+        #expect(abs(gap.duration - pauseLength) < 0.4, "pause of \(pauseLength) s heard as \(gap.duration) s",
+                sourceLocation: sourceLocation)
+        if case let .second(before) = track.runs[index - 1].label, case let .second(after) = track.runs[index + 1].label {
+            #expect(after == before || after == before + 1, "\(track)", sourceLocation: sourceLocation)
+            let heard = track.duration(of: before)
+            #expect(heard > 0.75 && heard < 1.25, "second \(before) heard for \(heard) s: \(track)", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("no sound around the pause: \(track)", sourceLocation: sourceLocation)
+        }
+        #expect(distinct(track.seconds).suffix(seconds.count - 1) == Array(seconds.dropFirst()), "\(track)",
+                sourceLocation: sourceLocation)
+    }
 }
