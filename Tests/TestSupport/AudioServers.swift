@@ -8,31 +8,66 @@ import Glibc
 enum Harness {
     static let scripts = BuildProducts.packageDirectory.appendingPathComponent("Tests/Harness")
 
-    /// Runs a start script and returns its exports. Its output goes to files, not pipes: a server
-    /// it leaves running inherits the script's descriptors, and a pipe would then never reach
-    /// end-of-file for a reader.
+    /// Runs a start script and returns its exports.
+    ///
+    /// Spawned directly (posix_spawn), not through Foundation's Process, for two reasons found
+    /// the hard way: the servers a script leaves running inherit its signal mask, and the test
+    /// runner's threads block SIGINT/SIGTERM (a jackd started that way ignores the stop script's
+    /// SIGTERM, gets SIGKILLed, and leaves its slot in JACK's registry); and Foundation notices a
+    /// child's exit through a descriptor the child inherits, which a server left running keeps
+    /// open. Output goes to files, so nothing waits for a pipe's end either.
     static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> [String: String] {
         let outFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("abp-harness-\(UUID().uuidString)")
         let errFile = outFile.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)
         }
-        let process = Process()
-        process.executableURL = scripts.appendingPathComponent(script)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let path = scripts.appendingPathComponent(script).path
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let status = try spawnAndWait(path, arguments, environment: merged, stdout: outFile.path, stderr: errFile.path)
+        guard status == 0 else {
             throw HarnessError(script: script, message: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
         }
         return exports(in: try String(contentsOf: outFile, encoding: .utf8))
+    }
+
+    /// Runs `path` with default signal handling and no blocked signals, standard input from
+    /// /dev/null and output to files; returns its exit status.
+    static func spawnAndWait(_ path: String, _ arguments: [String], environment: [String: String],
+                             stdout: String, stderr: String) throws -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw HarnessError(script: path, message: String(cString: strerror(result)))
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS are macros Swift cannot see.
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// `export NAME=VALUE` lines as a dictionary.
