@@ -13,17 +13,21 @@ rm -f /dev/shm/jack_"$name"_* /dev/shm/jack_sem.*_"$name"_*
 # says "Too many servers already active" until /dev/shm/jack-shm-registry is removed while no
 # jackd runs. The stop script sends SIGTERM first, so only a killed test run leaves such slots.)
 # jackd must not keep any descriptor of ours: a caller waiting for this script to end may watch
-# one (Foundation's Process detects the exit by a socket the child inherits), so all but 0-2 are
-# closed before the exec.
+# one, so all but 0-2 are closed. It runs under a small subshell that waits for it: JACK's
+# registry takes a zombie for a live server ("server already active" on a restart under the same
+# name), and the init of a container may reap orphans late, so its parent reaps it at once.
+rm -f "$dir/jackd.pid"
 (
     for fd in /proc/$BASHPID/fd/*; do
         n=${fd##*/}
         [ "$n" -gt 2 ] && eval "exec $n>&-"
     done
-    JACK_NO_AUDIO_RESERVATION=1 exec jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
-        </dev/null >"$dir/jackd.log" 2>&1
-) &
-echo $! > "$dir/jackd.pid"
+    JACK_NO_AUDIO_RESERVATION=1 jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
+        </dev/null >"$dir/jackd.log" 2>&1 &
+    echo $! > "$dir/jackd.pid"
+    wait $!
+) </dev/null >/dev/null 2>&1 &
+for _ in $(seq 100); do [ -s "$dir/jackd.pid" ] && break; sleep 0.01; done
 for _ in $(seq 250); do
     if up; then
         echo "export JACK_DEFAULT_SERVER=$name"
