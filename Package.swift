@@ -26,6 +26,9 @@ let plugins: [PluginSpec] = [
     PluginSpec(id: "faad", target: "FaadPlugin", shim: "CFaad", statics: ["MP4"]),
     PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
     PluginSpec(id: "wav", target: "WavSinkPlugin", shim: nil),
+    PluginSpec(id: "alsa", target: "AlsaSinkPlugin", shim: "CAlsa", pkgConfig: "alsa"),
+    PluginSpec(id: "pulse", target: "PulseSinkPlugin", shim: "CPulse", pkgConfig: "libpulse"),
+    PluginSpec(id: "jack", target: "JackSinkPlugin", shim: "CJack", pkgConfig: "jack"),
 ]
 
 var targets: [Target] = [
@@ -37,7 +40,9 @@ var targets: [Target] = [
         sources: ["src"],
         publicHeadersPath: "include"
     ),
-    .target(name: "PlayerCore", dependencies: [], swiftSettings: strictSwift),
+    // libsoxr, the resampler of the DSP stage.
+    .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr"),
+    .target(name: "PlayerCore", dependencies: ["CSoxr"], swiftSettings: strictSwift),
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),

@@ -5,7 +5,8 @@ import Synchronization
 /// are queued for the engine's own decoder thread, which owns the decoder and the sink. What
 /// happens is published on `events`.
 ///
-/// Pipeline: decoder thread: read -> ring buffer -> the sink's own thread pulls.
+/// Pipeline: decoder thread: read -> format conversion (channels, libsoxr) when the sink runs at
+/// another format -> ring buffer -> the sink's own thread pulls.
 public final class PlaybackEngine: Sendable {
     private let core: EngineCore
     public let events: AsyncStream<PlaybackEvent>
@@ -40,6 +41,9 @@ public final class PlaybackEngine: Sendable {
     public func toggle() { core.send(.toggle) }
     public func stop() { core.send(.stop) }
     public func seek(to position: PlaybackPosition) { core.send(.seek(position)) }
+    /// Continues on another output from the frame being heard now (also while paused, or while
+    /// waiting for a lost output).
+    public func setOutput(_ sinks: any SinkOpener) { core.send(.setOutput(sinks)) }
 
     /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
     public func shutdown() { core.send(.shutdown) }
@@ -59,6 +63,8 @@ final class EngineCore: Sendable {
         case load(items: [String], start: PlaybackPosition, end: PlaybackPosition?, play: Bool)
         case play, pause, toggle, stop
         case seek(PlaybackPosition)
+        case setOutput(any SinkOpener)
+        case sinkStatus(SinkStatus, generation: Int)
         case shutdown
     }
 

@@ -32,4 +32,14 @@ public enum PlaybackEvent: Sendable {
     case failed(item: Int, error: AudioError)
     /// The last item (or the end of the range) has been played out.
     case ended
+    /// The output stopped working (server died, device unplugged): playback is paused at the frame
+    /// heard last, and resumes there by itself once the output opens again.
+    case outputLost(String)
+    /// The lost output opened again; playing from where it was lost.
+    case outputRestored
+    /// The server moved the stream to another device: playback is paused; `play()` continues
+    /// on the new device.
+    case outputMoved(String)
+    /// Playback continues on the output given to `setOutput`.
+    case outputChanged
 }

@@ -1,22 +1,24 @@
 /// Maps the output clock (frames the sink has taken from the ring buffer, minus its latency) back
 /// to the source position being heard. The producer leaves a mark wherever the source jumps (a new
-/// item, a seek); between marks, output and source advance together.
+/// item, a seek); between marks, output and source advance together, at the ratio of their rates
+/// when the DSP stage resamples (source frames per output frame).
 struct PositionClock {
     struct Mark {
         let outputFrame: Int
         let position: PlaybackPosition
+        let sourcePerOutput: Double
     }
 
     private var marks: [Mark] = []
 
-    mutating func mark(outputFrame: Int, at position: PlaybackPosition) {
+    mutating func mark(outputFrame: Int, at position: PlaybackPosition, sourcePerOutput: Double = 1) {
         // A mark at the same output frame replaces the older one (two jumps before any audio).
         if let last = marks.last, last.outputFrame == outputFrame { marks.removeLast() }
-        marks.append(Mark(outputFrame: outputFrame, position: position))
+        marks.append(Mark(outputFrame: outputFrame, position: position, sourcePerOutput: sourcePerOutput))
     }
 
-    mutating func reset(outputFrame: Int, at position: PlaybackPosition) {
-        marks = [Mark(outputFrame: outputFrame, position: position)]
+    mutating func reset(outputFrame: Int, at position: PlaybackPosition, sourcePerOutput: Double = 1) {
+        marks = [Mark(outputFrame: outputFrame, position: position, sourcePerOutput: sourcePerOutput)]
     }
 
     /// The position heard at `outputFrame`, dropping marks that can no longer be reached.
@@ -26,6 +28,7 @@ struct PositionClock {
         if index > 0 { marks.removeFirst(index) }
         let mark = marks.first ?? first
         let elapsed = max(0, outputFrame - mark.outputFrame)
-        return PlaybackPosition(item: mark.position.item, frame: mark.position.frame + Int64(elapsed))
+        let sourceElapsed = mark.sourcePerOutput == 1 ? Int64(elapsed) : Int64((Double(elapsed) * mark.sourcePerOutput).rounded())
+        return PlaybackPosition(item: mark.position.item, frame: mark.position.frame + sourceElapsed)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 final class Producer: @unchecked Sendable {
     private let core: EngineCore
     private let decoders: any DecoderOpener
-    private let sinks: any SinkOpener
+    private var sinks: any SinkOpener
 
     private var items: [String] = []
     private var end: PlaybackPosition?
@@ -14,6 +14,13 @@ final class Producer: @unchecked Sendable {
     /// The next frame the decoder will produce.
     private var decodedFrame: Int64 = 0
     private var sink: (any Sink)?
+    /// The source format the sink was opened for, and the DSP stage when the sink's differs.
+    private var sinkSourceFormat: AudioFormat?
+    private var converter: FormatConverter?
+    /// Counts opened sinks, so a status report from an output already closed is ignored.
+    private var sinkGeneration = 0
+    /// Set while the output is lost: where to resume, retried until the output opens again.
+    private var awaitingOutput: PlaybackPosition?
     private var ring: RingBuffer?
     private var sinkState = SinkState.closed
     private var scratch: [Float] = []
@@ -28,6 +35,8 @@ final class Producer: @unchecked Sendable {
 
     private static let chunkFrames = 4096
     private static let ringSeconds = 0.5
+    /// How often a lost output is tried again.
+    private static let reconnectSeconds = 0.5
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
@@ -50,7 +59,10 @@ final class Producer: @unchecked Sendable {
                 handle(command)
             }
             guard commands.isEmpty else { continue }
-            if state == .playing && producing {
+            if awaitingOutput != nil {
+                // Waiting for a lost output: retry now and then, or act on a command at once.
+                if core.commandSignal.wait(timeout: .now() + Self.reconnectSeconds) == .timedOut { reconnect() }
+            } else if state == .playing && producing {
                 produce()
             } else if state == .playing {
                 finish()
@@ -77,13 +89,20 @@ final class Producer: @unchecked Sendable {
             resumeSink()
             if !items.isEmpty { setState(.playing) }
         case .pause:
+            awaitingOutput = nil
             pauseSink()
             if state == .playing { setState(.paused) }
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
+            awaitingOutput = nil
             closeAll()
             setState(.stopped)
+        case let .setOutput(opener):
+            switchOutput(to: opener)
+        case let .sinkStatus(status, generation):
+            guard generation == sinkGeneration, sink != nil else { return }
+            handleSinkStatus(status)
         case let .seek(target):
             jump(to: target)
         case .shutdown:
@@ -99,6 +118,7 @@ final class Producer: @unchecked Sendable {
             sinkState = .stopped
         }
         ring?.discardUnread()
+        converter?.reset()
         if target.item != itemIndex || decoder == nil {
             decoder = nil
             itemIndex = target.item
@@ -114,8 +134,9 @@ final class Producer: @unchecked Sendable {
             }
         }
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let ratio = converter?.sourcePerOutput ?? 1
         core.shared.withLock { shared in
-            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position)
+            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
             shared.lastPosition = position
         }
         report(force: true)
@@ -170,7 +191,8 @@ final class Producer: @unchecked Sendable {
 
     private func markItemStart() {
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position) }
+        let ratio = converter?.sourcePerOutput ?? 1
+        core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
 
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
@@ -178,7 +200,9 @@ final class Producer: @unchecked Sendable {
         guard openDecoderIfNeeded(), let decoder else { return }
         let format = decoder.info.format
         guard let ring = ensureSink(for: format) else { return }
-        let room = min(ring.freeFrames, Self.chunkFrames)
+        // With a converter, a chunk of input may come out longer: leave room for that.
+        let room = min(converter.map { ring.freeFrames - $0.maxOutputFrames(forInput: Self.chunkFrames) + Self.chunkFrames } ?? ring.freeFrames,
+                       Self.chunkFrames)
         if room < Self.chunkFrames / 4 {
             startSinkIfStopped()
             ring.waitForSpace(timeout: 0.2)
@@ -195,7 +219,13 @@ final class Producer: @unchecked Sendable {
                 advanceToNextItem()
                 return
             }
-            scratch.withUnsafeBufferPointer { _ = ring.write(from: $0.baseAddress!, frames: frames) }
+            scratch.withUnsafeBufferPointer { decoded in
+                if let converter {
+                    converter.convert(decoded.baseAddress!, frames: frames) { ring.write(from: $0, frames: $1) }
+                } else {
+                    ring.write(from: decoded.baseAddress!, frames: frames)
+                }
+            }
             decodedFrame += Int64(frames)
         } catch {
             reportFailure(error, subject: items[itemIndex])
@@ -216,41 +246,89 @@ final class Producer: @unchecked Sendable {
     }
 
     /// The sink for `format`, opened (or reopened when the format changed) with a fresh ring.
-    private func ensureSink(for format: AudioFormat) -> RingBuffer? {
-        if let sink, let ring, sink.format == format { return ring }
+    /// When opening fails: quietly nil when `quiet` (a reconnect attempt), else the failure is
+    /// reported and playback stops.
+    private func ensureSink(for format: AudioFormat, quiet: Bool = false) -> RingBuffer? {
+        if sink != nil, let ring, sinkSourceFormat == format { return ring }
         if let sink {
             // A new format: let the old one play out first, so the previous item ends whole.
             startSinkIfStopped()
+            flushConverter()
             try? sink.drain()
             sink.close()
             self.sink = nil
         }
+        // The sink may run at another rate (JACK, some ALSA devices) or channel count; the ring
+        // holds audio at the sink's format, so it is made once the sink says what that is.
         let capacity = max(Self.chunkFrames * 2, Int(Double(format.rate) * Self.ringSeconds))
-        let newRing = RingBuffer(channels: format.channels, capacityFrames: capacity)
+        sinkGeneration += 1
+        let generation = sinkGeneration
+        let core = self.core
         do {
-            let opened = try sinks.openSink(format: format, source: newRing)
-            guard opened.format == format else {
-                opened.close()
-                throw AudioError(.unsupported, subject: opened.name,
-                                 reason: "runs at \(opened.format), the stream is \(format); resampling is not available yet")
+            let opened = try openSinkAndRing(format: format, capacity: capacity) { status in
+                core.send(.sinkStatus(status, generation: generation))
             }
-            sink = opened
+            sink = opened.sink
+            ring = opened.ring
+            converter = opened.sink.format == format ? nil : try FormatConverter(from: format, to: opened.sink.format)
         } catch {
+            sink?.close()
+            sink = nil
+            ring = nil
+            converter = nil
+            if quiet { return nil }
             reportFailure(error, kind: .device, subject: "output")
             closeAll()
             setState(.stopped)
             return nil
         }
+        sinkSourceFormat = format
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let ratio = converter?.sourcePerOutput ?? 1
+        let newRing = ring!
         core.shared.withLock { shared in
             shared.ring = newRing
             shared.latencyFrames = 0
-            shared.clock.reset(outputFrame: 0, at: position)
+            shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
         }
-        ring = newRing
         sinkState = .stopped
         scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
         return newRing
+    }
+
+    /// Opens a sink asking for `format`; when it runs at another format, the ring it was given is
+    /// the wrong shape, so it is opened again on a ring of its own format (a second open of a
+    /// device is cheap, and a sink's ring cannot change once it pulls from it).
+    private func openSinkAndRing(format: AudioFormat, capacity: Int,
+                                 onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> (sink: any Sink, ring: RingBuffer) {
+        let firstRing = RingBuffer(channels: format.channels, capacityFrames: capacity)
+        let first = try sinks.openSink(format: format, source: firstRing, onStatus: onStatus)
+        if first.format == format { return (first, firstRing) }
+        let actual = first.format
+        first.close()
+        let ratio = Double(actual.rate) / Double(format.rate)
+        let ring = RingBuffer(channels: actual.channels, capacityFrames: Int(Double(capacity) * ratio) + Self.chunkFrames * 2)
+        let second = try sinks.openSink(format: actual, source: ring, onStatus: onStatus)
+        guard second.format == actual else {
+            second.close()
+            throw AudioError(.unsupported, subject: second.name, reason: "changes its format on every open (\(actual), then \(second.format))")
+        }
+        return (second, ring)
+    }
+
+    /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
+    private func flushConverter() {
+        guard let converter, let ring else { return }
+        converter.flush { samples, frames in
+            var done = 0
+            while done < frames {
+                done += ring.write(from: samples + done * ring.channels, frames: frames - done)
+                if done < frames {
+                    startSinkIfStopped()
+                    ring.waitForSpace(timeout: 0.2)
+                }
+            }
+        }
     }
 
     private func startSinkIfStopped() {
@@ -266,6 +344,7 @@ final class Producer: @unchecked Sendable {
     /// Everything is in the ring buffer: play it out, then stop.
     private func finish() {
         if let sink {
+            flushConverter()
             startSinkIfStopped()
             try? sink.drain()
             updateLatencyAndReport()
@@ -281,6 +360,8 @@ final class Producer: @unchecked Sendable {
             self.sink = nil
         }
         sinkState = .closed
+        sinkSourceFormat = nil
+        converter = nil
         decoder = nil
         producing = false
         core.shared.withLock { shared in
@@ -292,6 +373,82 @@ final class Producer: @unchecked Sendable {
             shared.ring = nil
         }
         ring = nil
+    }
+
+    // MARK: Changing and losing the output
+
+    /// Where the listener is now, then the sink closed; the decoder stays for the restart.
+    private func closeSinkKeepingPosition() -> PlaybackPosition? {
+        let heard = core.position
+        if let sink {
+            try? sink.stop()
+            sink.close()
+        }
+        sink = nil
+        sinkState = .closed
+        sinkSourceFormat = nil
+        converter = nil
+        ring = nil
+        core.shared.withLock { shared in
+            shared.ring = nil
+            shared.latencyFrames = 0
+            if let heard { shared.lastPosition = heard }
+        }
+        return heard
+    }
+
+    /// Continues on another output from the frame being heard on this one.
+    private func switchOutput(to opener: any SinkOpener) {
+        sinks = opener
+        guard sink != nil || awaitingOutput != nil else { return }
+        let heard = closeSinkKeepingPosition() ?? awaitingOutput
+        if awaitingOutput != nil {
+            awaitingOutput = heard
+            reconnect()
+            return
+        }
+        if let heard, state != .stopped {
+            jump(to: heard)
+            if state == .paused { _ = openDecoderIfNeeded() }
+        }
+        core.emit.yield(.outputChanged)
+    }
+
+    private func handleSinkStatus(_ status: SinkStatus) {
+        switch status {
+        case let .lost(message):
+            // Keep the place; while playing, try the same output again until it answers. (Lost
+            // while paused: the next play opens it again, or says why it cannot.)
+            let heard = closeSinkKeepingPosition()
+            if state == .playing {
+                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                setState(.paused)
+            } else if let heard {
+                jump(to: heard)
+            }
+            core.emit.yield(.outputLost(message))
+        case let .moved(message):
+            // Not where the user chose to listen: stop there and let the caller decide.
+            pauseSink()
+            if state == .playing { setState(.paused) }
+            core.emit.yield(.outputMoved(message))
+        case .restored:
+            break // a lost output is closed and reopened by reconnect(), not resumed in place
+        }
+    }
+
+    /// Tries to reopen the lost output at the kept place; on success playback goes on.
+    private func reconnect() {
+        guard let target = awaitingOutput else { return }
+        jump(to: target)
+        guard openDecoderIfNeeded(), let decoder else {
+            awaitingOutput = nil
+            return
+        }
+        guard ensureSink(for: decoder.info.format, quiet: true) != nil else { return }
+        awaitingOutput = nil
+        setState(.playing)
+        core.emit.yield(.outputRestored)
     }
 
     // MARK: Reporting

@@ -20,4 +20,26 @@ public protocol Sink: AnyObject {
 /// Opens outputs: the plugin registry with the user's choice of output, in the running program.
 public protocol SinkOpener: Sendable {
     func openSink(format: AudioFormat, source: RingBuffer) throws -> any Sink
+    /// Opens an output that reports its status (lost, moved, back) to `onStatus`.
+    func openSink(format: AudioFormat, source: RingBuffer,
+                  onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> any Sink
 }
+
+/// What an open output tells the engine about itself, from any thread.
+public enum SinkStatus: Sendable, Equatable {
+    /// The device or server stopped working (unplugged, server died). The message is one line.
+    case lost(String)
+    /// The server moved the stream to another device (the chosen one went away); it still plays.
+    case moved(String)
+    /// The device or server works again.
+    case restored(String)
+}
+
+extension SinkOpener {
+    /// Openers whose outputs cannot fail while playing (files, tests) ignore `onStatus`.
+    public func openSink(format: AudioFormat, source: RingBuffer,
+                         onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> any Sink {
+        try openSink(format: format, source: source)
+    }
+}
+

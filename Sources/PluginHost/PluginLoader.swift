@@ -7,7 +7,7 @@ public struct PluginLoader: Sendable {
     let hostAPI: PluginHostAPI
 
     /// The size of `abp_plugin` at each ABI 1.x minor: a descriptor must be at least this big.
-    private static let descriptorSizeAtMinor: [UInt16: Int] = [0: 168]
+    private static let descriptorSizeAtMinor: [UInt16: Int] = [0: 168, 1: 168]
 
     public func load(_ searchPath: PluginSearchPath) -> (loaded: [LoadedPlugin], rejected: [RejectedPlugin]) {
         var loaded: [LoadedPlugin] = []

@@ -93,4 +93,15 @@ private struct PluginSinkOpener: SinkOpener, @unchecked Sendable {
         try PluginSink(plugin: plugin, ops: ops, requested: format, options: options, ring: source,
                        hostAPI: hostAPI, statusHandler: statusHandler)
     }
+
+    /// Status goes to `onStatus` (the engine) and to the opener's own handler when it has one.
+    func openSink(format: AudioFormat, source: RingBuffer,
+                  onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> any Sink {
+        let own = statusHandler
+        return try PluginSink(plugin: plugin, ops: ops, requested: format, options: options, ring: source,
+                              hostAPI: hostAPI, statusHandler: { status in
+                                  own?(status)
+                                  onStatus(status)
+                              })
+    }
 }

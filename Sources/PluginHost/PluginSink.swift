@@ -1,6 +1,6 @@
 import ABPluginABI
 import Foundation
-import PlayerCore
+public import PlayerCore
 
 /// A sink plugin's instance seen as a `Sink`. Owns the source table the plugin pulls through and
 /// keeps the ring buffer alive for as long as the plugin may call `pull`.
@@ -11,6 +11,10 @@ final class PluginSink: Sink {
     private let instance: OpaquePointer
     private let ring: RingBuffer
     private let source: UnsafeMutablePointer<abp_audio_source>
+    /// What `source.ctx` points to: the ring (for pull) and the status box (for status), as two
+    /// raw pointers, so that pull reaches the ring without touching any Swift object but it.
+    private let sourceContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let statusBox: StatusBox?
     private var isClosed = false
 
     init(plugin: LoadedPlugin, ops: abp_sink_ops, requested: AudioFormat, options: [String: String],
@@ -22,17 +26,32 @@ final class PluginSink: Sink {
         self.source = source
         source.initialize(to: abp_audio_source())
         source.pointee.struct_size = UInt32(MemoryLayout<abp_audio_source>.size)
-        source.pointee.ctx = Unmanaged.passUnretained(ring).toOpaque()
+        let box = statusHandler.map(StatusBox.init)
+        statusBox = box
+        sourceContext = .allocate(capacity: 2)
+        sourceContext[0] = Unmanaged.passUnretained(ring).toOpaque()
+        sourceContext[1] = box.map { Unmanaged.passUnretained($0).toOpaque() }
+        source.pointee.ctx = UnsafeMutableRawPointer(sourceContext)
         // Runs on the sink's audio thread: no allocation, lock or retain/release. The ring is kept
         // alive by this object, so an unretained, guaranteed reference is safe.
         source.pointee.pull = { context, buffer, frames in
-            guard let context, let buffer else { return 0 }
-            return Unmanaged<RingBuffer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            guard let context, let buffer,
+                  let ring = context.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)[0] else { return 0 }
+            return Unmanaged<RingBuffer>.fromOpaque(ring)._withUnsafeGuaranteedRef {
                 size_t($0.read(into: buffer, frames: Int(frames)))
             }
         }
-        source.pointee.status = nil
-        _ = statusHandler // device loss and return are handled with the real outputs (issue 4)
+        // Not real-time: plugins call it from a thread of their own (the ABI says so).
+        source.pointee.status = { context, status, message in
+            guard let context, let box = context.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)[1] else { return }
+            let text = message.map { String(cString: $0) } ?? ""
+            let report: SinkStatus = switch status {
+            case ABP_OK: .restored(text)
+            case ABP_ERR_MOVED: .moved(text)
+            default: .lost(text)
+            }
+            Unmanaged<StatusBox>.fromOpaque(box).takeUnretainedValue().handler(report)
+        }
 
         var requestedFormat = abp_format(rate: UInt32(requested.rate), channels: UInt32(requested.channels))
         var actual = abp_format()
@@ -46,6 +65,7 @@ final class PluginSink: Sink {
         }
         guard status == ABP_OK, let opened else {
             source.deallocate()
+            sourceContext.deallocate()
             throw AudioError(status: status == ABP_OK ? ABP_ERR_INTERNAL : status, subject: "output \(plugin.id)", message: message)
         }
         instance = opened
@@ -55,6 +75,7 @@ final class PluginSink: Sink {
     deinit {
         close()
         source.deallocate()
+        sourceContext.deallocate()
     }
 
     func start() throws { try check(ops.start(instance)) }
@@ -77,8 +98,15 @@ final class PluginSink: Sink {
     }
 }
 
-/// Told when an output stops working or comes back (used by the real outputs).
-public typealias SinkStatusHandler = @Sendable (_ working: Bool, _ message: String) -> Void
+/// Told when an output stops working, is moved, or comes back; called on a plugin's own
+/// (non-audio) thread.
+public typealias SinkStatusHandler = @Sendable (SinkStatus) -> Void
+
+/// Holds the status handler for the C callback's context.
+private final class StatusBox: Sendable {
+    let handler: SinkStatusHandler
+    init(_ handler: @escaping SinkStatusHandler) { self.handler = handler }
+}
 
 /// Lends `options` to C as an `abp_option` array for the duration of `body`.
 func withCStringOptions<T>(_ options: [(String, String)], _ body: (UnsafePointer<abp_option>?, Int) -> T) -> T {

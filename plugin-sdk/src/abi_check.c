@@ -27,6 +27,7 @@ ABP_ASSERT_OFFSET(abp_stream_info, total_frames, 16);
 ABP_ASSERT_OFFSET(abp_audio_source, pull, 16);
 ABP_ASSERT_OFFSET(abp_metadata_callbacks, picture, 32);
 #endif
+_Static_assert(ABP_ERR_MOVED == -9, "status codes are append-only");
 
 /* The version this SDK describes, for tools that inspect a build (`nm`). */
 const unsigned abp_sdk_abi_version = (ABP_ABI_MAJOR << 16) | ABP_ABI_MINOR;

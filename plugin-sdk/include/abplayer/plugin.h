@@ -41,6 +41,9 @@
  *   1.0  (2026-11) first release: decoders (probe, open, read, seek, metadata callbacks,
  *        last_error, close) and pull-model sinks (open, start, pause, resume, latency, drain,
  *        stop, last_error, close); host API: log, cache_dir.
+ *   1.1  (2026-11) ABP_ERR_MOVED, a status a sink reports through abp_audio_source.status when
+ *        the server moved its stream to another device (headphones unplugged). Hosts at 1.0
+ *        never receive it from 1.0 plugins; a 1.1 plugin must not send it to a 1.0 host.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef ABPLAYER_PLUGIN_H
@@ -54,7 +57,7 @@ extern "C" {
 #endif
 
 #define ABP_ABI_MAJOR 1
-#define ABP_ABI_MINOR 0
+#define ABP_ABI_MINOR 1
 
 /* The one symbol a plugin exports (the only one the host looks up). */
 #define ABP_ENTRY_SYMBOL "abplayer_plugin_entry"
@@ -72,7 +75,9 @@ typedef enum abp_status {
     ABP_ERR_SEEK = -5,        /* the seek target is out of range, or the stream is not seekable */
     ABP_ERR_INVALID = -6,     /* a bad argument or option value from the host */
     ABP_ERR_DEVICE = -7,      /* an output device or server refused, or went away */
-    ABP_ERR_INTERNAL = -8     /* a bug or an unexpected library error */
+    ABP_ERR_INTERNAL = -8,    /* a bug or an unexpected library error */
+    ABP_ERR_MOVED = -9        /* (1.1, status() only) the server moved the output to another
+                                 device; it still plays, but not where the user chose */
 } abp_status;
 
 /* ---- Values shared by decoders and sinks ---------------------------------------------------- */
@@ -239,8 +244,9 @@ typedef struct abp_audio_source {
      * host called drain()): the sink plays silence for the rest. Real-time safe: never locks,
      * allocates or blocks. Call from one thread at a time. */
     size_t (*pull)(void *ctx, float *buffer, size_t frames);
-    /* Tells the host that the output stopped working (device gone, server died) or came back.
-     * `message` is one line. Not real-time safe: call it from a non-audio thread. May be NULL. */
+    /* Tells the host that the output stopped working (ABP_ERR_DEVICE: device gone, server died),
+     * was moved elsewhere by its server (ABP_ERR_MOVED, since 1.1; only when host abi_minor >= 1)
+     * or came back (ABP_OK). `message` is one line. Not real-time safe: call it from a non-audio thread. May be NULL. */
     void (*status)(void *ctx, abp_status status, const char *message);
 } abp_audio_source;
 

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+import PluginHost
+import Synchronization
+
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play files in order to an audio output, then exit.",
+        discussion: """
+            Without --output: PulseAudio if a server answers, else JACK if a server runs, else ALSA's \
+            default device, else null (with a warning). While playing, standard input takes one \
+            command a line: pause, resume, status, output SPEC (switch outputs, keeping the place), stop.
+            """)
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax).", valueName: "SINK"),
+            transform: { try OutputSpec(parsing: $0) })
+    var output: OutputSpec?
+
+    @Option(help: ArgumentHelp("Start here in the first file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    var from: Double?
+
+    @Option(help: ArgumentHelp("Stop here in the last file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    var to: Double?
+
+    @Argument(help: "Audio files, played in this order.", completion: .file())
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one file to play") }
+        if let from, let to, files.count == 1, to <= from { throw ValidationError("--to must be after --from") }
+    }
+
+    func run() async throws {
+        let registry = plugins.makeRegistry()
+        // The formats of the first and last files turn --from/--to into frames and let the
+        // output be chosen for real audio. A file that does not open is reported by the engine.
+        let firstFormat = try? registry.openDecoder(path: files[0]).info.format
+        let lastFormat = files.count == 1 ? firstFormat : try? registry.openDecoder(path: files[files.count - 1]).info.format
+        let chosen = output ?? OutputChooser(registry: registry).choose(for: firstFormat ?? AudioFormat(rate: 44100, channels: 2))
+        let sinks: any SinkOpener
+        do {
+            sinks = try registry.sinkOpener(pluginID: chosen.pluginID, options: chosen.options)
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+        let engine = PlaybackEngine(decoders: registry, sinks: sinks)
+        let session = PlaySession(engine: engine, registry: registry, output: chosen)
+        let start = PlaybackPosition(item: 0, frame: from.flatMap { seconds in firstFormat?.frames(inSeconds: seconds) } ?? 0)
+        let end = to.flatMap { seconds in lastFormat.map { PlaybackPosition(item: files.count - 1, frame: $0.frames(inSeconds: seconds)) } }
+
+        let signals = TerminationSignals { number in
+            session.interrupted.store(number, ordering: .relaxed)
+            engine.stop()
+            engine.shutdown()
+        }
+        PlayInput.readStandardInput { session.handle($0) }
+        engine.load(files, start: start, end: end)
+        let failed = await session.run()
+        withExtendedLifetime(signals) {}
+        let signal = session.interrupted.load(ordering: .relaxed)
+        if signal != 0 { throw ExitCode(128 + signal) }
+        if failed { throw ExitCode.failure }
+    }
+}
+
+/// One `play` run: follows the engine's events, tells the user about the output, and carries out
+/// the commands read from standard input.
+final class PlaySession: Sendable {
+    let engine: PlaybackEngine
+    let registry: PluginRegistry
+    let output: Mutex<OutputSpec>
+    /// The rate of each item heard so far, for showing positions as times.
+    let rates = Mutex<[Int: Int]>([:])
+    /// The signal that ended the run, or 0.
+    let interrupted = Atomic<Int32>(0)
+
+    init(engine: PlaybackEngine, registry: PluginRegistry, output: OutputSpec) {
+        self.engine = engine
+        self.registry = registry
+        self.output = Mutex(output)
+    }
+
+    /// Follows the engine until it ends; true when something failed.
+    func run() async -> Bool {
+        var failed = false
+        for await event in engine.events {
+            switch event {
+            case let .itemChanged(info):
+                rates.withLock { $0[info.index] = info.stream.format.rate }
+                printOutput("playing \(info.path)")
+            case let .failed(_, error):
+                printError("abplayer: \(error)")
+                failed = true
+                if error.kind == .device { engine.shutdown() }
+            case .ended:
+                engine.shutdown()
+            case let .outputLost(message):
+                printError("abplayer: output lost: \(message); paused at \(place); resuming there when it is back")
+            case .outputRestored:
+                printError("abplayer: output back; playing from \(place)")
+            case let .outputMoved(message):
+                printError("abplayer: \(message); paused at \(place); continuing on the new sink")
+                engine.play()
+            case .outputChanged:
+                printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
+            case .stateChanged, .position:
+                break
+            }
+        }
+        return failed
+    }
+
+    func handle(_ command: PlayInput) {
+        switch command {
+        case .pause: engine.pause()
+        case .resume: engine.play()
+        case .stop:
+            engine.stop()
+            engine.shutdown()
+        case .status:
+            printOutput("status \(engine.state) \(place) output=\(output.withLock { $0 })")
+        case let .output(spec):
+            do {
+                engine.setOutput(try registry.sinkOpener(pluginID: spec.pluginID, options: spec.options))
+                output.withLock { $0 = spec }
+            } catch {
+                printError("abplayer: \(error)")
+            }
+        }
+    }
+
+    /// The place heard now, as a time and as exact numbers: `0:12.345 (item 0, frame 544000)`.
+    var place: String {
+        guard let position = engine.position else { return "the start" }
+        let rate = rates.withLock { $0[position.item] }
+        let time = rate.map { Timecode.format(seconds: Double(position.frame) / Double($0)) } ?? "?"
+        return "\(time) (item \(position.item), frame \(position.frame))"
+    }
+}
+
+/// Writes one line to standard output at once (unbuffered: a program reading a pipe sees it now).
+func printOutput(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

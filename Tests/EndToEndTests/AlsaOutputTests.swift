@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension OutputTests {
+    /// The alsa plugin on an ALSA `file` PCM (no sound card needed): what the device received is
+    /// compared sample by sample with ffmpeg's decode.
+    @Suite struct AlsaOutputTests {
+        @Test func theDeviceReceivesExactlyTheDecodedAudio() async throws {
+            // Given an ALSA PCM that writes what it gets to a file, and a 5 s time-coded MP3
+            let pcm = try AlsaFilePCM()
+            let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
+            // When abplayer plays it to that device
+            let player = try PlayerProcess(["--output", "alsa:\(pcm.device)", mp3.path], environment: pcm.environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-play"))
+            let status = await player.waitForExit(timeout: 30)
+            // Then the device got every frame, in order, as ffmpeg decodes them: no gap, no repeat
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let received = try pcm.captured(rate: 44100, channels: 2)
+            let reference = try Fixtures.ffmpegDecode(mp3)
+            #expect(received.count == reference.samples.count)
+            #expect(AudioAnalysis.correlation(received, reference.samples) > 0.9999)
+            let track = SecondTrack(received, channels: 2, rate: 44100)
+            #expect(track.seconds == Array(0..<5), "\(track)")
+        }
+
+        @Test func aDeviceThatStopsWorkingPausesAndItsReturnResumesFromThere() async throws {
+            // Given an ALSA device that is a PulseAudio stream (alsa-plugins' `pulse` PCM): when
+            // the server goes, the device stops working, as an unplugged USB DAC does
+            let server = try PulseServer()
+            let asoundrc = server.directory.appendingPathComponent("asoundrc")
+            try "pcm.viapulse { type pulse }\n".write(to: asoundrc, atomically: true, encoding: .utf8)
+            var environment = server.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(asoundrc.path)"
+            let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+            let player = try PlayerProcess(["--output", "alsa:viapulse", mp3.path], environment: environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-lost"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When the device stops working mid-play
+            server.stop()
+            // Then the player says so with the place kept
+            #expect(await player.waitForStderr("output lost"), "stderr: \(player.stderr)")
+            let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""
+            let kept = try #require(PlayerProcess.place(in: lostLine), "\(lostLine)")
+            #expect(kept.frame >= 3 * 44100 && kept.frame < 5 * 44100, "\(lostLine)")
+            // When it works again, playback resumes from there and runs to the end
+            try server.start()
+            let after = try server.record()
+            #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try after.finish()
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            let keptSecond = Int(kept.frame / 44100)
+            let first = try #require(track.seconds.first, "\(track)")
+            #expect(first == keptSecond || first == keptSecond + 1, "kept \(kept), heard \(track)")
+            #expect(track.seconds == Array(first..<10), "\(track)")
+        }
+
+        @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
+            // Given abplayer playing an 8 s time-coded MP3 to a real-time ALSA device (a PCM over
+            // PulseAudio, recorded from the server's null sink)
+            let server = try PulseServer()
+            let asoundrc = server.directory.appendingPathComponent("asoundrc")
+            try "pcm.viapulse { type pulse }\n".write(to: asoundrc, atomically: true, encoding: .utf8)
+            var environment = server.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(asoundrc.path)"
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let recording = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            let player = try PlayerProcess(["--output", "alsa:viapulse", mp3.path], environment: environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-pause"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When it is paused for two seconds (as measured) and resumed
+            player.send("pause")
+            let clock = ContinuousClock()
+            let pausedAt = clock.now
+            try await Task.sleep(for: .seconds(2))
+            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            player.send("resume")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try recording.finish()
+            // Then there is one silence as long as the pause, and the same second goes on after it
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            OutputChecks.expectPauseThenContinuation(track, pauseLength: pauseLength, seconds: 0..<8)
+        }
+
+        @Test func aDeviceThatDoesNotExistIsOneClearLine() async throws {
+            // Given no such ALSA device
+            let pcm = try AlsaFilePCM()
+            let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
+            // When abplayer is asked to play to it
+            let player = try PlayerProcess(["--output", "alsa:nosuchdevice", mp3.path], environment: pcm.environment,
+                                           home: try BuildProducts.temporaryDirectory("alsa-missing"))
+            let status = await player.waitForExit(timeout: 30)
+            // Then it fails with one line naming the output and the device, and does not hang
+            #expect(status == 1)
+            let lines = player.stderr.split(separator: "\n").filter { $0.hasPrefix("abplayer:") }
+            #expect(lines.count == 1 && lines[0].contains("alsa") && lines[0].contains("nosuchdevice"), "\(player.stderr)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The tests that play through real audio servers. They run one at a time: each blocks its
+/// thread for seconds while audio plays in real time, and several at once would starve Swift's
+/// cooperative thread pool (two threads on two cores), stalling every async test of the run.
+@Suite(.serialized) enum OutputTests {}
+
+/// Checks shared by the output tests: what a recording of the time-coded signal must look like.
+enum OutputChecks {
+    /// Each second in `seconds` is heard for about a second at its exact pitch: proves the rate
+    /// (a wrong resampling ratio stretches seconds and shifts pitches) and the content.
+    static func expectWholeSeconds(_ recorded: (samples: [Float], rate: Int, channels: Int), track: SecondTrack,
+                                   seconds: ClosedRange<Int>, channel: Int = 0,
+                                   sourceLocation: SourceLocation = #_sourceLocation) {
+        for second in seconds {
+            let duration = track.duration(of: second)
+            #expect(duration > 0.85 && duration < 1.15, "second \(second) lasted \(duration) s: \(track)", sourceLocation: sourceLocation)
+            guard let run = track.runs.first(where: { $0.label == .second(second) }), run.duration > 0.5 else { continue }
+            let middle = Int((run.start + run.duration / 2 - 0.15) * Double(recorded.rate))
+            let frequency = AudioAnalysis.dominantFrequency(recorded.samples, channels: recorded.channels, channel: channel,
+                                                            rate: recorded.rate, from: middle, count: recorded.rate * 3 / 10)
+            // 0.3 s at 48 kHz is analysed with a 16384-point FFT (2.9 Hz bins); the time code
+            // steps by 25 Hz, so two bins still tell a wrong rate (1.6 Hz per percent here).
+            #expect(abs(frequency - TimeCodedSignal.frequency(ofSecond: second)) < 6,
+                    "second \(second) at \(frequency) Hz", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The seconds with repeats (the same second on both sides of a silence) collapsed.
+    static func distinct(_ seconds: [Int]) -> [Int] {
+        seconds.reduce(into: []) { result, second in if result.last != second { result.append(second) } }
+    }
+
+    /// Frames of sound from the first audible sample to the start of the first silence of at
+    /// least half a second: how much audio a sink had played when it was paused.
+    static func framesBeforeFirstSilence(_ samples: [Float], channels: Int, rate: Int) -> Int? {
+        let frames = samples.count / channels
+        let audible: (Int) -> Bool = { abs(samples[$0 * channels]) > 1e-4 }
+        guard let first = (0..<frames).first(where: audible) else { return nil }
+        var lastSound = first
+        var frame = first
+        while frame < frames {
+            if audible(frame) {
+                lastSound = frame
+            } else if frame - lastSound > rate / 2 {
+                return lastSound + 1 - first
+            }
+            frame += 1
+        }
+        return nil
+    }
+
+    /// A recording of a pause: one silence about `pauseLength` long, the second heard before it
+    /// going on after it, and every second of `seconds` heard with nothing repeated or skipped
+    /// beyond the output latency.
+    static func expectPauseThenContinuation(_ track: SecondTrack, pauseLength: Double, seconds: Range<Int>,
+                                            sourceLocation: SourceLocation = #_sourceLocation) {
+        let gaps = track.gaps(longerThan: 0.5)
+        #expect(gaps.count == 1, "\(track)", sourceLocation: sourceLocation)
+        guard let gap = gaps.first, let index = track.runs.firstIndex(of: gap) else { return }
+        #expect(abs(gap.duration - pauseLength) < 0.4, "pause of \(pauseLength) s heard as \(gap.duration) s",
+                sourceLocation: sourceLocation)
+        if case let .second(before) = track.runs[index - 1].label, case let .second(after) = track.runs[index + 1].label {
+            #expect(after == before || after == before + 1, "\(track)", sourceLocation: sourceLocation)
+            let heard = track.duration(of: before)
+            #expect(heard > 0.75 && heard < 1.25, "second \(before) heard for \(heard) s: \(track)", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("no sound around the pause: \(track)", sourceLocation: sourceLocation)
+        }
+        #expect(distinct(track.seconds).suffix(seconds.count - 1) == Array(seconds.dropFirst()), "\(track)",
+                sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `abplayer play` running in the background, driven through its standard input as a user (or
+/// the REPL later) would, with what it prints collected as it comes.
+final class PlayerProcess: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = CollectedOutput()
+    private let readers = DispatchGroup()
+
+    /// `environment` is merged over the test's; the audio servers' variables of a test are
+    /// complete on their own (everything else points nowhere), so the player cannot reach a server
+    /// of another test.
+    init(_ arguments: [String], environment: [String: String], home: URL) throws {
+        var merged = ProcessInfo.processInfo.environment
+        for key in ["PULSE_SERVER", "JACK_DEFAULT_SERVER", "ALSA_CONFIG_PATH", "PULSE_CLIENTCONFIG"] { merged[key] = nil }
+        merged["PULSE_SERVER"] = "unix:/nonexistent/abplayer-test"
+        merged["JACK_DEFAULT_SERVER"] = "abp_none_\(UUID().uuidString.prefix(6))"
+        merged["JACK_NO_START_SERVER"] = "1"
+        merged["XDG_RUNTIME_DIR"] = home.path
+        merged["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        merged["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        merged["ABPLAYER_PLUGIN_PATH"] = ""
+        merged.merge(environment) { _, new in new }
+        process.executableURL = BuildProducts.abplayer
+        process.arguments = ["play"] + arguments
+        process.environment = merged
+        process.standardInput = input
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        for (handle, isError) in [(outPipe.fileHandleForReading, false), (errPipe.fileHandleForReading, true)] {
+            readers.enter()
+            Thread.detachNewThread { [output, readers] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    let text = String(decoding: data, as: UTF8.self)
+                    output.text.withLock { if isError { $0.stderr += text } else { $0.stdout += text } }
+                }
+                readers.leave()
+            }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    var stdout: String { output.text.withLock { $0.stdout } }
+    var stderr: String { output.text.withLock { $0.stderr } }
+
+    /// Sends one command line (`pause`, `output jack`, ...).
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until standard error contains `text`; false after `timeout` seconds.
+    func waitForStderr(_ text: String, timeout: Double = 15) async -> Bool {
+        await waitUntil(timeout: timeout) { self.stderr.contains(text) }
+    }
+
+    func waitForStdout(_ text: String, timeout: Double = 15) async -> Bool {
+        await waitUntil(timeout: timeout) { self.stdout.contains(text) }
+    }
+
+    /// The place `status` reports now: item and frame.
+    func status(timeout: Double = 5) async -> (item: Int, frame: Int64)? {
+        let before = stdout.components(separatedBy: "status ").count
+        send("status")
+        guard await waitUntil(timeout: timeout, { self.stdout.components(separatedBy: "status ").count > before }) else { return nil }
+        guard let line = stdout.split(separator: "\n").last(where: { $0.hasPrefix("status ") }) else { return nil }
+        return Self.place(in: String(line))
+    }
+
+    /// Parses "(item I, frame F)".
+    static func place(in text: String) -> (item: Int, frame: Int64)? {
+        guard let range = text.range(of: "(item ") else { return nil }
+        let rest = text[range.upperBound...]
+        let numbers = rest.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int64($0) }
+        guard numbers.count == 2 else { return nil }
+        return (Int(numbers[0]), numbers[1])
+    }
+
+    /// Closes standard input and waits for the exit; nil when it had to be killed.
+    func waitForExit(timeout: Double = 60) async -> Int32? {
+        let finished = await waitUntil(timeout: timeout) { !self.process.isRunning }
+        if !finished {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        _ = readers.wait(timeout: .now() + 5)
+        return process.terminationStatus
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Polls `condition` every 20 ms, sleeping as a task: these tests wait for seconds of real
+    /// audio, and blocking a thread of the cooperative pool that long starves other tests.
+    @discardableResult
+    private func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while clock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+}
+
+/// What the reader threads have collected so far.
+private final class CollectedOutput: Sendable {
+    let text = Mutex((stdout: "", stderr: ""))
+}

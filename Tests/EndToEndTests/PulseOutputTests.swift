@@ -1,0 +1,157 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension OutputTests {
+    /// The pulse plugin against a private PulseAudio, recorded from the null sink's monitor.
+    @Suite struct PulseOutputTests {
+        @Test func playsTheFileWholeAndInOrder() async throws {
+            // Given a private PulseAudio recording its null sink, and an 8 s time-coded MP3
+            let server = try PulseServer()
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let recording = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            // When abplayer plays it there
+            let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
+                                           home: try BuildProducts.temporaryDirectory("pulse-play"))
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try recording.finish()
+            // Then it exits cleanly, and the server heard every second once, in order, at its pitch
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            #expect(track.seconds == Array(0..<8), "\(track)")
+            OutputChecks.expectWholeSeconds(recorded, track: track, seconds: 1...6)
+            #expect(track.gaps(longerThan: 0.1).isEmpty, "\(track)")
+        }
+
+        @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
+            // Given abplayer playing an 8 s time-coded MP3 to a private PulseAudio
+            let server = try PulseServer()
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let recording = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
+                                           home: try BuildProducts.temporaryDirectory("pulse-pause"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When it is paused for two seconds (as measured) and resumed
+            player.send("pause")
+            let clock = ContinuousClock()
+            let pausedAt = clock.now
+            try await Task.sleep(for: .milliseconds(300))
+            let reported = await player.status()
+            try await Task.sleep(for: .milliseconds(1700))
+            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            player.send("resume")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try recording.finish()
+            // Then the recording has one silence about as long as the pause, and the second heard
+            // before it goes on after it, with nothing repeated or skipped beyond the output latency
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            let gaps = track.gaps(longerThan: 0.5)
+            #expect(gaps.count == 1, "\(track)")
+            if let gap = gaps.first {
+                #expect(abs(gap.duration - pauseLength) < 0.4, "pause of \(pauseLength) s heard as \(gap.duration) s")
+                let index = track.runs.firstIndex(of: gap)!
+                let before = track.runs[index - 1].label, after = track.runs[index + 1].label
+                if case let .second(first) = before, case let .second(second) = after {
+                    #expect(second == first || second == first + 1, "\(track)")
+                } else {
+                    Issue.record("no sound around the pause: \(track)")
+                }
+            }
+            #expect(OutputChecks.distinct(track.seconds) == Array(0..<8), "\(track)")
+            OutputChecks.expectWholeSeconds(recorded, track: track, seconds: 1...6)
+            // and the position reported while paused is the frame the sink stopped at (the server
+            // received exactly that much audio before the silence), within 50 ms: the output latency
+            // was subtracted
+            let heard = try #require(OutputChecks.framesBeforeFirstSilence(recorded.samples, channels: 2, rate: recorded.rate))
+            let heardSourceFrames = Int64((Double(heard) * 44100 / Double(recorded.rate)).rounded())
+            let place = try #require(reported, "no status: \(player.stdout)")
+            #expect(abs(place.frame - heardSourceFrames) < 44100 / 20, "reported \(place.frame), the server got \(heardSourceFrames)")
+        }
+
+        @Test func losingTheServerPausesAndItsReturnResumesFromThere() async throws {
+            // Given abplayer playing a 10 s time-coded MP3 to a private PulseAudio
+            let server = try PulseServer()
+            let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+            let before = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
+                                           home: try BuildProducts.temporaryDirectory("pulse-lost"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When the server dies mid-play
+            server.stop()
+            // Then the player says so in one line with the place kept, and waits
+            #expect(await player.waitForStderr("output lost"), "stderr: \(player.stderr)")
+            let heardBefore = SecondTrack(try before.finish().samples, channels: 2, rate: 48000)
+            let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""
+            let kept = PlayerProcess.place(in: lostLine)
+            try await Task.sleep(for: .milliseconds(1000))
+            #expect(!player.stderr.contains("output back"))
+            // When the server comes back
+            try server.start()
+            let after = try server.record()
+            // Then playback resumes from the kept place and runs to the end
+            #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recordedAfter = try after.finish()
+            let heardAfter = SecondTrack(recordedAfter.samples, channels: 2, rate: recordedAfter.rate)
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let lastBefore = try #require(heardBefore.seconds.last, "\(heardBefore)")
+            let keptSecond = Int(try #require(kept, "\(lostLine)").frame / 44100)
+            #expect(keptSecond == lastBefore || keptSecond == lastBefore + 1, "kept \(String(describing: kept)); before: \(heardBefore)")
+            let firstAfter = try #require(heardAfter.seconds.first, "\(heardAfter)")
+            #expect(firstAfter == keptSecond || firstAfter == keptSecond + 1, "after: \(heardAfter)")
+            #expect(heardAfter.seconds.last == 9, "\(heardAfter)")
+            // what was in flight when the server died is at most the output latency (200 ms)
+            let keptSecondHeard = heardBefore.duration(of: keptSecond) + heardAfter.duration(of: keptSecond)
+            #expect(keptSecondHeard > 0.7 && keptSecondHeard < 1.3, "before: \(heardBefore) after: \(heardAfter)")
+            #expect(OutputChecks.distinct(heardBefore.seconds + heardAfter.seconds) == Array(0..<10),
+                    "before: \(heardBefore) after: \(heardAfter)")
+        }
+
+        @Test func whenOurSinkGoesAwayPlaybackPausesThenGoesOnWhereTheServerMovedIt() async throws {
+            // Given two null sinks, abplayer playing to the second ("headphones")
+            let server = try PulseServer()
+            let headphones = try server.addNullSink("headphones")
+            let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
+            let speakers = try server.record()
+            try await Task.sleep(for: .milliseconds(300))
+            let player = try PlayerProcess(["--output", "pulse:headphones", mp3.path], environment: server.environment,
+                                           home: try BuildProducts.temporaryDirectory("pulse-moved"))
+            #expect(await waitForPlace(player, atLeast: 3 * 44100))
+            // When that sink is removed (the server moves our stream to its default sink)
+            try server.unloadModule(headphones)
+            // Then the player says so with the place, and goes on there from that place
+            #expect(await player.waitForStderr("moved"), "stderr: \(player.stderr)")
+            let movedLine = player.stderr.split(separator: "\n").first { $0.contains("moved") }.map(String.init) ?? ""
+            let status = await player.waitForExit(timeout: 30)
+            try await Task.sleep(for: .milliseconds(300))
+            let recorded = try speakers.finish()
+            #expect(status == 0, "stderr: \(player.stderr)")
+            let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
+            let kept = try #require(PlayerProcess.place(in: movedLine), "\(movedLine)")
+            let keptSecond = Int(kept.frame / 44100)
+            #expect(keptSecond >= 3, "\(movedLine)")
+            // nothing reached the other speakers before the move
+            #expect(track.seconds.first.map { $0 >= keptSecond - 1 } == true, "\(track)")
+            #expect(track.seconds.first == keptSecond || track.seconds.first == keptSecond + 1, "\(track) kept \(kept)")
+            #expect(track.seconds.last == 7, "\(track)")
+        }
+    }
+}
+
+/// Waits until `status` reports a frame of the first item at or past `frame`.
+func waitForPlace(_ player: PlayerProcess, atLeast frame: Int64, timeout: Double = 20) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(timeout)
+    while clock.now < deadline {
+        if let place = await player.status(), place.frame >= frame { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}

@@ -1,0 +1,43 @@
+#!/bin/bash
+# start-jack.sh DIR NAME: a private jackd named NAME on the dummy backend (no hardware, no
+# realtime), 48 kHz, period $JACK_PERIOD (default 1024). Log in DIR/jackd.log (xruns appear as
+# "was not finished" lines). Prints the exports clients need. Stop with stop-jack.sh DIR.
+set -euo pipefail
+dir=${1:?usage: start-jack.sh DIR NAME}
+name=${2:?usage: start-jack.sh DIR NAME}
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
+up() { JACK_NO_START_SERVER=1 jack_lsp -s "$name" >/dev/null 2>&1; }
+# Files a killed server of this name left behind make jackd refuse to start.
+rm -f /dev/shm/jack_"$name"_* /dev/shm/jack_sem.*_"$name"_*
+# (A SIGKILLed server also keeps its slot in JACK's registry, which has 8: after several, jackd
+# says "Too many servers already active" until /dev/shm/jack-shm-registry is removed while no
+# jackd runs. The stop script sends SIGTERM first, so only a killed test run leaves such slots.)
+# jackd must not keep any descriptor of ours: a caller waiting for this script to end may watch
+# one, so all but 0-2 are closed. It runs under a small subshell that waits for it: JACK's
+# registry takes a zombie for a live server ("server already active" on a restart under the same
+# name), and the init of a container may reap orphans late, so its parent reaps it at once.
+rm -f "$dir/jackd.pid"
+(
+    for fd in /proc/$BASHPID/fd/*; do
+        n=${fd##*/}
+        [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done
+    JACK_NO_AUDIO_RESERVATION=1 jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
+        </dev/null >"$dir/jackd.log" 2>&1 &
+    echo $! > "$dir/jackd.pid"
+    wait $!
+) </dev/null >/dev/null 2>&1 &
+for _ in $(seq 100); do [ -s "$dir/jackd.pid" ] && break; sleep 0.01; done
+for _ in $(seq 250); do
+    if up; then
+        echo "export JACK_DEFAULT_SERVER=$name"
+        echo "export JACK_NO_START_SERVER=1"
+        echo "export JACK_NO_AUDIO_RESERVATION=1"
+        exit 0
+    fi
+    kill -0 "$(cat "$dir/jackd.pid")" 2>/dev/null || break
+    sleep 0.04
+done
+echo "jackd failed to start:" >&2; cat "$dir/jackd.log" >&2
+kill -TERM "$(cat "$dir/jackd.pid")" 2>/dev/null || true
+exit 1

@@ -1,0 +1,13 @@
+#!/bin/bash
+# stop-jack.sh DIR: stops the jackd started by start-jack.sh DIR, by its PID (idempotent).
+dir=${1:?usage: stop-jack.sh DIR}
+[ -s "$dir/jackd.pid" ] || exit 0
+pid=$(cat "$dir/jackd.pid")
+alive() { [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+if alive "$pid" && grep -qx jackd "/proc/$pid/comm" 2>/dev/null; then
+    kill -TERM "$pid"
+    for _ in $(seq 150); do alive "$pid" || break; sleep 0.02; done
+    alive "$pid" && kill -KILL "$pid"
+fi
+rm -f "$dir/jackd.pid"
+exit 0
