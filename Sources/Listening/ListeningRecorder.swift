@@ -59,6 +59,8 @@ public final class ListeningRecorder {
             case .playing: openSession()
             case .paused, .stopped: closeSession()
             }
+        case .outputLost, .outputRestored, .outputMoved, .outputChanged:
+            break // the engine also reports the state change (paused, playing) these bring
         case .ended:
             closeSession()
             if heard?.item == mediaIds.count - 1, !failedItems.contains(mediaIds.count - 1) {

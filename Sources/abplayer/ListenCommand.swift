@@ -13,17 +13,12 @@ struct Listen: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("null (discard, in real time) or wav:PATH (a float32 WAV file, in real time).", valueName: "OUTPUT"))
-    var output = "null"
+    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax) (wav: in real time). Default: the first that answers of PulseAudio, JACK, ALSA.", valueName: "SINK"),
+            transform: { try OutputSpec(parsing: $0) })
+    var output: OutputSpec?
 
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
-
-    func validate() throws {
-        guard output == "null" || (output.hasPrefix("wav:") && output.count > 4) else {
-            throw ValidationError("--output must be null or wav:PATH")
-        }
-    }
 
     func run() async throws {
         let database = try library.open()
@@ -36,12 +31,14 @@ struct Listen: AsyncParsableCommand {
             return (target, media, try database.startingPoint(ofBook: target.id!))
         }
         let registry = plugins.makeRegistry()
+        let chosen = output ?? OutputChooser(registry: registry).choose(for: AudioFormat(rate: media[start.item].sampleRate, channels: 2))
+        var options = chosen.options
+        // Listening is in real time, also into a file.
+        if case .wav = chosen { options["paced"] = "true" }
         let sinks: any SinkOpener
         do {
-            sinks = output == "null"
-                ? try registry.sinkOpener(pluginID: "null", options: ["paced": "true"])
-                : try registry.sinkOpener(pluginID: "wav", options: ["path": String(output.dropFirst(4)), "paced": "true"])
-        } catch let error as AudioError {
+            sinks = try registry.sinkOpener(pluginID: chosen.pluginID, options: options)
+        } catch {
             printError("abplayer: \(error)")
             throw ExitCode.failure
         }
@@ -50,7 +47,7 @@ struct Listen: AsyncParsableCommand {
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
         let recorder = ListeningRecorder(library: database, bookId: target.id!, mediaIds: media.map { $0.id! }, start: startPosition)
         recorder.onError = { printError("abplayer: saving the position of \(target.title): \($0)") }
-        let signals = ListenSignals { _ in
+        let signals = TerminationSignals { _ in
             engine.pause()
             engine.shutdown()
         }
@@ -66,6 +63,15 @@ struct Listen: AsyncParsableCommand {
                 printError("abplayer: playing #\(target.id!) \(target.title) from item \(position.item + 1) at \(String(format: "%.3f", seconds)) s")
             case let .failed(_, error): printError("abplayer: \(error)")
             case .ended: engine.shutdown()
+            case let .outputLost(message):
+                printError("abplayer: output lost: \(message); paused (position saved), resuming when it is back")
+            case .outputRestored:
+                printError("abplayer: output back; playing on")
+            case let .outputMoved(message):
+                // Headphones unplugged: not on through the speakers. `listen` takes no commands,
+                // so it stops here, the position saved; listening again continues there.
+                printError("abplayer: \(message); stopped (position saved): `abplayer listen` continues there")
+                engine.shutdown()
             default: break
             }
         }

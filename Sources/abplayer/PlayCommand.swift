@@ -103,8 +103,9 @@ final class PlaySession: Sendable {
             case .outputRestored:
                 printError("abplayer: output back; playing from \(place)")
             case let .outputMoved(message):
-                printError("abplayer: \(message); paused at \(place); continuing on the new sink")
-                engine.play()
+                // Headphones unplugged: the book must not go on through the room's speakers.
+                // It stays paused until the user says `resume`, which plays on the new sink.
+                printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
             case .outputChanged:
                 printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
             case .stateChanged, .position:

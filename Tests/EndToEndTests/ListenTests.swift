@@ -40,7 +40,7 @@ import Testing
         // Given a book playing in real time (null output)
         let (abplayer, library) = try Self.libraryWithBook("listen-kill9")
         let clock = ContinuousClock()
-        let listening = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen Book"])
+        let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "null", "--library", library, "Listen Book"])
         let playing = try #require(await listening.waitForLine(containing: "playing"), "stderr: \(listening.errorOutput)")
         let started = playing.arrived
         let startSeconds = try #require(Self.startSeconds(playing.line))
@@ -63,7 +63,7 @@ import Testing
         // Given a book playing in real time
         let (abplayer, library) = try Self.libraryWithBook("listen-term")
         let clock = ContinuousClock()
-        let first = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "1"])
+        let first = try ListeningProcess(abplayer, arguments: ["listen", "--output", "null", "--library", library, "1"])
         let playing = try #require(await first.waitForLine(containing: "playing"), "stderr: \(first.errorOutput)")
         let started = playing.arrived
         let startSeconds = try #require(Self.startSeconds(playing.line))
@@ -79,7 +79,7 @@ import Testing
         #expect(abs(saved - heard) < 0.3, "saved \(saved) s, heard \(heard) s")
 
         // When listening again, it starts from the saved position
-        let second = try ListeningProcess(abplayer, arguments: ["listen", "--library", library, "Listen"])
+        let second = try ListeningProcess(abplayer, arguments: ["listen", "--output", "null", "--library", library, "Listen"])
         let resumed = try #require(await second.waitForLine(containing: "playing"), "stderr: \(second.errorOutput)")
         second.signal(SIGINT)
         #expect(await second.waitForExit() == 0)

@@ -114,7 +114,7 @@ extension OutputTests {
                     "before: \(heardBefore) after: \(heardAfter)")
         }
 
-        @Test func whenOurSinkGoesAwayPlaybackPausesThenGoesOnWhereTheServerMovedIt() async throws {
+        @Test func whenOurSinkGoesAwayPlaybackPausesUntilResumedWhereTheServerMovedIt() async throws {
             // Given two null sinks, abplayer playing to the second ("headphones")
             let server = try PulseServer()
             let headphones = try server.addNullSink("headphones")
@@ -126,9 +126,15 @@ extension OutputTests {
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
             // When that sink is removed (the server moves our stream to its default sink)
             try server.unloadModule(headphones)
-            // Then the player says so with the place, and goes on there from that place
+            // Then the player says so with the place, and stays paused there
             #expect(await player.waitForStderr("moved"), "stderr: \(player.stderr)")
             let movedLine = player.stderr.split(separator: "\n").first { $0.contains("moved") }.map(String.init) ?? ""
+            try await Task.sleep(for: .seconds(1))
+            #expect(await player.status() != nil)
+            #expect(player.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status paused") == true,
+                    "stdout: \(player.stdout)")
+            // When the user resumes, it goes on from that place on the sink the server moved it to
+            player.send("resume")
             let status = await player.waitForExit(timeout: 30)
             try await Task.sleep(for: .milliseconds(300))
             let recorded = try speakers.finish()
