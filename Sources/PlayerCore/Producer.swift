@@ -125,7 +125,9 @@ final class Producer: @unchecked Sendable {
         }
         decodedFrame = 0
         producing = true
-        if openDecoderIfNeeded(), target.frame > 0 {
+        // A target frame belongs to its item: when that item fails to open and a later one
+        // plays instead, the later one starts at its top.
+        if openDecoderIfNeeded(), itemIndex == target.item, target.frame > 0 {
             do {
                 try decoder?.seek(to: target.frame)
                 decodedFrame = target.frame

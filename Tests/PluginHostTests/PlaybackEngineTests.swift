@@ -74,6 +74,24 @@ import Testing
         #expect(seconds == [0, 1, 2, 3, 4, 0, 1, 2])
     }
 
+    @Test func aStartInAFileThatFailsIsNotCarriedIntoTheNextFile() async throws {
+        // Given a list whose first file is missing, loaded to start 2 s into that first file
+        let registry = Self.registry()
+        let second = try Fixtures.mp3(seconds: 5, vbr: true)
+        let output = try BuildProducts.temporaryDirectory("engine-failed-start").appendingPathComponent("out.wav")
+        let engine = PlaybackEngine(
+            decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
+        // When it plays
+        engine.load(["/nonexistent/missing.mp3", second.path], start: PlaybackPosition(item: 0, frame: 2 * 44100))
+        let events = await Self.events(of: engine)
+        engine.shutdown()
+        // Then the failure is reported and the next file plays from its start, not from 2 s
+        #expect(events.contains { if case .failed(item: 0, _) = $0 { true } else { false } })
+        let wav = try WavFile.read(output)
+        #expect(wav.frameCount == 5 * 44100)
+        #expect(AudioAnalysis.secondAt(frame: 22050, in: wav.samples, channels: 2, rate: 44100) == 0)
+    }
+
     /// Synchronous on purpose: its waits block this thread (Thread.sleep) instead of yielding it.
     /// An async test must get a cooperative-pool thread back after each suspension, and on 2
     /// cores the blocking end-to-end tests running beside it can hold both for many seconds: the
