@@ -1,4 +1,4 @@
-import Console
+@testable import Console
 import Testing
 
 @Suite struct TokenizerTests {
