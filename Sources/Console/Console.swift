@@ -57,9 +57,16 @@ public final class Console {
         }
         var outcome = Outcome.succeeded
         for words in commands {
+            let command: Command
             do {
-                let command = try Command(words: words)
-                if command == .quit { return .quit }
+                command = try Command(words: words)
+            } catch {
+                complain(error.description) // says which command itself
+                outcome = .failed
+                continue
+            }
+            if command == .quit { return .quit }
+            do {
                 try execute(command)
             } catch {
                 complain("\(words[0]): \(error)")
