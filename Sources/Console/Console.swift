@@ -52,7 +52,7 @@ public final class Console {
         }
         if commands.isEmpty {
             // An empty line toggles play/pause while a book is loaded.
-            if let session { session.engine.toggle() }
+            if let session { session.toggle() }
             return .succeeded
         }
         var outcome = Outcome.succeeded
@@ -84,8 +84,8 @@ public final class Console {
         case .tree: try tree()
         case let .find(text): try find(text)
         case let .play(reference): try play(reference)
-        case .pause: try playing().engine.pause()
-        case .toggle: try playing().engine.toggle()
+        case .pause: try playing().pause()
+        case .toggle: try playing().toggle()
         case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
         case let .seek(target): try seek(target)
         case let .goto(item, seconds): try goto(item: item, seconds: seconds)
@@ -124,13 +124,13 @@ public final class Console {
 
     func play(_ reference: String?) throws {
         guard let reference else {
-            try playing().engine.play()
+            try playing().play()
             return
         }
         // An item of the book being played?
         if let session, let item = itemIndex(reference, in: session, required: false) {
             session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
-            session.engine.play()
+            session.play()
             return
         }
         let book = try library.book(matching: reference)

@@ -31,7 +31,26 @@ final class PlayerSession {
                                           speed: settings.speed)
     }
 
-    var state: PlaybackState { engine.state }
+    /// What the listener asked for last, until the engine reports it: `status` right after
+    /// `pause` says paused.
+    private var requestedState: PlaybackState?
+
+    var state: PlaybackState { requestedState ?? engine.state }
+
+    func play() {
+        requestedState = .playing
+        engine.play()
+    }
+
+    func pause() {
+        requestedState = .paused
+        engine.pause()
+    }
+
+    func toggle() {
+        requestedState = state == .playing ? .paused : .playing
+        engine.toggle()
+    }
 
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
@@ -70,17 +89,21 @@ final class PlayerSession {
             return "item \(item + 1) (\(timeline.items[item].title)): \(error)"
         case .ended:
             pendingJump = nil
+            requestedState = nil
             recorder.handle(event)
             return "\(book.title): the end"
         case let .outputLost(message):
+            requestedState = nil
             return "output lost: \(message); paused (position saved), resuming when it is back"
         case .outputRestored:
             return "output back; playing on"
         case let .outputMoved(message):
+            requestedState = nil
             return "\(message); paused: 'play' continues"
         case .outputChanged:
             return "now playing through \(outputName)"
-        case .stateChanged:
+        case let .stateChanged(state):
+            if state == requestedState || state == .stopped { requestedState = nil }
             recorder.handle(event)
             return nil
         }
