@@ -10,7 +10,7 @@ import PluginHost
 struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl", abstract: "The interactive prompt (the default): play and browse books.",
-        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT) or SIGTERM saves the position and exits.")
+        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits.")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -49,7 +49,8 @@ struct Repl: AsyncParsableCommand {
         } else {
             source = .standardInput
         }
-        let signals = TerminationSignals { _ in continuation.yield(.terminate) }
+        // SIGHUP too: closing the terminal saves the position like Ctrl-C.
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
         let succeeded = await console.run(source, inputs: inputs)
         terminal.restore()
         withExtendedLifetime(signals) {}

@@ -52,7 +52,17 @@ import Testing
             return nil
         }
 
-        func stop() { _ = try? tmux(["kill-server"]) }
+        /// Ctrl-D on an empty line quits abplayer, which ends the session and the server
+        /// (kill-server alone left abplayer running here, though SIGHUP itself ends it).
+        func stop() {
+            _ = try? tmux(["send-keys", "C-u", "C-d"])
+            let clock = ContinuousClock()
+            let start = clock.now
+            while (try? tmux(["has-session"]))?.status == 0, (clock.now - start).secondsValue < 10 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            _ = try? tmux(["kill-server"])
+        }
     }
 
     @Test func thePromptCompletesQuotedNamesTogglesOnEnterAndKeepsHistoryAcrossRuns() throws {
