@@ -34,7 +34,7 @@ public struct Completer: Sendable {
         case "help" where words.count == 1: names = Self.commandNames
         case "cd" where words.count == 1: names = shelfNames(under: current.value)
         case "play" where words.count == 1, "find" where words.count == 1:
-            names = ((try? library.bookListings()) ?? []).map(\.title)
+            names = (try? library.bookTitles()) ?? []
         case "output" where words.count == 1: names = outputNames
         case "chapter" where words.count == 1: names = ["next", "prev"]
         case "status" where words.count == 1: names = ["--json"]

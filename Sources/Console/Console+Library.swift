@@ -40,7 +40,7 @@ extension Console {
     func list() throws {
         let here = location.current
         for shelf in try childShelves(of: here) { say("\(shelf)/") }
-        let books = try library.bookListings(shelf: here.isEmpty ? nil : here).filter { ($0.shelf ?? "") == here }
+        let books = try library.bookListings(directlyOn: here)
         for book in books { say(Self.line(for: book)) }
     }
 
@@ -84,10 +84,7 @@ extension Console {
     }
 
     func find(_ text: String) throws {
-        let needle = text.lowercased()
-        let found = try library.bookListings().filter { book in
-            [book.title, book.author, book.narrator].compactMap { $0?.lowercased() }.contains { $0.contains(needle) }
-        }
+        let found = try library.bookListings(containing: text)
         if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
         for book in found { say("/\(book.shelf ?? "")  " + Self.line(for: book)) }
     }

@@ -126,4 +126,19 @@ import Testing
         #expect(status.itemPosition > 1.0, "\(status.itemPosition)")
         #expect(status.itemPosition <= elapsed + 0.1, "\(status.itemPosition) s after \(elapsed) s")
     }
+
+    @Test func findAndTreeShowWhereBooksAre() throws {
+        let (abplayer, library) = try Self.library("repl-find")
+
+        let result = try abplayer.run(["-c", "find end; tree; find Zzz", "--library", library])
+
+        // Then find (any case) names the book with its shelf, tree shows the shelf, and a search
+        // that finds nothing is one line and a failure
+        #expect(result.stdoutString.split(separator: "\n").map(String.init) == [
+            "/Science Fiction  #1 Ender's Game  0:40  0%",
+            "Science Fiction/  (1 books)",
+        ])
+        #expect(result.stderr == "find: no book's title, author or narrator contains 'Zzz'\n")
+        #expect(result.status == 1)
+    }
 }
