@@ -41,8 +41,9 @@ public final class Console {
         case succeeded, failed, quit
     }
 
-    /// Runs every command of a line; failed when any failed (the others still run).
-    public func execute(line: String) -> Outcome {
+    /// Runs every command of a line; failed when any failed (the others still run). An empty
+    /// line toggles play/pause when typed at the prompt (`typed`); in a script it does nothing.
+    public func execute(line: String, typed: Bool = false) -> Outcome {
         let commands: [[String]]
         do {
             commands = try Tokenizer.commands(in: line)
@@ -51,8 +52,7 @@ public final class Console {
             return .failed
         }
         if commands.isEmpty {
-            // An empty line toggles play/pause while a book is loaded.
-            if let session { session.toggle() }
+            if typed, let session { session.toggle() }
             return .succeeded
         }
         var outcome = Outcome.succeeded
@@ -156,7 +156,7 @@ public final class Console {
         }
         self.session = session
         applyToEngine(speed: session.settings.speed, volume: session.settings.volume)
-        engine.load(media.map(\.path), start: startPosition)
+        session.start(paths: media.map(\.path))
         let seconds = session.timeline.bookSeconds(startPosition)
         say("playing #\(book.id!) \(book.title) from \(Timecode.format(seconds: seconds)) (item \(start.item + 1)/\(media.count)) through \(outputName)")
     }

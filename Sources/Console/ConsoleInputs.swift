@@ -10,6 +10,10 @@ public enum LineSource {
     /// The terminal: libedit with a prompt showing the shelf, history and completion.
     case terminal(Completer, historyPath: String)
 
+    var isTerminal: Bool {
+        if case .terminal = self { true } else { false }
+    }
+
     /// Starts feeding `inputs`. `lineDone` is waited on after each typed line so the next prompt
     /// comes after the command's output; the REPL signals it when the command is done.
     func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore) {
@@ -54,7 +58,7 @@ extension Console {
         loop: for await input in stream {
             switch input {
             case let .line(line):
-                let outcome = execute(line: line)
+                let outcome = execute(line: line, typed: source.isTerminal)
                 if outcome == .failed { succeeded = false }
                 if outcome == .quit { break loop }
                 lineDone.signal()

@@ -37,6 +37,12 @@ final class PlayerSession {
 
     var state: PlaybackState { requestedState ?? engine.state }
 
+    /// Loads the book's files and starts playing at the session's position.
+    func start(paths: [String]) {
+        requestedState = .playing
+        engine.load(paths, start: position)
+    }
+
     func play() {
         requestedState = .playing
         engine.play()

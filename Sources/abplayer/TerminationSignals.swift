@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Turns SIGINT and SIGTERM into a call of `handler` on a queue of its own (not in a signal
+/// Turns SIGINT and SIGTERM (or the `signals` given) into a call of `handler` on a queue of its own (not in a signal
 /// handler), so a command can stop its engine and save its place before exiting. Keep the
 /// returned value alive for as long as the signals should be handled. (`@unchecked`: the
 /// sources are touched only in init and deinit.)

@@ -58,7 +58,8 @@ import Testing
         _ = try abplayer.run(["-c", "play Ender; seek 0:25", "--output", "null", "--library", library]).requireSuccess()
 
         // When commands come on standard input (not a terminal)
-        let script = "ls\ncd \"Science Fiction\"\nls\nplay Ender\nstatus --json\n-10\nstatus --json\n"
+        // (the empty line does not toggle: only typed at the prompt does it)
+        let script = "ls\ncd \"Science Fiction\"\nls\nplay Ender\n\nstatus --json\n-10\nstatus --json\n"
         let result = try Command.run(BuildProducts.abplayer.path, ["--output", "null", "--library", library],
                                      stdin: Data(script.utf8), environment: abplayer.environment)
 
@@ -72,6 +73,7 @@ import Testing
         let statuses = try Self.statuses(result)
         #expect(statuses.count == 2)
         #expect(abs((statuses.first?.bookPosition ?? -1) - 25) < 0.6)
+        #expect(statuses.map(\.state) == ["playing", "playing"])
         #expect(statuses.last?.itemNumber == 1)
         #expect(abs((statuses.last?.bookPosition ?? -1) - 15) < 0.6)
     }
