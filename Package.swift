@@ -49,10 +49,15 @@ var targets: [Target] = [
     // Listening: the bridge between the player and the library (saves positions and sessions from
     // the engine's events; inspects media with the decoders for the importer).
     .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),
+    // libedit, the REPL's line editor.
+    .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit"),
+    // The REPL: commands, the line editor, status. Gets decoders and outputs from the
+    // composition root; knows no plugin.
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Listening", "CEdit"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost", "Library", "Listening",
+            "PlayerCore", "PluginHost", "Library", "Listening", "Console",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -65,6 +70,7 @@ var targets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "LibraryTests",

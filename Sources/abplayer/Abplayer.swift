@@ -4,11 +4,11 @@ struct Abplayer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "abplayer",
         abstract: "A terminal audiobook player.",
-        subcommands: [Prompt.self, Probe.self, Decode.self, Plugins.self, Play.self,
+        subcommands: [Repl.self, Probe.self, Decode.self, Plugins.self, Play.self,
                       Import.self, Books.self, Shelves.self, ShelfCommand.self, BookCommand.self, Listen.self,
                       Bookmarks.self, History.self, Stats.self, Browse.self, Rescan.self, Export.self, ImportState.self,
                       GenerateLibrary.self],
-        defaultSubcommand: Prompt.self
+        defaultSubcommand: Repl.self
     )
 }
 

@@ -1,0 +1,175 @@
+import PlayerCore
+
+/// One thing the user asked the REPL to do, parsed and checked.
+public enum Command: Equatable, Sendable {
+    public enum ChapterTarget: Equatable, Sendable {
+        case next, previous
+        /// 1-based, across the whole book.
+        case number(Int)
+    }
+
+    case help(topic: String?)
+    case list
+    case changeShelf(String)
+    case tree
+    case find(String)
+    case play(String?)
+    case pause
+    case toggle
+    /// `+N`/`-N`; nil seconds: the book's skip interval.
+    case skip(forward: Bool, seconds: Double?)
+    case seek(SeekTarget)
+    case goto(item: String, seconds: Double?)
+    case nextItem
+    case previousItem
+    case chapter(ChapterTarget)
+    case undo
+    case bookmark(note: String?)
+    case bookmarks
+    case speed(Double)
+    case volume(Double)
+    case output(String)
+    case status(json: Bool)
+    case quit
+}
+
+/// A command the parser refused: one line saying what was wrong and what is right.
+public struct CommandError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What `help` says about each command; also the names tab completion offers.
+public struct CommandHelp: Sendable {
+    public let name: String
+    public let usage: String
+    public let summary: String
+
+    public static let all: [CommandHelp] = [
+        CommandHelp(name: "help", usage: "help [COMMAND]", summary: "list the commands, or explain one"),
+        CommandHelp(name: "ls", usage: "ls", summary: "the shelves and books here, with author, duration and progress"),
+        CommandHelp(name: "cd", usage: "cd SHELF | .. | /", summary: "go into a shelf, up one, or to the top"),
+        CommandHelp(name: "tree", usage: "tree", summary: "every shelf, indented"),
+        CommandHelp(name: "find", usage: "find TEXT", summary: "books whose title, author or narrator contains TEXT"),
+        CommandHelp(name: "play", usage: "play [BOOK | ITEM]", summary: "play a book from where it was, an item of the current book from its start, or resume"),
+        CommandHelp(name: "pause", usage: "pause", summary: "pause (an empty line toggles play/pause)"),
+        CommandHelp(name: "toggle", usage: "toggle", summary: "play if paused, pause if playing"),
+        CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m; default: the book's skip interval)"),
+        CommandHelp(name: "seek", usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
+        CommandHelp(name: "goto", usage: "goto ITEM [mm:ss]", summary: "go to an item (number or title) of the book, at a time in it"),
+        CommandHelp(name: "next", usage: "next", summary: "the next item"),
+        CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
+        CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),
+        CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
+        CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard"),
+        CommandHelp(name: "bookmarks", usage: "bookmarks", summary: "the book's bookmarks"),
+        CommandHelp(name: "speed", usage: "speed 0.5-4.0", summary: "the book's playback speed"),
+        CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
+        CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
+        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
+        CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
+    ]
+
+    public static func named(_ name: String) -> CommandHelp? {
+        let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
+        return all.first { $0.name == key || ($0.name == "quit" && key == "exit") }
+    }
+}
+
+extension Command {
+    /// Parses one command's words (as the tokenizer gave them).
+    public init(words: [String]) throws(CommandError) {
+        guard let name = words.first else { throw CommandError("empty command") }
+        let arguments = Array(words.dropFirst())
+        let rest: String? = arguments.isEmpty ? nil : arguments.joined(separator: " ")
+        func usage() -> CommandError {
+            CommandError("usage: \(CommandHelp.named(name)?.usage ?? name)")
+        }
+        func noArguments(_ command: Command) throws(CommandError) -> Command {
+            guard arguments.isEmpty else { throw CommandError("\(name) takes no arguments") }
+            return command
+        }
+
+        if let sign = name.first, sign == "+" || sign == "-" {
+            let amount = String(name.dropFirst())
+            guard arguments.isEmpty else { throw CommandError("usage: +N or -N, e.g. +30, -1:30, +5m (no space after the sign)") }
+            if amount.isEmpty { self = .skip(forward: sign == "+", seconds: nil); return }
+            guard let seconds = TimeArgument.duration(amount) else {
+                throw CommandError("'\(name)' is not an amount of time: use +30, -1:30 or +5m")
+            }
+            self = .skip(forward: sign == "+", seconds: seconds)
+            return
+        }
+        switch name {
+        case "help", "?":
+            guard arguments.count <= 1 else { throw usage() }
+            if let topic = arguments.first, CommandHelp.named(topic) == nil {
+                throw CommandError("help: no command '\(topic)'; 'help' lists them")
+            }
+            self = .help(topic: arguments.first)
+        case "ls": self = try noArguments(.list)
+        case "cd": self = .changeShelf(rest ?? "/")
+        case "tree": self = try noArguments(.tree)
+        case "find":
+            guard let rest else { throw usage() }
+            self = .find(rest)
+        case "play": self = .play(rest)
+        case "pause": self = try noArguments(.pause)
+        case "toggle": self = try noArguments(.toggle)
+        case "seek":
+            guard arguments.count == 1 else { throw usage() }
+            guard let target = TimeArgument.seekTarget(arguments[0]) else {
+                throw CommandError("seek: '\(arguments[0])' is not a time: use 1:02:03, +90, -5m or 50%")
+            }
+            self = .seek(target)
+        case "goto":
+            guard !arguments.isEmpty else { throw usage() }
+            if arguments.count > 1, let seconds = Timecode.seconds(from: arguments.last!) {
+                self = .goto(item: arguments.dropLast().joined(separator: " "), seconds: seconds)
+            } else {
+                self = .goto(item: rest!, seconds: nil)
+            }
+        case "next": self = try noArguments(.nextItem)
+        case "prev": self = try noArguments(.previousItem)
+        case "chapter":
+            guard arguments.count == 1 else { throw usage() }
+            switch arguments[0] {
+            case "next", "+": self = .chapter(.next)
+            case "prev", "-": self = .chapter(.previous)
+            case let text:
+                guard let number = Int(text), number >= 1 else {
+                    throw CommandError("chapter: '\(text)' is not a chapter: use next, prev or a number from 1")
+                }
+                self = .chapter(.number(number))
+            }
+        case "undo": self = try noArguments(.undo)
+        case "bookmark": self = .bookmark(note: rest)
+        case "bookmarks": self = try noArguments(.bookmarks)
+        case "speed":
+            guard arguments.count == 1 else { throw usage() }
+            guard let speed = Double(arguments[0]), speed >= 0.5, speed <= 4 else {
+                throw CommandError("speed: '\(arguments[0])' is out of range: use a number from 0.5 to 4.0")
+            }
+            self = .speed(speed)
+        case "volume":
+            guard arguments.count == 1 else { throw usage() }
+            let text = arguments[0].hasSuffix("%") ? String(arguments[0].dropLast()) : arguments[0]
+            guard let volume = Double(text), volume >= 0, volume <= 150 else {
+                throw CommandError("volume: '\(arguments[0])' is out of range: use a percentage from 0 to 150")
+            }
+            self = .volume(volume)
+        case "output":
+            guard arguments.count == 1 else { throw usage() }
+            self = .output(arguments[0])
+        case "status":
+            switch arguments {
+            case []: self = .status(json: false)
+            case ["--json"]: self = .status(json: true)
+            default: throw CommandError("usage: status [--json]")
+            }
+        case "quit", "exit": self = try noArguments(.quit)
+        default:
+            throw CommandError("unknown command '\(name)': 'help' lists the commands")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Library
+import PlayerCore
+import Synchronization
+
+/// The shelf the REPL is in ("" at the top). Read by the line editor's thread for the prompt
+/// and completion while the REPL's task changes it, hence the lock.
+public final class ShelfLocation: Sendable {
+    private let path = Mutex("")
+
+    public var current: String {
+        get { path.withLock { $0 } }
+        set { path.withLock { $0 = newValue } }
+    }
+
+    /// "/" or "/Fiction/Russian".
+    public var display: String { "/" + current }
+}
+
+extension Console {
+    func help(_ topic: String?) {
+        if let topic, let entry = CommandHelp.named(topic) {
+            say("\(entry.usage)\n  \(entry.summary)")
+            return
+        }
+        let width = CommandHelp.all.map(\.usage.count).max() ?? 0
+        for entry in CommandHelp.all {
+            say(entry.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.summary)
+        }
+    }
+
+    /// The shelves directly inside `path` ("" for the top), by name.
+    func childShelves(of path: String) throws -> [String] {
+        let prefix = path.isEmpty ? "" : path + "/"
+        return try library.shelfTree()
+            .filter { $0.path.hasPrefix(prefix) && !$0.path.dropFirst(prefix.count).contains("/") && $0.path != path }
+            .map { String($0.path.dropFirst(prefix.count)) }
+    }
+
+    func list() throws {
+        let here = location.current
+        for shelf in try childShelves(of: here) { say("\(shelf)/") }
+        let books = try library.bookListings(directlyOn: here)
+        for book in books { say(Self.line(for: book)) }
+    }
+
+    static func line(for book: BookListing) -> String {
+        let author = book.author.map { " — \($0)" } ?? ""
+        let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
+        return "#\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)"
+    }
+
+    func changeShelf(_ argument: String) throws {
+        let here = location.current
+        let target: String
+        switch argument {
+        case "/": target = ""
+        case "..": target = LibraryDatabase.shelfNames(here).dropLast().joined(separator: "/")
+        default:
+            let absolute = argument.hasPrefix("/") ? argument : here + "/" + argument
+            var names: [String] = []
+            for name in LibraryDatabase.shelfNames(absolute) {
+                switch name {
+                case ".": continue
+                case "..": _ = names.popLast()
+                default: names.append(name)
+                }
+            }
+            target = names.joined(separator: "/")
+        }
+        if !target.isEmpty, try library.shelfID(path: target) == nil {
+            throw CommandError("no shelf '\(argument)' in /\(here): 'ls' shows the shelves here")
+        }
+        location.current = target
+    }
+
+    func tree() throws {
+        let shelves = try library.shelfTree()
+        if shelves.isEmpty { say("(no shelves)") }
+        for shelf in shelves {
+            let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
+            say(String(repeating: "  ", count: shelf.depth) + "\(name)/  (\(shelf.bookCount) books)")
+        }
+    }
+
+    func find(_ text: String) throws {
+        let found = try library.bookListings(containing: text)
+        if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
+        for book in found { say("/\(book.shelf ?? "")  " + Self.line(for: book)) }
+    }
+}

@@ -1,0 +1,342 @@
+import Foundation
+public import Library
+public import PlayerCore
+
+/// Something the REPL's one task reacts to: a line typed (or scripted), the end of the input,
+/// an engine event, or a termination signal.
+public enum ConsoleInput: Sendable {
+    case line(String)
+    case endOfInput
+    /// `generation` says which engine sent it: events of a book no longer played are dropped.
+    case event(PlaybackEvent, generation: Int)
+    case terminate
+}
+
+/// Runs the REPL's commands against the library and the book being played. Everything happens
+/// on the task reading `inputs` (lines and engine events alike), so nothing here is shared.
+public final class Console {
+    let library: LibraryDatabase
+    let decoders: any DecoderOpener
+    let outputs: Outputs
+    /// The output chosen with `--output` or `output`; nil: chosen per book.
+    var chosenOutput: String?
+    /// The shelf `ls` shows, "" at the top; shared with the line editor for the prompt and
+    /// completion.
+    public let location: ShelfLocation
+    var session: PlayerSession?
+    private var generation = 0
+    let inputs: AsyncStream<ConsoleInput>.Continuation
+
+    public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
+                inputs: AsyncStream<ConsoleInput>.Continuation) {
+        self.library = library
+        self.decoders = decoders
+        self.outputs = outputs
+        self.chosenOutput = output
+        self.inputs = inputs
+        self.location = ShelfLocation()
+    }
+
+    public enum Outcome: Equatable, Sendable {
+        case succeeded, failed, quit
+    }
+
+    /// Runs every command of a line; failed when any failed (the others still run). An empty
+    /// line toggles play/pause when typed at the prompt (`typed`); in a script it does nothing.
+    public func execute(line: String, typed: Bool = false) -> Outcome {
+        let commands: [[String]]
+        do {
+            commands = try Tokenizer.commands(in: line)
+        } catch {
+            complain(error.description)
+            return .failed
+        }
+        if commands.isEmpty {
+            if typed, let session { session.toggle() }
+            return .succeeded
+        }
+        var outcome = Outcome.succeeded
+        for words in commands {
+            let command: Command
+            do {
+                command = try Command(words: words)
+            } catch {
+                complain(error.description) // says which command itself
+                outcome = .failed
+                continue
+            }
+            if command == .quit { return .quit }
+            do {
+                try execute(command)
+            } catch {
+                complain("\(words[0]): \(error)")
+                outcome = .failed
+            }
+        }
+        return outcome
+    }
+
+    func execute(_ command: Command) throws {
+        switch command {
+        case let .help(topic): help(topic)
+        case .list: try list()
+        case let .changeShelf(path): try changeShelf(path)
+        case .tree: try tree()
+        case let .find(text): try find(text)
+        case let .play(reference): try play(reference)
+        case .pause: try playing().pause()
+        case .toggle: try playing().toggle()
+        case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
+        case let .seek(target): try seek(target)
+        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
+        case .nextItem: try nextItem()
+        case .previousItem: try previousItem()
+        case let .chapter(target): try chapter(target)
+        case .undo: try undo()
+        case let .bookmark(note): try bookmark(note: note)
+        case .bookmarks: try bookmarks()
+        case let .speed(speed): try changeSettings { $0.speed = speed }
+        case let .volume(percent): try changeSettings { $0.volume = percent / 100 }
+        case let .output(name): try switchOutput(to: name)
+        case let .status(json): try status(json: json)
+        case .quit: break
+        }
+    }
+
+    /// Handles an engine event of the book being played.
+    public func handle(_ event: PlaybackEvent, generation: Int) {
+        guard generation == self.generation, let session else { return }
+        if let message = session.handle(event) { say(message) }
+    }
+
+    /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
+    public func close() {
+        session?.close()
+        session = nil
+    }
+
+    // MARK: Playback
+
+    func playing() throws(CommandError) -> PlayerSession {
+        guard let session else { throw CommandError("nothing is playing: 'play BOOK' first") }
+        return session
+    }
+
+    func play(_ reference: String?) throws {
+        guard let reference else {
+            try playing().play()
+            return
+        }
+        // An item of the book being played?
+        if let session, let item = itemIndex(reference, in: session, required: false) {
+            session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
+            session.play()
+            return
+        }
+        let book = try library.book(matching: reference)
+        let media = try library.items(ofBook: book.id!)
+        if let missing = media.first(where: \.isMissing) {
+            throw CommandError("\(book.title): \(missing.path) is missing; run 'abplayer rescan' (the saved position is kept)")
+        }
+        let start = try library.startingPoint(ofBook: book.id!)
+        let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
+        let sinks = try openOutput(outputName)
+        close()
+        let engine = PlaybackEngine(decoders: decoders, sinks: sinks)
+        let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
+        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
+                                    library: library, engine: engine, outputName: outputName, start: startPosition)
+        let title = book.title
+        session.recorder.onError = { [weak self] in self?.complain("saving the position of \(title): \($0)") }
+        generation += 1
+        let generation = generation
+        let inputs = inputs
+        Task.detached {
+            for await event in engine.events { inputs.yield(.event(event, generation: generation)) }
+        }
+        self.session = session
+        applyToEngine(speed: session.settings.speed, volume: session.settings.volume)
+        session.start(paths: media.map(\.path))
+        let seconds = session.timeline.bookSeconds(startPosition)
+        say("playing #\(book.id!) \(book.title) from \(Timecode.format(seconds: seconds)) (item \(start.item + 1)/\(media.count)) through \(outputName)")
+    }
+
+    func openOutput(_ name: String) throws(CommandError) -> any SinkOpener {
+        do {
+            return try outputs.open(name)
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+
+    /// Where the book is now, in seconds; an error when an item's length is unknown.
+    func bookSeconds(_ session: PlayerSession) throws(CommandError) -> Double {
+        guard let seconds = session.timeline.bookSeconds(session.position) else {
+            throw CommandError("an earlier item's length is unknown; use 'goto ITEM mm:ss'")
+        }
+        return seconds
+    }
+
+    func skip(forward: Bool, seconds: Double?) throws {
+        let session = try playing()
+        let amount = seconds ?? session.settings.skipIntervalSeconds
+        try move(session, toBookSeconds: try bookSeconds(session) + (forward ? amount : -amount), kind: .beforeSkip)
+    }
+
+    func seek(_ target: SeekTarget) throws {
+        let session = try playing()
+        let seconds: Double
+        switch target {
+        case let .absolute(value): seconds = value
+        case let .relative(value): seconds = try bookSeconds(session) + value
+        case let .percent(share):
+            guard let total = session.timeline.totalSeconds else {
+                throw CommandError("the book's length is unknown, so \(share)% is nowhere; use a time")
+            }
+            seconds = total * share / 100
+        }
+        try move(session, toBookSeconds: seconds, kind: .beforeSeek)
+    }
+
+    func move(_ session: PlayerSession, toBookSeconds seconds: Double, kind: BookmarkKind) throws(CommandError) {
+        guard let target = session.timeline.position(atBookSeconds: seconds) else {
+            throw CommandError("\(Timecode.format(seconds: seconds)) is past the end of the book (\(Timecode.format(seconds: session.timeline.totalSeconds)))")
+        }
+        session.jump(to: target, kind: kind)
+    }
+
+    /// The 0-based index of the item `reference` names: its number, or a unique part of its title.
+    func itemIndex(_ reference: String, in session: PlayerSession, required: Bool = true) -> Int? {
+        let items = session.timeline.items
+        if let number = Int(reference), items.indices.contains(number - 1) { return number - 1 }
+        let lowered = reference.lowercased()
+        if let exact = items.firstIndex(where: { $0.title.lowercased() == lowered }) { return exact }
+        let matches = items.indices.filter { items[$0].title.lowercased().contains(lowered) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    func goto(item reference: String, seconds: Double?) throws {
+        let session = try playing()
+        guard let item = itemIndex(reference, in: session) else {
+            throw CommandError("no item '\(reference)' in \(session.book.title): use 1-\(session.timeline.items.count) or a unique part of its title")
+        }
+        let offset = seconds ?? 0
+        if let length = session.timeline.items[item].seconds, offset >= length {
+            throw CommandError("\(Timecode.format(seconds: offset)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
+        }
+        session.jump(to: session.timeline.position(item: item, seconds: offset), kind: .beforeItemJump)
+    }
+
+    func nextItem() throws {
+        let session = try playing()
+        let next = session.position.item + 1
+        guard next < session.timeline.items.count else { throw CommandError("this is the last item") }
+        session.jump(to: PlaybackPosition(item: next, frame: 0), kind: .beforeItemJump)
+    }
+
+    func previousItem() throws {
+        let session = try playing()
+        // Like a CD player: back to the start of this item, unless within its first 3 seconds.
+        let here = session.position
+        let target = session.timeline.seconds(inItem: here) >= 3 || here.item == 0 ? here.item : here.item - 1
+        session.jump(to: PlaybackPosition(item: target, frame: 0), kind: .beforeItemJump)
+    }
+
+    func chapter(_ target: Command.ChapterTarget) throws {
+        let session = try playing()
+        let chapters = session.timeline.chapters
+        guard !chapters.isEmpty else { throw CommandError("\(session.book.title) has no chapters") }
+        let current = session.timeline.chapterIndex(at: session.position)
+        let index: Int
+        switch target {
+        case .next:
+            index = (current ?? -1) + 1
+            guard index < chapters.count else { throw CommandError("this is the last chapter") }
+        case .previous:
+            // Back to the start of this chapter, unless within its first 3 seconds.
+            guard let current else { throw CommandError("this is before the first chapter") }
+            let start = chapters[current]
+            let into = session.position.item == start.item
+                ? Double(session.position.frame - start.startFrame) / Double(session.timeline.items[start.item].sampleRate) : 3
+            index = into >= 3 || current == 0 ? current : current - 1
+        case let .number(number):
+            guard number <= chapters.count else {
+                throw CommandError("there is no chapter \(number): use 1-\(chapters.count)")
+            }
+            index = number - 1
+        }
+        session.jump(to: PlaybackPosition(item: chapters[index].item, frame: chapters[index].startFrame), kind: .beforeChapterJump)
+        say("chapter \(index + 1)/\(chapters.count): \(chapters[index].title)")
+    }
+
+    func undo() throws {
+        let session = try playing()
+        guard let last = try library.popLastJump(bookId: session.book.id!),
+              let item = session.mediaIds.firstIndex(of: last.mediaId) else {
+            throw CommandError("no jump to undo")
+        }
+        // Not a jump of its own: undoing twice goes further back, not forth.
+        session.jump(to: PlaybackPosition(item: item, frame: last.frame), kind: nil)
+        say("back to \(Timecode.format(seconds: session.timeline.bookSeconds(session.position)))")
+    }
+
+    func bookmark(note: String?) throws {
+        let session = try playing()
+        let here = session.position
+        try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
+                                kind: .user, note: note)
+        say("bookmarked \(Timecode.format(seconds: session.timeline.bookSeconds(here)))\(note.map { ": \($0)" } ?? "")")
+    }
+
+    func bookmarks() throws {
+        let session = try playing()
+        let marks = try library.bookmarks(ofBook: session.book.id!, includeAutomatic: false)
+        if marks.isEmpty { say("no bookmarks in \(session.book.title)") }
+        for mark in marks {
+            guard let item = session.mediaIds.firstIndex(of: mark.mediaId) else { continue }
+            let seconds = session.timeline.bookSeconds(PlaybackPosition(item: item, frame: mark.frame))
+            say("#\(mark.id!)\t\(Timecode.format(seconds: seconds))\t\(mark.note ?? "")")
+        }
+    }
+
+    func changeSettings(_ change: (inout BookSettings) -> Void) throws {
+        let session = try playing()
+        change(&session.settings)
+        try library.saveSettings(session.settings)
+        applyToEngine(speed: session.settings.speed, volume: session.settings.volume)
+        say("speed \(Status.speedText(session.settings.speed)), volume \(Int((session.settings.volume * 100).rounded()))%")
+    }
+
+    /// Hands the book's speed and volume (1 = 100%) to the engine.
+    func applyToEngine(speed: Double, volume: Double) {
+        // wired at merge: session.engine.setSpeed(speed); session.engine.setVolume(volume * 100)
+        // (PlaybackEngine gains them in the speed/volume branch.)
+    }
+
+    func switchOutput(to name: String) throws {
+        let sinks = try openOutput(name)
+        chosenOutput = name
+        if let session {
+            session.outputName = name
+            session.engine.setOutput(sinks)
+        } else {
+            say("books will play through \(name)")
+        }
+    }
+
+    func status(json: Bool) throws {
+        let status = Status(session: try playing())
+        say(json ? status.json : status.text)
+    }
+
+    // MARK: Output
+
+    func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func complain(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+}

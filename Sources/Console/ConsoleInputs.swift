@@ -1,0 +1,72 @@
+public import Foundation
+
+/// Where the REPL's lines come from. Each source feeds the REPL's input stream from a thread of
+/// its own (reading blocks), ending with `.endOfInput`.
+public enum LineSource {
+    /// `abplayer -c 'play Dune; seek 1:00:00; status'`: the whole script is one line.
+    case script(String)
+    /// Standard input that is not a terminal: one command per line, no prompt.
+    case standardInput
+    /// The terminal: libedit with a prompt showing the shelf, history and completion.
+    case terminal(Completer, historyPath: String)
+
+    var isTerminal: Bool {
+        if case .terminal = self { true } else { false }
+    }
+
+    /// Starts feeding `inputs`. `lineDone` is waited on after each typed line so the next prompt
+    /// comes after the command's output; the REPL signals it when the command is done.
+    func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore) {
+        switch self {
+        case let .script(text):
+            inputs.yield(.line(text))
+            inputs.yield(.endOfInput)
+        case .standardInput:
+            Thread.detachNewThread {
+                while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
+                inputs.yield(.endOfInput)
+            }
+        case let .terminal(completer, historyPath):
+            Thread.detachNewThread {
+                let editor = LineEditor(completer: completer, historyPath: historyPath)
+                while let line = editor.readLine(prompt: "abplayer \(location.display)> ") {
+                    inputs.yield(.line(line))
+                    lineDone.wait()
+                }
+                inputs.yield(.endOfInput)
+            }
+        }
+    }
+
+    /// `$XDG_STATE_HOME/abplayer/history` (default `~/.local/state`), its folder created.
+    public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        let folder = base + "/abplayer"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder + "/history"
+    }
+}
+
+extension Console {
+    /// Runs commands from `source` and the engine's events until `quit`, the end of the input
+    /// or `.terminate`, then saves the position. Returns whether every command succeeded.
+    public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>) async -> Bool {
+        let lineDone = DispatchSemaphore(value: 0)
+        source.start(into: inputs, location: location, lineDone: lineDone)
+        var succeeded = true
+        loop: for await input in stream {
+            switch input {
+            case let .line(line):
+                let outcome = execute(line: line, typed: source.isTerminal)
+                if outcome == .failed { succeeded = false }
+                if outcome == .quit { break loop }
+                lineDone.signal()
+            case let .event(event, generation): handle(event, generation: generation)
+            case .endOfInput, .terminate: break loop
+            }
+        }
+        close()
+        return succeeded
+    }
+}

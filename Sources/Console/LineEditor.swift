@@ -1,0 +1,77 @@
+import CEdit
+import Foundation
+
+/// The interactive line editor: libedit (emacs keys, history, our tab completion). Used only
+/// from the thread that reads lines.
+final class LineEditor {
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyPath: String
+    let completer: Completer
+    /// The prompt libedit shows; kept here because the prompt callback returns a C string.
+    private var prompt: [CChar] = Array("> ".utf8CString)
+
+    init(completer: Completer, historyPath: String) {
+        // (Swift 6 rejects the C stdin/stdout globals: fdopen gives the same streams.)
+        // libedit reads UTF-8 only under a UTF-8 locale.
+        setlocale(LC_CTYPE, "")
+        self.completer = completer
+        self.historyPath = historyPath
+        editLine = el_init("abplayer", fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
+        history = abp_history_new(1000)
+        abp_history_load(history, historyPath)
+        abp_el_set_editor(editLine, "emacs")
+        abp_el_set_history(editLine, history)
+        abp_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+        abp_el_set_prompt(editLine) { editLine in
+            LineEditor.owner(of: editLine).prompt.withUnsafeMutableBufferPointer { $0.baseAddress }
+        }
+        abp_el_bind_function(editLine, "abplayer-complete", "complete a command, shelf or book", { editLine, _ in
+            LineEditor.owner(of: editLine).complete()
+        }, "^I")
+    }
+
+    deinit {
+        el_end(editLine)
+        history_end(history)
+    }
+
+    private static func owner(of editLine: OpaquePointer?) -> LineEditor {
+        Unmanaged<LineEditor>.fromOpaque(abp_el_get_clientdata(editLine)!).takeUnretainedValue()
+    }
+
+    /// Shows `prompt` and reads a line; nil at the end of input (Ctrl-D). Non-empty lines go
+    /// into the history, saved at once so it survives however the program ends.
+    func readLine(prompt: String) -> String? {
+        self.prompt = Array(prompt.utf8CString)
+        var count: Int32 = 0
+        guard let raw = el_gets(editLine, &count), count > 0 else { return nil }
+        var line = String(cString: raw)
+        if line.hasSuffix("\n") { line.removeLast() }
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            abp_history_enter(history, line)
+            abp_history_save(history, historyPath)
+        }
+        return line
+    }
+
+    /// The tab key: replaces the word before the cursor with its completion, and lists the
+    /// candidates when there are several.
+    private func complete() -> UInt8 {
+        guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
+        let length = info.cursor - info.buffer
+        let before = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: length), as: UTF8.self)
+        guard let completion = completer.complete(before) else { return UInt8(CC_ERROR) }
+        if let replacement = completion.replacement {
+            // libedit counts characters as wide characters: Unicode scalars.
+            let word = before.dropFirst(completion.start)
+            el_deletestr(editLine, Int32(word.unicodeScalars.count))
+            el_insertstr(editLine, replacement)
+        }
+        if completion.candidates.count > 1 {
+            FileHandle.standardOutput.write(Data(("\n" + completion.candidates.map(Tokenizer.quoted).joined(separator: "  ") + "\n").utf8))
+            return UInt8(CC_REDISPLAY)
+        }
+        return UInt8(CC_REFRESH)
+    }
+}

@@ -1,0 +1,93 @@
+/// Splits what the user typed into commands and words, shell-like: spaces separate words,
+/// "double" and 'single' quotes keep spaces (and apostrophes inside double quotes), a backslash
+/// takes the next character literally (inside double quotes only before `"` and `\`), and an
+/// unquoted `;` ends a command. Works on Characters, so any Unicode passes through unchanged.
+/// (Written by hand: a dozen lines of state, and completion needs the partial state too.)
+public enum Tokenizer {
+    /// A word as typed: its value with the quoting removed, and where it starts in the line.
+    public struct Word: Equatable, Sendable {
+        public var value: String
+        /// Offset (in Characters) of the word's first character, quote included.
+        public var start: Int
+    }
+
+    /// Everything found in a line, including an unfinished quote (for completion).
+    public struct Scan: Equatable, Sendable {
+        public var commands: [[Word]]
+        /// The quote still open at the end of the line.
+        public var openQuote: Character?
+        public var danglingBackslash: Bool
+        /// True when the line ends inside a word (no space after it).
+        public var endsInWord: Bool
+    }
+
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The commands of a complete line, each as its words; empty commands are dropped.
+    public static func commands(in line: String) throws(Failure) -> [[String]] {
+        let scan = scan(line)
+        if let quote = scan.openQuote {
+            throw Failure(description: "unfinished quote: close the \(quote) that was opened")
+        }
+        if scan.danglingBackslash {
+            throw Failure(description: "the line ends with a backslash: write \\\\ for a backslash")
+        }
+        return scan.commands.map { $0.map(\.value) }.filter { !$0.isEmpty }
+    }
+
+    public static func scan(_ line: String) -> Scan {
+        var commands: [[Word]] = [[]]
+        var word: Word?
+        var quote: Character?
+        var escaped = false
+        func finishWord() {
+            if let done = word { commands[commands.count - 1].append(done) }
+            word = nil
+        }
+        for (offset, character) in line.enumerated() {
+            if escaped {
+                word!.value.append(character)
+                escaped = false
+                continue
+            }
+            switch (quote, character) {
+            case (nil, "\\"):
+                if word == nil { word = Word(value: "", start: offset) }
+                escaped = true
+            case (nil, "\"" ), (nil, "'"):
+                if word == nil { word = Word(value: "", start: offset) }
+                quote = character
+            case (nil, ";"):
+                finishWord()
+                commands.append([])
+            case (nil, _) where character.isWhitespace:
+                finishWord()
+            case (nil, _):
+                if word == nil { word = Word(value: "", start: offset) }
+                word!.value.append(character)
+            case ("\"", "\\"):
+                // Only \" and \\ are escapes inside double quotes; see the next character.
+                let rest = line.dropFirst(offset + 1).first
+                if rest == "\"" || rest == "\\" { escaped = true } else { word!.value.append(character) }
+            case let (open?, _) where character == open:
+                quote = nil
+            case (_?, _):
+                word!.value.append(character)
+            }
+        }
+        let endsInWord = word != nil
+        finishWord()
+        return Scan(commands: commands, openQuote: quote, danglingBackslash: escaped, endsInWord: endsInWord)
+    }
+
+    /// `name` written so that `scan` gives it back as one word: as is when plain, else in double
+    /// quotes (apostrophes are fine there), with `"` and `\` escaped.
+    public static func quoted(_ name: String) -> String {
+        let special: Set<Character> = [" ", "\t", "\"", "'", "\\", ";"]
+        guard name.isEmpty || name.contains(where: { special.contains($0) || $0.isWhitespace }) else { return name }
+        let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\""
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Console
+import Foundation
+import Library
+import PlayerCore
+import PluginHost
+
+/// The REPL (the default command): on a terminal with a prompt, line editing and history; from
+/// a pipe one command per line; or the commands given with `-c`.
+struct Repl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl", abstract: "The interactive prompt (the default): play and browse books.",
+        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits.")
+
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax). Default: the first that answers of PulseAudio, JACK, ALSA.", valueName: "SINK"),
+            transform: { try OutputSpec(parsing: $0) })
+    var output: OutputSpec?
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "COMMANDS"))
+    var commands: String?
+
+    func run() async throws {
+        let database = try library.open()
+        let registry = plugins.makeRegistry()
+        let outputs = Outputs(
+            open: { name in
+                let spec = try OutputSpec(parsing: name)
+                var options = spec.options
+                // Listening is in real time, also into a file.
+                if case .wav = spec { options["paced"] = "true" }
+                return try registry.sinkOpener(pluginID: spec.pluginID, options: options)
+            },
+            automatic: { OutputChooser(registry: registry).choose(for: $0).description },
+            names: ["pulse", "alsa", "jack", "null", "wav:"])
+        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
+        let console = Console(library: database, decoders: registry, outputs: outputs, output: output?.description,
+                              inputs: continuation)
+        let source: LineSource
+        let terminal = TerminalState()
+        if let commands {
+            source = .script(commands)
+        } else if isatty(STDIN_FILENO) == 1 {
+            let completer = Completer(library: database, location: console.location, outputNames: outputs.names)
+            source = .terminal(completer, historyPath: LineSource.historyPath())
+            print("abplayer — 'help' lists the commands, Tab completes, Ctrl-D quits.")
+        } else {
+            source = .standardInput
+        }
+        // SIGHUP too: closing the terminal saves the position like Ctrl-C.
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
+        let succeeded = await console.run(source, inputs: inputs)
+        terminal.restore()
+        withExtendedLifetime(signals) {}
+        if !succeeded { throw ExitCode.failure }
+    }
+}
+
+/// The terminal's settings at start, put back at exit: a signal may end the REPL while libedit
+/// has the terminal in raw mode.
+struct TerminalState {
+    private let saved: termios?
+
+    init() {
+        var settings = termios()
+        saved = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &settings) == 0 ? settings : nil
+    }
+
+    func restore() {
+        guard var settings = saved else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+}

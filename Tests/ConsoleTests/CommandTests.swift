@@ -1,0 +1,94 @@
+@testable import Console
+import Testing
+
+@Suite struct CommandTests {
+    func parse(_ line: String) throws -> Command {
+        try Command(words: try #require(try Tokenizer.commands(in: line).first))
+    }
+
+    func failure(_ line: String) throws -> String {
+        do {
+            _ = try parse(line)
+        } catch let error as CommandError {
+            return error.description
+        }
+        Issue.record("'\(line)' parsed")
+        return ""
+    }
+
+    @Test func playbackCommands() throws {
+        #expect(try parse("play") == .play(nil))
+        #expect(try parse("play Dune Messiah") == .play("Dune Messiah"))
+        #expect(try parse("+") == .skip(forward: true, seconds: nil))
+        #expect(try parse("-") == .skip(forward: false, seconds: nil))
+        #expect(try parse("+15") == .skip(forward: true, seconds: 15))
+        #expect(try parse("-1:30") == .skip(forward: false, seconds: 90))
+        #expect(try parse("+5m") == .skip(forward: true, seconds: 300))
+        #expect(try parse("seek 1:02:03") == .seek(.absolute(seconds: 3723)))
+        #expect(try parse("seek +90") == .seek(.relative(seconds: 90)))
+        #expect(try parse("seek -5m") == .seek(.relative(seconds: -300)))
+        #expect(try parse("seek 50%") == .seek(.percent(50)))
+        #expect(try parse("goto 3") == .goto(item: "3", seconds: nil))
+        #expect(try parse("goto 3 1:05") == .goto(item: "3", seconds: 65))
+        #expect(try parse("goto \"Part 2\" 0:07") == .goto(item: "Part 2", seconds: 7))
+        #expect(try parse("chapter next") == .chapter(.next))
+        #expect(try parse("chapter prev") == .chapter(.previous))
+        #expect(try parse("chapter 4") == .chapter(.number(4)))
+        #expect(try parse("speed 1.5") == .speed(1.5))
+        #expect(try parse("volume 150") == .volume(150))
+        #expect(try parse("status --json") == .status(json: true))
+        #expect(try parse("bookmark the good bit") == .bookmark(note: "the good bit"))
+        #expect(try parse("cd") == .changeShelf("/"))
+        #expect(try parse("exit") == .quit)
+    }
+
+    @Test func badCommandsSayWhatIsWrongAndWhatIsRight() throws {
+        #expect(try failure("fly") == "unknown command 'fly': 'help' lists the commands")
+        #expect(try failure("seek soon") == "seek: 'soon' is not a time: use 1:02:03, +90, -5m or 50%")
+        #expect(try failure("seek 1:99") == "seek: '1:99' is not a time: use 1:02:03, +90, -5m or 50%")
+        #expect(try failure("seek 101%") == "seek: '101%' is not a time: use 1:02:03, +90, -5m or 50%")
+        #expect(try failure("seek") == "usage: seek 1:02:03 | +90 | -5m | 50%")
+        #expect(try failure("speed 5") == "speed: '5' is out of range: use a number from 0.5 to 4.0")
+        #expect(try failure("speed 0.4") == "speed: '0.4' is out of range: use a number from 0.5 to 4.0")
+        #expect(try failure("volume -1") == "volume: '-1' is out of range: use a percentage from 0 to 150")
+        #expect(try failure("volume loud") == "volume: 'loud' is out of range: use a percentage from 0 to 150")
+        #expect(try failure("chapter 0") == "chapter: '0' is not a chapter: use next, prev or a number from 1")
+        #expect(try failure("+ten") == "'+ten' is not an amount of time: use +30, -1:30 or +5m")
+        #expect(try failure("pause now") == "pause takes no arguments")
+        #expect(try failure("help fly") == "help: no command 'fly'; 'help' lists them")
+        #expect(try failure("status --yaml") == "usage: status [--json]")
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for entry in CommandHelp.all {
+            #expect(CommandHelp.named(entry.name)?.usage == entry.usage)
+        }
+        #expect(try parse("help seek") == .help(topic: "seek"))
+        #expect(try parse("help -15") == .help(topic: "-15"))
+    }
+}
+
+@Suite struct TimeArgumentTests {
+    @Test func durations() {
+        #expect(TimeArgument.duration("90") == 90)
+        #expect(TimeArgument.duration("1:30") == 90)
+        #expect(TimeArgument.duration("1:02:03.5") == 3723.5)
+        #expect(TimeArgument.duration("90s") == 90)
+        #expect(TimeArgument.duration("1.5m") == 90)
+        #expect(TimeArgument.duration("1h30m") == 5400)
+        #expect(TimeArgument.duration("2h5s") == 7205)
+        for bad in ["", "m", "5x", "30m1h", "1m1m", "-5", "1:60", "5m3"] {
+            #expect(TimeArgument.duration(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func seekTargets() {
+        #expect(TimeArgument.seekTarget("0:05") == .absolute(seconds: 5))
+        #expect(TimeArgument.seekTarget("-0:05") == .relative(seconds: -5))
+        #expect(TimeArgument.seekTarget("+1h") == .relative(seconds: 3600))
+        #expect(TimeArgument.seekTarget("12.5%") == .percent(12.5))
+        #expect(TimeArgument.seekTarget("100%") == .percent(100))
+        #expect(TimeArgument.seekTarget("-5%") == nil)
+        #expect(TimeArgument.seekTarget("+") == nil)
+    }
+}

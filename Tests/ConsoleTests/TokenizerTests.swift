@@ -1,0 +1,49 @@
+@testable import Console
+import Testing
+
+@Suite struct TokenizerTests {
+    @Test func spacesSeparateWordsAndSemicolonsSeparateCommands() throws {
+        #expect(try Tokenizer.commands(in: "  play   Dune ; seek 1:00:00;status ") == [["play", "Dune"], ["seek", "1:00:00"], ["status"]])
+    }
+
+    @Test func quotesKeepSpacesAndApostrophesAndSemicolons() throws {
+        #expect(try Tokenizer.commands(in: #"play "Hitchhiker's Guide; Part 1""#) == [["play", "Hitchhiker's Guide; Part 1"]])
+        #expect(try Tokenizer.commands(in: #"cd 'Science "Fiction"'"#) == [["cd", #"Science "Fiction""#]])
+        #expect(try Tokenizer.commands(in: #"play Ender\'s\ Game"#) == [["play", "Ender's Game"]])
+        #expect(try Tokenizer.commands(in: #"find "a\"b\\c\d""#) == [["find", #"a"b\c\d"#]])
+        #expect(try Tokenizer.commands(in: #"play "Half"' 'Done"#) == [["play", "Half Done"]])
+        #expect(try Tokenizer.commands(in: #"bookmark """#) == [["bookmark", ""]])
+    }
+
+    @Test func anyUnicodePassesThrough() throws {
+        #expect(try Tokenizer.commands(in: "play \"Война и мир\" ; find 三体 ; find 👩‍👩‍👧e\u{301}") ==
+                [["play", "Война и мир"], ["find", "三体"], ["find", "👩‍👩‍👧e\u{301}"]])
+    }
+
+    @Test func anUnfinishedQuoteOrBackslashIsOneClearError() {
+        #expect(throws: Tokenizer.Failure(description: "unfinished quote: close the \" that was opened")) {
+            try Tokenizer.commands(in: #"play "Dune"#)
+        }
+        #expect(throws: Tokenizer.Failure.self) { try Tokenizer.commands(in: #"play Dune\"#) }
+    }
+
+    @Test func emptyCommandsAreDropped() throws {
+        #expect(try Tokenizer.commands(in: " ; ;; ") == [])
+    }
+
+    @Test func quotedNamesScanBackToThemselves() throws {
+        for name in ["Dune", "Hitchhiker's Guide", #"Say "hi""#, #"back\slash"#, "a;b", "Война и мир", ""] {
+            let quoted = Tokenizer.quoted(name)
+            #expect(try Tokenizer.commands(in: "play " + quoted) == [["play", name]], "\(quoted)")
+        }
+        #expect(Tokenizer.quoted("Dune") == "Dune")
+        #expect(Tokenizer.quoted("Ender's Game") == #""Ender's Game""#)
+    }
+
+    @Test func scanReportsTheOpenQuoteAndWhereTheLastWordStarts() {
+        let scan = Tokenizer.scan(#"play "Ender's G"#)
+        #expect(scan.openQuote == "\"")
+        #expect(scan.endsInWord)
+        #expect(scan.commands.last?.last == Tokenizer.Word(value: "Ender's G", start: 5))
+    }
+}
