@@ -61,6 +61,8 @@ public final class ListeningRecorder {
             }
         case .outputLost, .outputRestored, .outputMoved, .outputChanged:
             break // the engine also reports the state change (paused, playing) these bring
+        case .speedChanged, .volumeChanged:
+            break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
             closeSession()
             if heard?.item == mediaIds.count - 1, !failedItems.contains(mediaIds.count - 1) {

@@ -108,7 +108,7 @@ final class PlaySession: Sendable {
                 printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
             case .outputChanged:
                 printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
-            case .stateChanged, .position:
+            case .stateChanged, .position, .speedChanged, .volumeChanged:
                 break
             }
         }
