@@ -457,17 +457,20 @@ final class Producer: @unchecked Sendable {
     /// speed: nothing stale is heard on resume, and no flush can wait on a paused output.
     private func changeSpeed(to newSpeed: Double) {
         guard newSpeed != speed else { return }
-        if state == .playing, ring != nil, awaitingOutput == nil {
-            flushSpeedStage()
-            speed = newSpeed
-            speedStage?.setSpeed(newSpeed)
-            let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-            let ratio = sourcePerOutput
-            core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
-        } else {
-            speed = newSpeed
-            speedStage?.setSpeed(newSpeed)
-            if ring != nil, awaitingOutput == nil, let heard = core.position { jump(to: heard) }
+        let playingOn = state == .playing && ring != nil && awaitingOutput == nil
+        if playingOn { flushSpeedStage() }
+        speed = newSpeed
+        speedStage?.setSpeed(newSpeed)
+        if playingOn {
+            // Once the last frame is in the ring nothing more plays at the new speed: no mark (it
+            // would point past the last item).
+            if producing {
+                let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                let ratio = sourcePerOutput
+                core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
+            }
+        } else if ring != nil, awaitingOutput == nil, let heard = core.position {
+            jump(to: heard)
         }
         core.emit.yield(.speedChanged(newSpeed))
     }

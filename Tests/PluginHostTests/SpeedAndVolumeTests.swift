@@ -111,6 +111,35 @@ import Testing
     }
 
     /// Synchronous: its waits block this thread.
+    @Test func aSpeedChangeWhilePausedKeepsThePlaceAndResumesAtTheNewSpeed() throws {
+        // Given a 20 s MP3 played for about a second in real time at speed 1, then paused
+        let registry = PlaybackEngineTests.registry()
+        let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
+        let engine = PlaybackEngine(
+            decoders: registry, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
+        engine.load([mp3.path])
+        Thread.sleep(forTimeInterval: 1)
+        engine.pause()
+        Thread.sleep(forTimeInterval: 0.2)
+        let paused = try #require(engine.position)
+        // When the speed is set to 2 while paused
+        engine.setSpeed(2)
+        Thread.sleep(forTimeInterval: 0.2)
+        // Then the place holds
+        #expect(engine.position == paused)
+        // and once resumed, the source advances twice as fast as the wall clock (less the output's start)
+        let clock = ContinuousClock()
+        let resumed = clock.now
+        engine.play()
+        Thread.sleep(forTimeInterval: 1.5)
+        let now = try #require(engine.position)
+        let wall = (clock.now - resumed) / .seconds(1)
+        let advanced = Double(now.frame - paused.frame) / Double(Self.rate)
+        #expect(advanced <= 2 * wall + 0.1 && advanced > 2 * wall - 1.2, "advanced \(advanced) s in \(wall) s at speed 2")
+        engine.shutdown()
+    }
+
+    /// Synchronous: its waits block this thread.
     @Test func seekingAtSpeedPlaysTheTargetWithNothingStale() throws {
         // Given a 20 s time-coded MP3 playing at speed 1.5 in real time to a WAV file, to end at 15 s
         let registry = PlaybackEngineTests.registry()
