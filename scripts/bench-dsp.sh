@@ -32,9 +32,8 @@ measure() {
 }
 ratio() { echo "scale=2; $1 / $2" | bc; }
 
-play() { "$abplayer" play --output wav:/dev/null --speed "$1" "$mp3"; }
-read -r w10 c10 <<<"$(measure play 1)"
-read -r w15 c15 <<<"$(measure play 1.5)"
+read -r w10 c10 <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1 "$mp3")"
+read -r w15 c15 <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1.5 "$mp3")"
 read -r fw10 fc10 <<<"$(measure ffmpeg -v error -i "$mp3" -f null -)"
 read -r fw15 fc15 <<<"$(measure ffmpeg -v error -i "$mp3" -af atempo=1.5 -f null -)"
 
