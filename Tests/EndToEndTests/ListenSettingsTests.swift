@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 extension ListenTests {
-    @Test func listenPlaysAtTheBooksSpeedAndVolume() async throws {
+    /// Synchronous: its waits block this thread (Thread.sleep) instead of yielding it, so other
+    /// tests holding the cooperative pool cannot make it miss the moment to stop.
+    @Test func listenPlaysAtTheBooksSpeedAndVolume() throws {
         // Given a book whose settings say speed 2 and volume 0.5
         let (abplayer, library) = try Self.libraryWithBook("listen-settings")
         _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "0.5"]).requireSuccess()
@@ -11,12 +13,23 @@ extension ListenTests {
         // When it is listened to (in real time, into a WAV file) for about 2 s, then stopped
         let clock = ContinuousClock()
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "wav:\(output.path)", "--library", library, "Listen Book"])
-        let playing = try #require(await listening.waitForLine(containing: "playing"), "stderr: \(listening.errorOutput)")
-        let startSeconds = try #require(Self.startSeconds(playing.line))
-        try await Task.sleep(for: .milliseconds(2000))
-        let wall = (clock.now - playing.arrived).secondsValue
+        var line: Substring?
+        let deadline = clock.now + .seconds(30)
+        while line == nil && listening.process.isRunning && clock.now < deadline {
+            line = listening.errorOutput.split(separator: "\n").first { $0.contains("playing") && $0.hasSuffix(" s") }
+            if line == nil { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        let arrived = clock.now
+        let playing = try #require(line, "stderr: \(listening.errorOutput)")
+        let startSeconds = try #require(Self.startSeconds(String(playing)))
+        Thread.sleep(forTimeInterval: 2)
+        let wall = (clock.now - arrived).secondsValue
         listening.signal(SIGTERM)
-        #expect(await listening.waitForExit() == 0, "stderr: \(listening.errorOutput)")
+        let exitDeadline = clock.now + .seconds(30)
+        while listening.process.isRunning && clock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.01) }
+        if listening.process.isRunning { listening.signal(SIGKILL) }
+        listening.process.waitUntilExit()
+        #expect(listening.process.terminationStatus == 0, "stderr: \(listening.errorOutput)")
         // Then the saved position moved twice as fast as the wall clock (less the output's start)
         let saved = try #require(try Self.savedSeconds(abplayer, library: library))
         let advanced = saved - startSeconds

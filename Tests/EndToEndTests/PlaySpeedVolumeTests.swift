@@ -35,23 +35,23 @@ import Testing
         }
     }
 
-    @Test func speedAndVolumeCommandsWhilePlaying() async throws {
+    /// All commands are on standard input from the start and read in order: no waiting on timers
+    /// (and no write to a pipe whose reader may have gone).
+    @Test func speedAndVolumeCommandsWhilePlaying() throws {
         // Given a 20 s MP3 playing in real time to the null output
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
-        let player = try PlayerProcess(["--output", "null", mp3.path], environment: [:],
-                                       home: try BuildProducts.temporaryDirectory("play-speed-commands"))
-        // When it is told a bad speed, then speed 1.5 and volume 80%
-        player.send("speed fast")
-        #expect(await player.waitForStderr("'speed fast': the speed must be a number from 0.5 to 4"), "\(player.stderr)")
-        player.send("volume 151")
-        #expect(await player.waitForStderr("'volume 151': the volume must be a number from 0 to 150"), "\(player.stderr)")
-        player.send("speed 1.5")
-        player.send("volume 80%")
-        // Then status shows them, and it still plays on
-        player.send("status")
-        #expect(await player.waitForStdout("speed=1.5 volume=80.0"), "stdout: \(player.stdout)")
-        #expect(player.stdout.contains("status playing"), "stdout: \(player.stdout)")
-        player.send("stop")
-        #expect(await player.waitForExit(timeout: 20) == 0, "stderr: \(player.stderr)")
+        let abplayer = try AbplayerProcess("play-speed-commands")
+        // When it is told a bad speed and a bad volume, then speed 1.5 and volume 80%, asked for
+        // its status, and stopped
+        let commands = "speed fast\nvolume 151\nspeed 1.5\nvolume 80%\nstatus\nstop\n"
+        let result = try Command.run(BuildProducts.abplayer.path, ["play", "--output", "null", mp3.path],
+                                     stdin: Data(commands.utf8), environment: abplayer.environment, timeout: 60)
+        // Then each bad value is one line saying what is allowed, status shows the new values
+        // while playing, and it exits cleanly
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("'speed fast': the speed must be a number from 0.5 to 4"), "\(result.stderr)")
+        #expect(result.stderr.contains("'volume 151': the volume must be a number from 0 to 150"), "\(result.stderr)")
+        let status = result.stdoutString.split(separator: "\n").first { $0.hasPrefix("status ") }
+        #expect(status?.hasSuffix("speed=1.5 volume=80.0") == true, "stdout: \(result.stdoutString)")
     }
 }
