@@ -17,21 +17,26 @@ import TestSupport
                                          start: PlaybackPosition(item: 0, frame: 0))
         let engine = PlaybackEngine(decoders: testRegistry, sinks: try testRegistry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
         engine.load(media.map(\.path))
-        // When the speed goes to 2 once the first item is heard, and the book plays to its end
-        var changed = false
-        for await event in engine.events {
-            recorder.handle(event)
-            if !changed, case let .position(position) = event, position.frame > 0 {
-                engine.setSpeed(2)
-                changed = true
-            }
-            if case .ended = event { break }
-        }
-        recorder.finish(at: engine.position)
+        // When the speed goes to 2 once the first item is heard (waiting by blocking this thread:
+        // a starved async test once saw the book end first), and the book plays to its end
+        Self.setDoubleSpeedOnceHeardAndWaitForTheEnd(engine)
+        let last = engine.position
         engine.shutdown()
+        // (the events were kept in order; the stream ends with the shutdown)
+        for await event in engine.events { recorder.handle(event) }
+        recorder.finish(at: last)
         // Then two sessions were recorded, at 1 and then at 2
         let sessions = try library.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
         #expect(sessions.map(\.speed) == [1, 2])
         #expect(sessions.last?.toMediaId == media[2].id)
+    }
+
+    /// Blocks this thread (never yields it) while the engine plays.
+    private static func setDoubleSpeedOnceHeardAndWaitForTheEnd(_ engine: PlaybackEngine) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while (engine.position?.frame ?? 0) == 0 && clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        engine.setSpeed(2)
+        while engine.state != .stopped && clock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
     }
 }
