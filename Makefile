@@ -8,7 +8,7 @@ BIN := .build/debug
 # Libraries the plugins link against, and the tools the tests and benchmarks use to make and
 # check real audio.
 BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev libfaad-dev libsqlite3-dev \
-	libsoxr-dev libasound2-dev libpulse-dev libjack-jackd2-dev \
+	libsoxr-dev libsonic-dev libasound2-dev libpulse-dev libjack-jackd2-dev \
 	libedit-dev
 TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make sqlite3 \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux

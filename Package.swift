@@ -42,7 +42,9 @@ var targets: [Target] = [
     ),
     // libsoxr, the resampler of the DSP stage.
     .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr"),
-    .target(name: "PlayerCore", dependencies: ["CSoxr"], swiftSettings: strictSwift),
+    // libsonic, the speed stage (pitch kept). It has no .pc file on Debian 12: the modulemap links it by name.
+    .systemLibrary(name: "CSonic", path: "Sources/CSonic"),
+    .target(name: "PlayerCore", dependencies: ["CSoxr", "CSonic"], swiftSettings: strictSwift),
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),

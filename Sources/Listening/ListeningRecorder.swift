@@ -17,7 +17,8 @@ public final class ListeningRecorder {
     public let bookId: Int64
     /// The book's media ids, by engine item index.
     public let mediaIds: [Int64]
-    public let speed: Double
+    /// The speed sessions are recorded at; a change starts a new session.
+    public private(set) var speed: Double
     public var saveInterval: Duration = .milliseconds(900)
     /// Called when a save fails (the disk is full, the database is locked too long): playback
     /// goes on, the next save tries again.
@@ -61,6 +62,15 @@ public final class ListeningRecorder {
             }
         case .outputLost, .outputRestored, .outputMoved, .outputChanged:
             break // the engine also reports the state change (paused, playing) these bring
+        case let .speedChanged(newSpeed):
+            // A session has one speed: the one under way ends here and the next starts at the new.
+            guard newSpeed != speed else { return }
+            let wasOpen = session != nil
+            closeSession()
+            speed = newSpeed
+            if wasOpen { openSession() }
+        case .volumeChanged:
+            break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
             closeSession()
             if heard?.item == mediaIds.count - 1, !failedItems.contains(mediaIds.count - 1) {

@@ -107,7 +107,7 @@ final class FormatConverter {
 }
 
 /// A float buffer that only grows; freed with its owner.
-private struct GrowingBuffer: ~Copyable {
+struct GrowingBuffer: ~Copyable {
     private var storage: UnsafeMutablePointer<Float>?
     private var capacity = 0
 

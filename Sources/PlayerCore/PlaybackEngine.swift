@@ -5,8 +5,9 @@ import Synchronization
 /// are queued for the engine's own decoder thread, which owns the decoder and the sink. What
 /// happens is published on `events`.
 ///
-/// Pipeline: decoder thread: read -> format conversion (channels, libsoxr) when the sink runs at
-/// another format -> ring buffer -> the sink's own thread pulls.
+/// Pipeline: decoder thread: read -> speed (libsonic, when not 1) -> format conversion (channels,
+/// libsoxr) when the sink runs at another format -> volume (when not 100 %) -> ring buffer -> the
+/// sink's own thread pulls.
 public final class PlaybackEngine: Sendable {
     private let core: EngineCore
     public let events: AsyncStream<PlaybackEvent>
@@ -45,12 +46,41 @@ public final class PlaybackEngine: Sendable {
     /// waiting for a lost output).
     public func setOutput(_ sinks: any SinkOpener) { core.send(.setOutput(sinks)) }
 
+    /// The speeds `setSpeed` accepts: half to four times, the pitch kept.
+    public static let speedRange = 0.5...4.0
+    /// The volumes `setVolume` accepts, in percent; above 100 the signal may clip.
+    public static let volumeRange = 0.0...150.0
+
+    /// Plays faster or slower with the pitch kept (libsonic), clamped to `speedRange`; a value
+    /// that is not a number is ignored. Heard within the output buffer's latency; positions stay
+    /// source frames. 1 bypasses the stretch (bit-exact).
+    public func setSpeed(_ speed: Double) {
+        guard !speed.isNaN else { return }
+        let clamped = min(max(speed, Self.speedRange.lowerBound), Self.speedRange.upperBound)
+        core.shared.withLock { $0.requestedSpeed = clamped }
+        core.send(.setSpeed(clamped))
+    }
+
+    /// The output gain in percent, clamped to `volumeRange`; changed with a 15 ms ramp. A value
+    /// that is not a number is ignored.
+    public func setVolume(_ percent: Double) {
+        guard !percent.isNaN else { return }
+        let clamped = min(max(percent, Self.volumeRange.lowerBound), Self.volumeRange.upperBound)
+        core.shared.withLock { $0.volume = clamped }
+        core.send(.setVolume(clamped))
+    }
+
     /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
     public func shutdown() { core.send(.shutdown) }
 
     // MARK: Queries
 
     public var state: PlaybackState { core.shared.withLock { $0.state } }
+
+    /// The speed last asked for (1 until `setSpeed`).
+    public var speed: Double { core.shared.withLock { $0.requestedSpeed } }
+    /// The volume last asked for, in percent (100 until `setVolume`).
+    public var volume: Double { core.shared.withLock { $0.volume } }
 
     /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
     /// source. Nil before anything was loaded.
@@ -63,6 +93,8 @@ final class EngineCore: Sendable {
         case load(items: [String], start: PlaybackPosition, end: PlaybackPosition?, play: Bool)
         case play, pause, toggle, stop
         case seek(PlaybackPosition)
+        case setSpeed(Double)
+        case setVolume(Double)
         case setOutput(any SinkOpener)
         case sinkStatus(SinkStatus, generation: Int)
         case shutdown
@@ -75,6 +107,9 @@ final class EngineCore: Sendable {
         var ring: RingBuffer?
         var latencyFrames = 0
         var lastPosition: PlaybackPosition?
+        /// As asked by the caller (the decoder thread applies them in order).
+        var requestedSpeed = 1.0
+        var volume = 100.0
     }
 
     let shared = Mutex(Shared())

@@ -42,4 +42,8 @@ public enum PlaybackEvent: Sendable {
     case outputMoved(String)
     /// Playback continues on the output given to `setOutput`.
     case outputChanged
+    /// The decoder thread applied a new speed (what follows in the output buffer plays at it).
+    case speedChanged(Double)
+    /// The decoder thread applied a new volume, in percent.
+    case volumeChanged(Double)
 }

@@ -17,6 +17,12 @@ final class Producer: @unchecked Sendable {
     /// The source format the sink was opened for, and the DSP stage when the sink's differs.
     private var sinkSourceFormat: AudioFormat?
     private var converter: FormatConverter?
+    /// The DSP stages around the converter: speed before it (at the source's format), volume after
+    /// it (at the sink's). Each is skipped while it would change nothing.
+    private var speed = 1.0
+    private var speedStage: SpeedStage?
+    private var volumeGain: Float = 1
+    private var volumeStage: VolumeStage?
     /// Counts opened sinks, so a status report from an output already closed is ignored.
     private var sinkGeneration = 0
     /// Set while the output is lost: where to resume, retried until the output opens again.
@@ -105,6 +111,12 @@ final class Producer: @unchecked Sendable {
             handleSinkStatus(status)
         case let .seek(target):
             jump(to: target)
+        case let .setSpeed(newSpeed):
+            changeSpeed(to: newSpeed)
+        case let .setVolume(percent):
+            volumeGain = Float(percent / 100)
+            volumeStage?.setGain(volumeGain)
+            core.emit.yield(.volumeChanged(percent))
         case .shutdown:
             break
         }
@@ -118,6 +130,7 @@ final class Producer: @unchecked Sendable {
             sinkState = .stopped
         }
         ring?.discardUnread()
+        speedStage?.reset()
         converter?.reset()
         if target.item != itemIndex || decoder == nil {
             decoder = nil
@@ -136,7 +149,7 @@ final class Producer: @unchecked Sendable {
             }
         }
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = converter?.sourcePerOutput ?? 1
+        let ratio = sourcePerOutput
         core.shared.withLock { shared in
             shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
             shared.lastPosition = position
@@ -193,7 +206,7 @@ final class Producer: @unchecked Sendable {
 
     private func markItemStart() {
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = converter?.sourcePerOutput ?? 1
+        let ratio = sourcePerOutput
         core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
 
@@ -202,9 +215,9 @@ final class Producer: @unchecked Sendable {
         guard openDecoderIfNeeded(), let decoder else { return }
         let format = decoder.info.format
         guard let ring = ensureSink(for: format) else { return }
-        // With a converter, a chunk of input may come out longer: leave room for that.
-        let room = min(converter.map { ring.freeFrames - $0.maxOutputFrames(forInput: Self.chunkFrames) + Self.chunkFrames } ?? ring.freeFrames,
-                       Self.chunkFrames)
+        // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
+        var room = Self.chunkFrames
+        while room >= Self.chunkFrames / 4 && maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
         if room < Self.chunkFrames / 4 {
             startSinkIfStopped()
             ring.waitForSpace(timeout: 0.2)
@@ -222,10 +235,10 @@ final class Producer: @unchecked Sendable {
                 return
             }
             scratch.withUnsafeBufferPointer { decoded in
-                if let converter {
-                    converter.convert(decoded.baseAddress!, frames: frames) { ring.write(from: $0, frames: $1) }
+                if speed != 1, let stage = speedStage(for: format) {
+                    stage.process(decoded.baseAddress!, frames: frames) { convertAndWrite($0, frames: $1) }
                 } else {
-                    ring.write(from: decoded.baseAddress!, frames: frames)
+                    convertAndWrite(decoded.baseAddress!, frames: frames)
                 }
             }
             decodedFrame += Int64(frames)
@@ -238,6 +251,8 @@ final class Producer: @unchecked Sendable {
 
     private func advanceToNextItem() {
         decoder = nil
+        // What sonic holds is the end of this item: out with it, so the next item's mark is exact.
+        flushSpeedStage()
         if let end, end.item <= itemIndex {
             producing = false
             return
@@ -255,6 +270,7 @@ final class Producer: @unchecked Sendable {
         if let sink {
             // A new format: let the old one play out first, so the previous item ends whole.
             startSinkIfStopped()
+            flushSpeedStage()
             flushConverter()
             try? sink.drain()
             sink.close()
@@ -273,6 +289,7 @@ final class Producer: @unchecked Sendable {
             sink = opened.sink
             ring = opened.ring
             converter = opened.sink.format == format ? nil : try FormatConverter(from: format, to: opened.sink.format)
+            volumeStage = VolumeStage(gain: volumeGain, channels: opened.sink.format.channels, rate: opened.sink.format.rate)
         } catch {
             sink?.close()
             sink = nil
@@ -286,7 +303,7 @@ final class Producer: @unchecked Sendable {
         }
         sinkSourceFormat = format
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = converter?.sourcePerOutput ?? 1
+        let ratio = sourcePerOutput
         let newRing = ring!
         core.shared.withLock { shared in
             shared.ring = newRing
@@ -320,17 +337,8 @@ final class Producer: @unchecked Sendable {
 
     /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
     private func flushConverter() {
-        guard let converter, let ring else { return }
-        converter.flush { samples, frames in
-            var done = 0
-            while done < frames {
-                done += ring.write(from: samples + done * ring.channels, frames: frames - done)
-                if done < frames {
-                    startSinkIfStopped()
-                    ring.waitForSpace(timeout: 0.2)
-                }
-            }
-        }
+        guard let converter, ring != nil else { return }
+        converter.flush { writeToRing($0, frames: $1) }
     }
 
     private func startSinkIfStopped() {
@@ -346,6 +354,7 @@ final class Producer: @unchecked Sendable {
     /// Everything is in the ring buffer: play it out, then stop.
     private func finish() {
         if let sink {
+            flushSpeedStage()
             flushConverter()
             startSinkIfStopped()
             try? sink.drain()
@@ -364,6 +373,7 @@ final class Producer: @unchecked Sendable {
         sinkState = .closed
         sinkSourceFormat = nil
         converter = nil
+        speedStage = nil
         decoder = nil
         producing = false
         core.shared.withLock { shared in
@@ -375,6 +385,96 @@ final class Producer: @unchecked Sendable {
             shared.ring = nil
         }
         ring = nil
+    }
+
+    // MARK: The DSP chain: speed -> format conversion -> volume -> ring
+
+    /// Source frames per output frame through every stage, for the position clock.
+    private var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
+
+    /// Output frames that `frames` source frames may become (an upper bound).
+    private func maxOutputFrames(forInput frames: Int) -> Int {
+        let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
+            ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
+        return converter?.maxOutputFrames(forInput: stretched) ?? stretched
+    }
+
+    /// The speed stage for `format`, made (or remade, for another format) at the current speed.
+    private func speedStage(for format: AudioFormat) -> SpeedStage? {
+        if let speedStage, speedStage.format == format { return speedStage }
+        do {
+            speedStage = try SpeedStage(format: format, speed: speed)
+        } catch {
+            reportFailure(error, subject: "speed")
+            speedStage = nil
+        }
+        return speedStage
+    }
+
+    private func convertAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
+        if let converter {
+            converter.convert(samples, frames: frames) { applyVolumeAndWrite($0, frames: $1) }
+        } else {
+            applyVolumeAndWrite(samples, frames: frames)
+        }
+    }
+
+    private func applyVolumeAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
+        if let volumeStage, !volumeStage.isUnity {
+            writeToRing(volumeStage.apply(samples, frames: frames), frames: frames)
+        } else {
+            writeToRing(samples, frames: frames)
+        }
+    }
+
+    /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
+    /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
+    private func writeToRing(_ samples: UnsafePointer<Float>, frames: Int) {
+        guard let ring else { return }
+        var done = 0
+        while done < frames {
+            done += ring.write(from: samples + done * ring.channels, frames: frames - done)
+            if done < frames {
+                startSinkIfStopped()
+                ring.waitForSpace(timeout: 0.2)
+            }
+        }
+    }
+
+    /// Puts what sonic holds through the rest of the chain (then every source frame given to it
+    /// has come out).
+    private func flushSpeedStage() {
+        guard let speedStage, ring != nil else { return }
+        speedStage.flush { convertAndWrite($0, frames: $1) }
+    }
+
+    /// Applies a new speed and marks the position clock where it starts.
+    ///
+    /// Sonic's latency: it holds back a few pitch periods of input. While playing, it is flushed
+    /// first, so the audio already given comes out at the old speed and the next output frame is
+    /// exactly `decodedFrame` (less the resampler's few milliseconds, as for any mark): the new
+    /// mark, with the new ratio, goes there. What is in the ring still plays at the old speed,
+    /// so the change is heard within the ring's latency. While paused (or not yet playing), the
+    /// queued audio is thrown away instead and decoding restarts from the frame heard, at the new
+    /// speed: nothing stale is heard on resume, and no flush can wait on a paused output.
+    private func changeSpeed(to newSpeed: Double) {
+        guard newSpeed != speed else { return }
+        let playingOn = state == .playing && ring != nil && awaitingOutput == nil
+        if playingOn { flushSpeedStage() }
+        speed = newSpeed
+        speedStage?.setSpeed(newSpeed)
+        if playingOn {
+            // Once the last frame is in the ring nothing more plays at the new speed: no mark (it
+            // would point past the last item).
+            if producing {
+                let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                let ratio = sourcePerOutput
+                core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
+            }
+        } else if ring != nil, awaitingOutput == nil, let heard = core.position {
+            jump(to: heard)
+        }
+        core.emit.yield(.speedChanged(newSpeed))
     }
 
     // MARK: Changing and losing the output
@@ -390,6 +490,7 @@ final class Producer: @unchecked Sendable {
         sinkState = .closed
         sinkSourceFormat = nil
         converter = nil
+        speedStage?.reset()
         ring = nil
         core.shared.withLock { shared in
             shared.ring = nil

@@ -22,13 +22,13 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let database = try library.open()
-        let (target, media, start) = try reportingLibraryErrors {
+        let (target, media, start, settings) = try reportingLibraryErrors {
             let target = try database.book(matching: book)
             let media = try database.items(ofBook: target.id!)
             if let missing = media.first(where: \.isMissing) {
                 throw LibraryError.invalid("\(target.title): \(missing.path) is missing; run `abplayer rescan` (the saved position is kept)")
             }
-            return (target, media, try database.startingPoint(ofBook: target.id!))
+            return (target, media, try database.startingPoint(ofBook: target.id!), try database.settings(ofBook: target.id!))
         }
         let registry = plugins.makeRegistry()
         let chosen = output ?? OutputChooser(registry: registry).choose(for: AudioFormat(rate: media[start.item].sampleRate, channels: 2))
@@ -45,7 +45,12 @@ struct Listen: AsyncParsableCommand {
 
         let engine = PlaybackEngine(decoders: registry, sinks: sinks)
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
-        let recorder = ListeningRecorder(library: database, bookId: target.id!, mediaIds: media.map { $0.id! }, start: startPosition)
+        // The book's own speed and volume (the library keeps the volume as a gain, 1 = 100 %; the
+        // engine clamps what it cannot play).
+        engine.setSpeed(settings.speed)
+        engine.setVolume(settings.volume * 100)
+        let recorder = ListeningRecorder(library: database, bookId: target.id!, mediaIds: media.map { $0.id! }, start: startPosition,
+                                         speed: engine.speed)
         recorder.onError = { printError("abplayer: saving the position of \(target.title): \($0)") }
         let signals = TerminationSignals { _ in
             engine.pause()

@@ -10,7 +10,8 @@ struct Play: AsyncParsableCommand {
         discussion: """
             Without --output: PulseAudio if a server answers, else JACK if a server runs, else ALSA's \
             default device, else null (with a warning). While playing, standard input takes one \
-            command a line: pause, resume, status, output SPEC (switch outputs, keeping the place), stop.
+            command a line: pause, resume, status, output SPEC (switch outputs, keeping the place), \
+            speed X, volume P, stop.
             """)
 
     @OptionGroup var plugins: PluginOptions
@@ -25,12 +26,20 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop here in the last file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
     var to: Double?
 
+    @Option(help: ArgumentHelp("Play at this speed, the pitch kept (0.5 to 4).", valueName: "X"))
+    var speed: Double = 1
+
+    @Option(help: ArgumentHelp("Play at this volume in percent (0 to 150; above 100 may clip).", valueName: "P"))
+    var volume: Double = 100
+
     @Argument(help: "Audio files, played in this order.", completion: .file())
     var files: [String]
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to play") }
         if let from, let to, files.count == 1, to <= from { throw ValidationError("--to must be after --from") }
+        if let problem = PlayInput.speedProblem(speed) { throw ValidationError("--speed: \(problem)") }
+        if let problem = PlayInput.volumeProblem(volume) { throw ValidationError("--volume: \(problem)") }
     }
 
     func run() async throws {
@@ -58,6 +67,8 @@ struct Play: AsyncParsableCommand {
             engine.shutdown()
         }
         PlayInput.readStandardInput { session.handle($0) }
+        engine.setSpeed(speed)
+        engine.setVolume(volume)
         engine.load(files, start: start, end: end)
         let failed = await session.run()
         withExtendedLifetime(signals) {}
@@ -108,7 +119,7 @@ final class PlaySession: Sendable {
                 printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
             case .outputChanged:
                 printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
-            case .stateChanged, .position:
+            case .stateChanged, .position, .speedChanged, .volumeChanged:
                 break
             }
         }
@@ -123,7 +134,9 @@ final class PlaySession: Sendable {
             engine.stop()
             engine.shutdown()
         case .status:
-            printOutput("status \(engine.state) \(place) output=\(output.withLock { $0 })")
+            printOutput("status \(engine.state) \(place) output=\(output.withLock { $0 }) speed=\(engine.speed) volume=\(engine.volume)")
+        case let .speed(speed): engine.setSpeed(speed)
+        case let .volume(percent): engine.setVolume(percent)
         case let .output(spec):
             do {
                 engine.setOutput(try registry.sinkOpener(pluginID: spec.pluginID, options: spec.options))

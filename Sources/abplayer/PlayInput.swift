@@ -1,10 +1,14 @@
 import Foundation
+import PlayerCore
 
 /// A command `play` reads from standard input while it plays, one per line (the REPL will take
-/// these over): `pause`, `resume`, `status`, `output SPEC`, `stop`.
+/// these over): `pause`, `resume`, `status`, `output SPEC`, `speed X`, `volume P`, `stop`.
 enum PlayInput: Equatable {
     case pause, resume, status, stop
     case output(OutputSpec)
+    case speed(Double)
+    /// In percent.
+    case volume(Double)
 
     /// nil for an empty line; throws a one-line reason for anything else unknown.
     init?(parsing line: String) throws {
@@ -16,8 +20,26 @@ enum PlayInput: Equatable {
         case ("status", 1): self = .status
         case ("stop", 1), ("quit", 1): self = .stop
         case ("output", 2): self = .output(try OutputSpec(parsing: words[1]))
+        case ("speed", 2):
+            let speed = Double(words[1]) ?? .nan
+            if let problem = Self.speedProblem(speed) { throw PlayInputError(line: line, reason: problem) }
+            self = .speed(speed)
+        case ("volume", 2):
+            let percent = Double(words[1].hasSuffix("%") ? String(words[1].dropLast()) : words[1]) ?? .nan
+            if let problem = Self.volumeProblem(percent) { throw PlayInputError(line: line, reason: problem) }
+            self = .volume(percent)
         default: throw PlayInputError(line: line)
         }
+    }
+
+    /// Why `speed` cannot be played at, or nil when it can.
+    static func speedProblem(_ speed: Double) -> String? {
+        PlaybackEngine.speedRange.contains(speed) ? nil : "the speed must be a number from 0.5 to 4 (1 is normal)"
+    }
+
+    /// Why `percent` is not a volume, or nil when it is.
+    static func volumeProblem(_ percent: Double) -> String? {
+        PlaybackEngine.volumeRange.contains(percent) ? nil : "the volume must be a number from 0 to 150 (percent)"
     }
 
     /// Reads commands from standard input on a thread of its own until it ends; `handle` is
@@ -39,7 +61,10 @@ enum PlayInput: Equatable {
 
 struct PlayInputError: Error, CustomStringConvertible {
     let line: String
+    /// Set when the command is known but its argument is wrong.
+    var reason: String?
     var description: String {
-        "unknown command '\(line)': use pause, resume, status, output \(OutputSpec.syntax), or stop"
+        if let reason { return "'\(line)': \(reason)" }
+        return "unknown command '\(line)': use pause, resume, status, output \(OutputSpec.syntax), speed X, volume P, or stop"
     }
 }

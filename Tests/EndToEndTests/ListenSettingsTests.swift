@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension ListenTests {
+    /// Synchronous: its waits block this thread (Thread.sleep) instead of yielding it, so other
+    /// tests holding the cooperative pool cannot make it miss the moment to stop.
+    @Test func listenPlaysAtTheBooksSpeedAndVolume() throws {
+        // Given a book whose settings say speed 2 and volume 0.5
+        let (abplayer, library) = try Self.libraryWithBook("listen-settings")
+        _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "0.5"]).requireSuccess()
+        let output = abplayer.home.appending(path: "heard.wav")
+        // When it is listened to (in real time, into a WAV file) for about 2 s, then stopped
+        let clock = ContinuousClock()
+        let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "wav:\(output.path)", "--library", library, "Listen Book"])
+        var line: Substring?
+        let deadline = clock.now + .seconds(30)
+        while line == nil && listening.process.isRunning && clock.now < deadline {
+            line = listening.errorOutput.split(separator: "\n").first { $0.contains("playing") && $0.hasSuffix(" s") }
+            if line == nil { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        let arrived = clock.now
+        let playing = try #require(line, "stderr: \(listening.errorOutput)")
+        let startSeconds = try #require(Self.startSeconds(String(playing)))
+        Thread.sleep(forTimeInterval: 2)
+        let wall = (clock.now - arrived).secondsValue
+        listening.signal(SIGTERM)
+        let exitDeadline = clock.now + .seconds(30)
+        while listening.process.isRunning && clock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.01) }
+        if listening.process.isRunning { listening.signal(SIGKILL) }
+        listening.process.waitUntilExit()
+        #expect(listening.process.terminationStatus == 0, "stderr: \(listening.errorOutput)")
+        // Then the saved position moved twice as fast as the wall clock (less the output's start)
+        let saved = try #require(try Self.savedSeconds(abplayer, library: library))
+        let advanced = saved - startSeconds
+        #expect(advanced <= 2 * wall + 0.2 && advanced > 2 * wall - 1.2, "advanced \(advanced) s in \(wall) s")
+        // and what was heard is the source's seconds in order, pitch kept, at half the level
+        let wav = try WavFile.read(output)
+        let track = SecondTrack(wav.samples, channels: wav.channels, rate: wav.rate)
+        let seconds = track.seconds
+        #expect(seconds.count >= 2 && seconds == Array(seconds[0]..<seconds[0] + seconds.count), "\(track)")
+        let level = AudioAnalysis.rms(wav.samples, channels: wav.channels, from: wav.rate / 10, count: wav.rate)
+        let expected = TimeCodedSignal.amplitude / 2.squareRoot() / 2
+        #expect(abs(20 * log10(level / expected)) < 0.5, "rms \(level), expected \(expected)")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `abplayer play --speed X --volume P`, and bad values for them.
+@Suite struct PlaySpeedVolumeTests {
+    @Test func playAtDoubleSpeedAndHalfVolumeToAWavFile() throws {
+        // Given a 10 s time-coded MP3 (peak 0.5)
+        let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
+        let abplayer = try AbplayerProcess("play-speed")
+        let output = abplayer.home.appendingPathComponent("out.wav")
+        // When it plays at speed 2 and volume 50 % to a WAV file
+        let result = try abplayer.run(["play", "--speed", "2", "--volume", "50", "--output", "wav:\(output.path)", mp3.path],
+                                      timeout: 60)
+        // Then it lasts 5 s, keeps the pitch of each source second in order, at half the level
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let wav = try WavFile.read(output)
+        let seconds = Double(wav.frameCount) / Double(wav.rate)
+        #expect(abs(seconds - 5) < 0.1, "lasted \(seconds) s")
+        let track = SecondTrack(wav.samples, channels: wav.channels, rate: wav.rate)
+        #expect(track.seconds == Array(0..<10), "\(track)")
+        let middle = AudioAnalysis.rms(wav.samples, channels: wav.channels, from: wav.rate / 10, count: wav.rate * 4)
+        let expected = TimeCodedSignal.amplitude / 2.squareRoot() / 2
+        #expect(abs(20 * log10(middle / expected)) < 0.5, "rms \(middle), expected \(expected)")
+    }
+
+    @Test func aSpeedOrVolumeOutOfRangeIsOneLine() throws {
+        let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
+        let abplayer = try AbplayerProcess("play-speed-bad")
+        for arguments in [["--speed", "8"], ["--speed", "0.2"], ["--volume", "200"], ["--volume", "-1"]] {
+            let result = try abplayer.run(["play", "--output", "null"] + arguments + [mp3.path], timeout: 30)
+            #expect(result.status != 0, "\(arguments)")
+            let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+            #expect(errorLines.count == 1 && errorLines[0].contains(arguments[0]), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// All commands are on standard input from the start and read in order: no waiting on timers
+    /// (and no write to a pipe whose reader may have gone).
+    @Test func speedAndVolumeCommandsWhilePlaying() throws {
+        // Given a 20 s MP3 playing in real time to the null output
+        let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
+        let abplayer = try AbplayerProcess("play-speed-commands")
+        // When it is told a bad speed and a bad volume, then speed 1.5 and volume 80%, asked for
+        // its status, and stopped
+        let commands = "speed fast\nvolume 151\nspeed 1.5\nvolume 80%\nstatus\nstop\n"
+        let result = try Command.run(BuildProducts.abplayer.path, ["play", "--output", "null", mp3.path],
+                                     stdin: Data(commands.utf8), environment: abplayer.environment, timeout: 60)
+        // Then each bad value is one line saying what is allowed, status shows the new values
+        // while playing, and it exits cleanly
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("'speed fast': the speed must be a number from 0.5 to 4"), "\(result.stderr)")
+        #expect(result.stderr.contains("'volume 151': the volume must be a number from 0 to 150"), "\(result.stderr)")
+        let status = result.stdoutString.split(separator: "\n").first { $0.hasPrefix("status ") }
+        #expect(status?.hasSuffix("speed=1.5 volume=80.0") == true, "stdout: \(result.stdoutString)")
+    }
+}
