@@ -307,10 +307,11 @@ public final class Console {
         say("speed \(Status.speedText(session.settings.speed)), volume \(Int((session.settings.volume * 100).rounded()))%")
     }
 
-    /// Hands the book's speed and volume (1 = 100%) to the engine.
+    /// Hands the book's speed and volume (stored as a gain, 1 = 100%) to the engine.
     func applyToEngine(speed: Double, volume: Double) {
-        // wired at merge: session.engine.setSpeed(speed); session.engine.setVolume(volume * 100)
-        // (PlaybackEngine gains them in the speed/volume branch.)
+        guard let session else { return }
+        session.engine.setSpeed(speed)
+        session.engine.setVolume(volume * 100)
     }
 
     func switchOutput(to name: String) throws {

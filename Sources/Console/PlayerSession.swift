@@ -112,6 +112,10 @@ final class PlayerSession {
             if state == requestedState || state == .stopped { requestedState = nil }
             recorder.handle(event)
             return nil
+        case .speedChanged, .volumeChanged:
+            // The recorder starts a new listening session at a new speed.
+            recorder.handle(event)
+            return nil
         }
     }
 
