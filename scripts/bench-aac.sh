@@ -11,7 +11,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
 
-log() { printf '%s\n' "$*" >&2; }
+. "$(dirname "$0")/bench-common.sh"
 
 # --- fixtures: one minute encoded once, its ADTS frames repeated, remuxed into an M4B ---------
 # (cat of ADTS streams is a valid ADTS stream; ffmpeg -c copy writes the MP4 tables)
@@ -31,18 +31,6 @@ m4b_20h="$work/20h.m4b"
 long_m4b 60 44100 2 96k "$m4b_60"
 long_m4b 1200 32000 1 24k "$m4b_20h"
 
-# --- measuring (as in bench.sh) -----------------------------------------------------------------
-measure() {
-    local walls=() cpus=() rss=0 report="$work/time.out"
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" >/dev/null 2>&1
-        read -r wall user sys kib <"$report"
-        walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
-        [ "$kib" -gt "$rss" ] && rss=$kib
-    done
-    printf '%s %s %s\n' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" \
-        "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" "$rss"
-}
 ratio() { echo "scale=3; $1 / $2" | bc; }
 
 read -r ow oc orss <<<"$(measure "$abplayer" decode "$m4b_60")"

@@ -11,19 +11,8 @@ abplayer="$bin_dir/abplayer"
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/bench-common.sh"
 
-# --- measuring (as in bench.sh) -----------------------------------------------------------------
-measure() {
-    local walls=() cpus=() rss=0 report="$work/time.out"
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
-        read -r wall user sys kib <"$report"
-        walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
-        [ "$kib" -gt "$rss" ] && rss=$kib
-    done
-    printf '%s %s %s\n' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" \
-        "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" "$rss"
-}
 ratio() { # sqlite3 often finishes within /usr/bin/time's 10 ms resolution
     if [ "$(echo "$2 == 0" | bc)" = 1 ]; then echo "n/a (reference < 0.01 s)"; else echo "scale=3; $1 / $2" | bc; fi
 }

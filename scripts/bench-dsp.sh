@@ -9,6 +9,7 @@ bin_dir=$(cd "${1:?usage: bench-dsp.sh BIN_DIR}" && pwd)
 abplayer="$bin_dir/abplayer"
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/bench-common.sh"
 mkdir -p "$work"
 
 # The same 60-minute MP3 as bench.sh (a voice-like glide with noise, VBR), made here if missing.
@@ -19,23 +20,12 @@ if [ ! -f "$mp3" ]; then
     for _ in $(seq 60); do cat "$work/dsp-one-minute.mp3"; done > "$mp3.tmp" && mv "$mp3.tmp" "$mp3"
 fi
 
-# Runs a command $runs times; prints "median-wall median-cpu".
-measure() {
-    local walls=() cpus=() report="$work/time.out"
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$report" -f '%e %U %S' "$@" </dev/null >/dev/null 2>&1
-        read -r wall user sys <"$report"
-        walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
-    done
-    printf '%s %s\n' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" \
-        "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
-}
 ratio() { echo "scale=2; $1 / $2" | bc; }
 
-read -r w10 c10 <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1 "$mp3")"
-read -r w15 c15 <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1.5 "$mp3")"
-read -r fw10 fc10 <<<"$(measure ffmpeg -v error -i "$mp3" -f null -)"
-read -r fw15 fc15 <<<"$(measure ffmpeg -v error -i "$mp3" -af atempo=1.5 -f null -)"
+read -r w10 c10 _ <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1 "$mp3")"
+read -r w15 c15 _ <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1.5 "$mp3")"
+read -r fw10 fc10 _ <<<"$(measure ffmpeg -v error -i "$mp3" -f null -)"
+read -r fw15 fc15 _ <<<"$(measure ffmpeg -v error -i "$mp3" -af atempo=1.5 -f null -)"
 
 echo "DSP: 60 min MP3, unpaced, $runs runs each, medians"
 printf '  abplayer speed 1   %6.2fs wall %6.2fs cpu | ffmpeg          %6.2fs wall %6.2fs cpu\n' "$w10" "$c10" "$fw10" "$fc10"

@@ -10,7 +10,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
 
-log() { printf '%s\n' "$*" >&2; }
+. "$(dirname "$0")/bench-common.sh"
 
 # --- fixtures, made once and kept in $work (cheap: short encodes, concatenated) ---------------
 
@@ -46,18 +46,6 @@ fi
 
 # --- measuring ----------------------------------------------------------------------------------
 
-# Runs a command $runs times; prints "median-wall median-cpu max-rss-KiB".
-measure() {
-    local walls=() cpus=() rss=0 report="$work/time.out"
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" >/dev/null 2>&1
-        read -r wall user sys kib <"$report"
-        walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
-        [ "$kib" -gt "$rss" ] && rss=$kib
-    done
-    printf '%s %s %s\n' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" \
-        "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" "$rss"
-}
 
 ratio() { echo "scale=3; $1 / $2" | bc; }
 
