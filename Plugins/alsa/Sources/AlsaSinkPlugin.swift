@@ -262,10 +262,6 @@ private final class AlsaSink: @unchecked Sendable {
 
 private func alsaError(_ code: Int32) -> String { String(cString: snd_strerror(code)) }
 
-private func instance(_ sink: OpaquePointer?) -> AlsaSink {
-    Unmanaged<AlsaSink>.fromOpaque(UnsafeRawPointer(sink!)).takeUnretainedValue()
-}
-
 /// Opens `device` and sets it up as close to `requested` as it goes; returns the PCM, the
 /// format it runs at, its sample format, period and whether it can pause.
 private func openDevice(_ device: String, requested: abp_format, bufferMilliseconds: Int) throws(SinkOpenError)
@@ -318,9 +314,8 @@ private struct SinkOpenError: Error {
 }
 
 private func makeOps() -> abp_sink_ops {
-    abp_sink_ops(
-    struct_size: 0,
-    open: { host, requested, options, optionCount, source, out, actual, error, errorSize in
+    var ops = sinkControlOps()
+    ops.open = { host, requested, options, optionCount, source, out, actual, error, errorSize in
         guard let requested, let source, let out, let actual, source.pointee.pull != nil else {
             writeError("open called without a format, a source or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
@@ -346,22 +341,11 @@ private func makeOps() -> abp_sink_ops {
         } catch {
             return ABP_ERR_INTERNAL
         }
-    },
-    start: { sink in instance(sink).start() },
-    pause: { sink in instance(sink).pause() },
-    resume: { sink in instance(sink).resume() },
-    latency: { sink in instance(sink).latency },
-    drain: { sink in instance(sink).drain() },
-    stop: { sink in instance(sink).stop() },
-    last_error: { sink in instance(sink).lastError.pointer },
-    close: { sink in
-        let unmanaged = Unmanaged<AlsaSink>.fromOpaque(UnsafeRawPointer(sink!))
-        unmanaged.takeUnretainedValue().close()
-        unmanaged.release()
-    },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
-    )
+    }
+    return ops
 }
+
+extension AlsaSink: SinkInstance {}
 
 private let descriptor = PluginDescriptor(
     id: "alsa", name: "ALSA output", version: "1.0.0",

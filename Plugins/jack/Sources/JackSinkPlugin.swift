@@ -227,14 +227,9 @@ private func openSink(host: UnsafePointer<abp_host_api>?, requested: abp_format,
     return sink
 }
 
-private func instance(_ sink: OpaquePointer?) -> JackSink {
-    Unmanaged<JackSink>.fromOpaque(UnsafeRawPointer(sink!)).takeUnretainedValue()
-}
-
 private func makeOps() -> abp_sink_ops {
-    abp_sink_ops(
-    struct_size: 0,
-    open: { host, requested, options, optionCount, source, out, actual, error, errorSize in
+    var ops = sinkControlOps()
+    ops.open = { host, requested, options, optionCount, source, out, actual, error, errorSize in
         guard let requested, let source, let out, let actual, source.pointee.pull != nil else {
             writeError("open called without a format, a source or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
@@ -251,22 +246,11 @@ private func makeOps() -> abp_sink_ops {
         } catch {
             return ABP_ERR_INTERNAL
         }
-    },
-    start: { sink in instance(sink).start() },
-    pause: { sink in instance(sink).pause() },
-    resume: { sink in instance(sink).resume() },
-    latency: { sink in instance(sink).latency },
-    drain: { sink in instance(sink).drain() },
-    stop: { sink in instance(sink).stop() },
-    last_error: { sink in instance(sink).lastError.pointer },
-    close: { sink in
-        let unmanaged = Unmanaged<JackSink>.fromOpaque(UnsafeRawPointer(sink!))
-        unmanaged.takeUnretainedValue().close()
-        unmanaged.release()
-    },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
-    )
+    }
+    return ops
 }
+
+extension JackSink: SinkInstance {}
 
 private let descriptor = PluginDescriptor(
     id: "jack", name: "JACK output", version: "1.0.0",

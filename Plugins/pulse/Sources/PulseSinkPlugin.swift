@@ -318,14 +318,9 @@ private func openSink(host: UnsafePointer<abp_host_api>?, format: abp_format, op
     return sink
 }
 
-private func instance(_ sink: OpaquePointer?) -> PulseSink {
-    Unmanaged<PulseSink>.fromOpaque(UnsafeRawPointer(sink!)).takeUnretainedValue()
-}
-
 private func makeOps() -> abp_sink_ops {
-    abp_sink_ops(
-    struct_size: 0,
-    open: { host, requested, options, optionCount, source, out, actual, error, errorSize in
+    var ops = sinkControlOps()
+    ops.open = { host, requested, options, optionCount, source, out, actual, error, errorSize in
         guard let requested, let source, let out, let actual, source.pointee.pull != nil else {
             writeError("open called without a format, a source or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
@@ -344,22 +339,11 @@ private func makeOps() -> abp_sink_ops {
             writeError("\(other)", to: error, size: errorSize)
             return ABP_ERR_INVALID
         }
-    },
-    start: { sink in instance(sink).start() },
-    pause: { sink in instance(sink).pause() },
-    resume: { sink in instance(sink).resume() },
-    latency: { sink in instance(sink).latency },
-    drain: { sink in instance(sink).drain() },
-    stop: { sink in instance(sink).stop() },
-    last_error: { sink in instance(sink).lastError.pointer },
-    close: { sink in
-        let unmanaged = Unmanaged<PulseSink>.fromOpaque(UnsafeRawPointer(sink!))
-        unmanaged.takeUnretainedValue().close()
-        unmanaged.release()
-    },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
-    )
+    }
+    return ops
 }
+
+extension PulseSink: SinkInstance {}
 
 private let descriptor = PluginDescriptor(
     id: "pulse", name: "PulseAudio output", version: "1.0.0",
