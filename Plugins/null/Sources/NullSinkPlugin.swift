@@ -27,15 +27,10 @@ private final class NullSink {
     deinit { scratch.deallocate() }
 }
 
-private func instance(_ sink: OpaquePointer?) -> NullSink {
-    Unmanaged<NullSink>.fromOpaque(UnsafeRawPointer(sink!)).takeUnretainedValue()
-}
-
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).
 private func makeOps() -> abp_sink_ops {
-    abp_sink_ops(
-    struct_size: 0,
-    open: { _, requested, options, optionCount, source, out, actual, error, errorSize in
+    var ops = sinkControlOps()
+    ops.open = { _, requested, options, optionCount, source, out, actual, error, errorSize in
         guard let requested, let source, let out, let actual, source.pointee.pull != nil else {
             writeError("open called without a format, a source or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
@@ -51,23 +46,18 @@ private func makeOps() -> abp_sink_ops {
         actual.pointee = requested.pointee
         out.pointee = OpaquePointer(Unmanaged.passRetained(sink).toOpaque())
         return ABP_OK
-    },
-    start: { sink in
-        instance(sink).thread.start() ? ABP_OK : ABP_ERR_INTERNAL
-    },
-    pause: { sink in instance(sink).thread.pause(); return ABP_OK },
-    resume: { sink in instance(sink).thread.resume(); return ABP_OK },
-    latency: { _ in 0 }, // what is pulled is "heard" at once
-    drain: { sink in instance(sink).thread.drain(); return ABP_OK },
-    stop: { sink in instance(sink).thread.pause(); return ABP_OK },
-    last_error: { sink in instance(sink).lastError.pointer },
-    close: { sink in
-        let unmanaged = Unmanaged<NullSink>.fromOpaque(UnsafeRawPointer(sink!))
-        unmanaged.takeUnretainedValue().thread.stop()
-        unmanaged.release()
-    },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
-    )
+    }
+    return ops
+}
+
+extension NullSink: SinkInstance {
+    func start() -> abp_status { thread.start() ? ABP_OK : ABP_ERR_INTERNAL }
+    func pause() -> abp_status { thread.pause(); return ABP_OK }
+    func resume() -> abp_status { thread.resume(); return ABP_OK }
+    var latency: Int64 { 0 } // what is pulled is "heard" at once
+    func drain() -> abp_status { thread.drain(); return ABP_OK }
+    func stop() -> abp_status { thread.pause(); return ABP_OK }
+    func close() { thread.stop() }
 }
 
 private let descriptor = PluginDescriptor(

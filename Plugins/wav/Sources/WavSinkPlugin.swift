@@ -220,15 +220,10 @@ private func openSink(
         pacing: paced ? .realTime(rate: Int(requested.rate)) : .unpaced)
 }
 
-private func instance(_ sink: OpaquePointer?) -> WavSink {
-    Unmanaged<WavSink>.fromOpaque(UnsafeRawPointer(sink!)).takeUnretainedValue()
-}
-
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).
 private func makeOps() -> abp_sink_ops {
-    abp_sink_ops(
-    struct_size: 0,
-    open: { _, requested, options, optionCount, source, out, actual, error, errorSize in
+    var ops = sinkControlOps()
+    ops.open = { _, requested, options, optionCount, source, out, actual, error, errorSize in
         guard let requested, let source, let out, let actual, source.pointee.pull != nil else {
             writeError("open called without a format, a source or an output", to: error, size: errorSize)
             return ABP_ERR_INVALID
@@ -243,40 +238,40 @@ private func makeOps() -> abp_sink_ops {
         actual.pointee = requested.pointee
         out.pointee = OpaquePointer(Unmanaged.passRetained(sink).toOpaque())
         return ABP_OK
-    },
-    start: { sink in
-        let sink = instance(sink)
-        sink.output.file.withLock { $0.pulling = true }
-        guard sink.thread.start() else {
-            sink.lastError.set("cannot start the writer thread")
+    }
+    return ops
+}
+
+extension WavSink: SinkInstance {
+    func start() -> abp_status {
+        output.file.withLock { $0.pulling = true }
+        guard thread.start() else {
+            lastError.set("cannot start the writer thread")
             return ABP_ERR_INTERNAL
         }
         return ABP_OK
-    },
-    pause: { sink in instance(sink).thread.pause(); return ABP_OK },
-    resume: { sink in instance(sink).thread.resume(); return ABP_OK },
-    latency: { _ in 0 }, // written is "heard"
-    drain: { sink in
-        let sink = instance(sink)
-        sink.thread.drain()
-        return sink.finish()
-    },
-    stop: { sink in
-        let sink = instance(sink)
-        sink.thread.pause()
+    }
+
+    func pause() -> abp_status { thread.pause(); return ABP_OK }
+    func resume() -> abp_status { thread.resume(); return ABP_OK }
+    var latency: Int64 { 0 } // written is "heard"
+
+    func drain() -> abp_status {
+        thread.drain()
+        return finish()
+    }
+
+    func stop() -> abp_status {
+        thread.pause()
         // Taking the lock waits out a period already under way; the flag stops the next one.
-        sink.output.file.withLock { $0.pulling = false }
-        return sink.finish()
-    },
-    last_error: { sink in instance(sink).lastError.pointer },
-    close: { sink in
-        let unmanaged = Unmanaged<WavSink>.fromOpaque(UnsafeRawPointer(sink!))
-        unmanaged.takeUnretainedValue().thread.stop()
-        _ = unmanaged.takeUnretainedValue().finish()
-        unmanaged.release()
-    },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
-    )
+        output.file.withLock { $0.pulling = false }
+        return finish()
+    }
+
+    func close() {
+        thread.stop()
+        _ = finish()
+    }
 }
 
 private let descriptor = PluginDescriptor(
