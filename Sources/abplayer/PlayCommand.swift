@@ -66,10 +66,12 @@ struct Play: AsyncParsableCommand {
             engine.stop()
             engine.shutdown()
         }
-        PlayInput.readStandardInput { session.handle($0) }
         engine.setSpeed(speed)
         engine.setVolume(volume)
         engine.load(files, start: start, end: end)
+        // Only now: a command already waiting on stdin (`speed 1.5`, `stop`) must act on the
+        // loaded engine, not be overtaken by the options' settings or the load.
+        PlayInput.readStandardInput { session.handle($0) }
         let failed = await session.run()
         withExtendedLifetime(signals) {}
         let signal = session.interrupted.load(ordering: .relaxed)
