@@ -19,7 +19,7 @@ enum FaadConfiguration {
 /// files; except in bands the encoder coded as noise (PNS), which libfaad fills from a random
 /// generator whose state no restart can reproduce: within 1e-3 there). A fresh handle rather than
 /// NeAACDecPostSeekReset, so that the state after a seek never depends on what was played before.
-final class FaadDecoder {
+final class FaadDecoder: DecoderInstance {
     static let prerollPackets = 2
 
     let packets: any PacketSource
@@ -278,7 +278,7 @@ final class FaadDecoder {
 }
 
 /// An ABI status with a one-line reason.
-struct FaadError: Error {
+struct FaadError: DecoderOpenFailure {
     let status: abp_status
     let reason: String
     var truncated = false

@@ -120,48 +120,24 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
 
 // MARK: - The plugin
 
-private func instance(_ decoder: OpaquePointer?) -> FaadDecoder {
-    Unmanaged<FaadDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).takeUnretainedValue()
-}
-
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).
 private func makeOps() -> abp_decoder_ops {
-    abp_decoder_ops(
-    struct_size: 0,
-    probe: { path, head, length in
-        probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
-    },
-    open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
-        guard let path, let out, let info else {
-            writeError("open called without a path or an output", to: error, size: errorSize)
-            return ABP_ERR_INVALID
+    decoderOps(
+        probe: { path, head, length in
+            probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
+        },
+        open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(FaadError) in
+                let host = Host(hostAPI, pluginID: pluginID, subject: path)
+                let stream = try openStream(host: host, path: path)
+                let decoder = stream.decoder
+                if let metadata, let movie = stream.movie {
+                    MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
+                }
+                return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
+                                     totalFrames: decoder.totalFrames, seekable: true)
+            }
         }
-        let host = Host(hostAPI, pluginID: pluginID, subject: String(cString: path))
-        let stream: OpenedStream
-        do throws(FaadError) {
-            stream = try openStream(host: host, path: String(cString: path))
-        } catch let failure {
-            writeError(failure.reason, to: error, size: errorSize)
-            return failure.status
-        }
-        let decoder = stream.decoder
-        if let metadata, let movie = stream.movie {
-            MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
-        }
-        info.pointee.format = abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels))
-        info.pointee.total_frames = decoder.totalFrames
-        info.pointee.seekable = 1
-        out.pointee = OpaquePointer(Unmanaged.passRetained(decoder).toOpaque())
-        return ABP_OK
-    },
-    read: { decoder, buffer, maxFrames in
-        guard let buffer else { return Int64(ABP_ERR_INVALID.rawValue) }
-        return instance(decoder).read(into: buffer, maxFrames: maxFrames)
-    },
-    seek: { decoder, frame in instance(decoder).seek(to: frame) },
-    last_error: { decoder in instance(decoder).lastError.pointer },
-    close: { decoder in Unmanaged<FaadDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).release() },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
     )
 }
 

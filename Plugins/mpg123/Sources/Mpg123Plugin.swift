@@ -10,18 +10,18 @@ import Glibc
 #endif
 
 /// A failure with the status to report and a one-line reason (no file name: the host adds it).
-struct DecoderError: Error {
+struct DecoderError: DecoderOpenFailure {
     let status: abp_status
-    let message: String
+    let reason: String
 
-    init(_ status: abp_status, _ message: String) {
+    init(_ status: abp_status, _ reason: String) {
         self.status = status
-        self.message = message
+        self.reason = reason
     }
 }
 
 /// One open MPEG audio stream.
-final class Mpg123Decoder {
+final class Mpg123Decoder: DecoderInstance {
     /// A file with a Xing frame count needs no scan; its index is only worth caching (after a
     /// seek walked far into it) from 10 000 MPEG frames on (4 minutes at 44.1 kHz), below which
     /// walking there costs less than a millisecond. Files without a count are always cached:
@@ -305,7 +305,7 @@ final class Mpg123Decoder {
         let landed = mpg123_seek(handle, off_t(frame + lead), SEEK_SET)
         guard landed >= 0 else {
             let error = failure(Int32(truncatingIfNeeded: landed), "cannot seek")
-            lastError.set(error.message)
+            lastError.set(error.reason)
             return error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK
         }
         let now = Int64(mpg123_tell(handle)) - lead
@@ -338,7 +338,7 @@ final class Mpg123Decoder {
     }
 
     private func fail(_ error: DecoderError) -> Int64 {
-        lastError.set(error.message)
+        lastError.set(error.reason)
         return Int64(error.status.rawValue)
     }
 }
@@ -356,41 +356,16 @@ private func millisecondsSince(_ start: timespec) -> Int {
     return (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000
 }
 
-private func instance(_ decoder: OpaquePointer?) -> Mpg123Decoder {
-    Unmanaged<Mpg123Decoder>.fromOpaque(UnsafeRawPointer(decoder!)).takeUnretainedValue()
-}
-
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).
 private func makeOps() -> abp_decoder_ops {
-    abp_decoder_ops(
-        struct_size: 0,
+    decoderOps(
         probe: { path, head, length in MPEGProbe.score(path: path, head: head, length: length) },
-        open: { host, path, _, _, metadata, out, info, errorBuffer, errorSize in
-            guard let path, let out, let info,
-                  Int(info.pointee.struct_size) >= MemoryLayout<abp_stream_info>.offset(of: \.reserved)! else {
-                writeError("open called without a path, an output or stream info", to: errorBuffer, size: errorSize)
-                return ABP_ERR_INVALID
+        open: { host, path, _, _, metadata, out, info, error, errorSize in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderError) in
+                let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: path), path: path, metadata: metadata)
+                return OpenedDecoder(decoder, format: decoder.format, totalFrames: decoder.totalFrames, seekable: true)
             }
-            do throws(DecoderError) {
-                let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: String(cString: path)), path: String(cString: path), metadata: metadata)
-                info.pointee.format = decoder.format
-                info.pointee.total_frames = decoder.totalFrames
-                info.pointee.seekable = 1
-                out.pointee = OpaquePointer(Unmanaged.passRetained(decoder).toOpaque())
-                return ABP_OK
-            } catch {
-                writeError(error.message, to: errorBuffer, size: errorSize)
-                return error.status
-            }
-        },
-        read: { decoder, buffer, maxFrames in
-            guard let buffer else { return Int64(ABP_ERR_INVALID.rawValue) }
-            return instance(decoder).read(into: buffer, maxFrames: maxFrames)
-        },
-        seek: { decoder, frame in instance(decoder).seek(to: frame) },
-        last_error: { decoder in instance(decoder).lastError.pointer },
-        close: { decoder in Unmanaged<Mpg123Decoder>.fromOpaque(UnsafeRawPointer(decoder!)).release() },
-        reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
+        }
     )
 }
 

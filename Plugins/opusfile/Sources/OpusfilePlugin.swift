@@ -25,7 +25,7 @@ private let opusRate: Int64 = 48_000
 /// about 1.7 ms of extra decoding per seek (1 s: within 6e-8, 3.2 ms).
 private let seekSettleFrames: Int64 = 24_000
 
-private final class OpusfileDecoder {
+private final class OpusfileDecoder: DecoderInstance {
     let file: OpaquePointer
     let host: Host
     let channels: Int
@@ -155,7 +155,7 @@ private final class OpusfileDecoder {
 }
 
 /// An ABI status with a one-line reason, for every OP_* code libopusfile returns.
-private struct OpusfileError: Error {
+private struct OpusfileError: DecoderOpenFailure {
     let status: abp_status
     let reason: String
 
@@ -188,7 +188,7 @@ private struct OpusfileError: Error {
 
 private func errnoText() -> String { String(cString: strerror(errno)) }
 
-private func openDecoder(host: Host, path: UnsafePointer<CChar>) throws(OpusfileError) -> OpusfileDecoder {
+private func openOpusFile(host: Host, path: UnsafePointer<CChar>) throws(OpusfileError) -> OpusfileDecoder {
     // Looked at ourselves first: op_open_file says only OP_EFAULT for a missing file, and its
     // OP_EBADHEADER does not say which header is broken. Only a regular file's head is read here:
     // from a pipe, that would take the bytes op_open_file needs.
@@ -422,47 +422,23 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
 
 // MARK: - The plugin
 
-private func instance(_ decoder: OpaquePointer?) -> OpusfileDecoder {
-    Unmanaged<OpusfileDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).takeUnretainedValue()
-}
-
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).
 private func makeOps() -> abp_decoder_ops {
-    abp_decoder_ops(
-    struct_size: 0,
-    probe: { path, head, length in
-        probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
-    },
-    open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
-        guard let path, let out, let info else {
-            writeError("open called without a path or an output", to: error, size: errorSize)
-            return ABP_ERR_INVALID
+    decoderOps(
+        probe: { path, head, length in
+            probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
+        },
+        open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(OpusfileError) in
+                let host = Host(hostAPI, pluginID: pluginID, subject: path)
+                let decoder = try openOpusFile(host: host, path: path)
+                if let metadata, let tags = op_tags(decoder.file, 0) {
+                    MetadataReporter(metadata, totalFrames: decoder.totalFrames, host: host).report(tags)
+                }
+                return OpenedDecoder(decoder, format: abp_format(rate: UInt32(opusRate), channels: UInt32(decoder.channels)),
+                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable)
+            }
         }
-        let host = Host(hostAPI, pluginID: pluginID, subject: String(cString: path))
-        let decoder: OpusfileDecoder
-        do throws(OpusfileError) {
-            decoder = try openDecoder(host: host, path: path)
-        } catch let failure {
-            writeError(failure.reason, to: error, size: errorSize)
-            return failure.status
-        }
-        if let metadata, let tags = op_tags(decoder.file, 0) {
-            MetadataReporter(metadata, totalFrames: decoder.totalFrames, host: host).report(tags)
-        }
-        info.pointee.format = abp_format(rate: UInt32(opusRate), channels: UInt32(decoder.channels))
-        info.pointee.total_frames = decoder.totalFrames ?? ABP_FRAMES_UNKNOWN
-        info.pointee.seekable = decoder.seekable ? 1 : 0
-        out.pointee = OpaquePointer(Unmanaged.passRetained(decoder).toOpaque())
-        return ABP_OK
-    },
-    read: { decoder, buffer, maxFrames in
-        guard let buffer else { return Int64(ABP_ERR_INVALID.rawValue) }
-        return instance(decoder).read(into: buffer, maxFrames: maxFrames)
-    },
-    seek: { decoder, frame in instance(decoder).seek(to: frame) },
-    last_error: { decoder in instance(decoder).lastError.pointer },
-    close: { decoder in Unmanaged<OpusfileDecoder>.fromOpaque(UnsafeRawPointer(decoder!)).release() },
-    reserved: (nil, nil, nil, nil, nil, nil, nil, nil)
     )
 }
 
