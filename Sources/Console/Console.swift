@@ -100,6 +100,7 @@ public final class Console {
         case let .output(name): try switchOutput(to: name)
         case let .status(json): try status(json: json)
         case .quit: break
+        case let .library(command): try run(command)
         }
     }
 
