@@ -125,7 +125,9 @@ extension Command {
             self = .seek(target)
         case "goto":
             guard !arguments.isEmpty else { throw usage() }
-            if arguments.count > 1, let seconds = Timecode.seconds(from: arguments.last!) {
+            // A bare last number stays in the item's name: the console decides with the titles.
+            if arguments.count > 1, ItemReference.looksLikeTime(arguments.last!),
+               let seconds = TimeArgument.duration(arguments.last!) {
                 self = .goto(item: arguments.dropLast().joined(separator: " "), seconds: seconds)
             } else {
                 self = .goto(item: rest!, seconds: nil)

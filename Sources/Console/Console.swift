@@ -208,20 +208,15 @@ public final class Console {
 
     /// The 0-based index of the item `reference` names: its number, or a unique part of its title.
     func itemIndex(_ reference: String, in session: PlayerSession, required: Bool = true) -> Int? {
-        let items = session.timeline.items
-        if let number = Int(reference), items.indices.contains(number - 1) { return number - 1 }
-        let lowered = reference.lowercased()
-        if let exact = items.firstIndex(where: { $0.title.lowercased() == lowered }) { return exact }
-        let matches = items.indices.filter { items[$0].title.lowercased().contains(lowered) }
-        return matches.count == 1 ? matches[0] : nil
+        ItemReference.index(reference, titles: session.timeline.items.map(\.title))
     }
 
     func goto(item reference: String, seconds: Double?) throws {
         let session = try playing()
-        guard let item = itemIndex(reference, in: session) else {
+        guard let (item, wanted) = ItemReference.gotoTarget(reference, seconds: seconds, titles: session.timeline.items.map(\.title)) else {
             throw CommandError("no item '\(reference)' in \(session.book.title): use 1-\(session.timeline.items.count) or a unique part of its title")
         }
-        let offset = seconds ?? 0
+        let offset = wanted ?? 0
         if let length = session.timeline.items[item].seconds, offset >= length {
             throw CommandError("\(Timecode.format(seconds: offset)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
         }
