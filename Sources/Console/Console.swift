@@ -23,6 +23,9 @@ public final class Console {
     /// The shelf `ls` shows, "" at the top; shared with the line editor for the prompt and
     /// completion.
     public let location: ShelfLocation
+    /// Engine messages for the prompt, when the input is a terminal (`noticesAtPrompt`).
+    let notices = Notices()
+    var noticesAtPrompt = false
     var session: PlayerSession?
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
@@ -107,7 +110,7 @@ public final class Console {
     /// Handles an engine event of the book being played.
     public func handle(_ event: PlaybackEvent, generation: Int) {
         guard generation == self.generation, let session else { return }
-        if let message = session.handle(event) { say(message) }
+        if let message = session.handle(event) { announce(message) }
     }
 
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
@@ -330,6 +333,11 @@ public final class Console {
 
     func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// An engine message: above the prompt on a terminal (see `Notices`), else a plain line.
+    func announce(_ text: String) {
+        if noticesAtPrompt { notices.post(text) } else { say(text) }
     }
 
     func complain(_ text: String) {
