@@ -29,3 +29,14 @@ compare() { # title target ours... -- reference...
     printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs cpu %6d KiB\n  ratio: wall %s, cpu %s (target %s)\n' \
         "$title" "$ow" "$oc" "$orss" "$(basename "${ref[0]}")" "$rw" "$rc" "$rrss" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")" "$target"
 }
+
+# A library of 10,000 synthetic books of 20 items each, made once and kept in $work; prints its path.
+synthetic_library() { # abplayer
+    local big="$work/console-10000-books.sqlite"
+    if [ ! -f "$big" ]; then
+        rm -f "$big.tmp"
+        "$1" debug-generate-library --library "$big.tmp" --books 10000 --items 20 >&2
+        mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
+    fi
+    echo "$big"
+}

@@ -13,12 +13,7 @@ mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
 . "$(dirname "$0")/bench-common.sh"
 
-big="$work/console-10000-books.sqlite"
-if [ ! -f "$big" ]; then
-    rm -f "$big.tmp"
-    "$abplayer" debug-generate-library --library "$big.tmp" --books 10000 --items 20
-    mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
-fi
+big=$(synthetic_library "$abplayer")
 export ABPLAYER_PLUGIN_PATH=
 
 compare "REPL -c 'find Book 9999' on 10,000 books (start to exit)" "informational" \

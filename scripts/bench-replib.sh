@@ -13,13 +13,7 @@ mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
 . "$(dirname "$0")/bench-common.sh"
 
-# The same library bench-console.sh uses (made once, kept in $work).
-big="$work/console-10000-books.sqlite"
-if [ ! -f "$big" ]; then
-    rm -f "$big.tmp"
-    "$abplayer" debug-generate-library --library "$big.tmp" --books 10000 --items 20
-    mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
-fi
+big=$(synthetic_library "$abplayer")
 export ABPLAYER_PLUGIN_PATH=
 # Commands that write go to a copy, so the shared library stays as made.
 copy="$work/replib-10000-books.sqlite"
