@@ -154,7 +154,7 @@ extension CommandHelp {
 
     static let library: [CommandHelp] = [
         CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
-        CommandHelp(name: "book", usage: "book rename|mv|rm|items|reorder|add|remove ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
+        CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
         CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF]", summary: "import folders and files as books, onto the current shelf or SHELF"),
         CommandHelp(name: "rescan", usage: "rescan [BOOK]", summary: "find moved files by their content (of BOOK, or of every book); mark the rest missing"),
         CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
