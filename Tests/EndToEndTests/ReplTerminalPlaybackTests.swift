@@ -63,11 +63,11 @@ extension ReplTerminalTests {
         try terminal.send("pause", "Enter")
         let pausedAfter = (clock.now - typed).secondsValue
         try terminal.send("status --json", "Enter")
-        let paused = try #require(try terminal.waitFor(#""state":"paused""#).flatMap { _ in Self.lastStatus(terminal) }, "\(terminal.screen())")
+        let paused = try #require(Self.waitForStatus(terminal) { $0.state == "paused" }, "\(terminal.screen())")
         try await Task.sleep(for: .milliseconds(1000))
-        try terminal.send("status --json", "Enter")
-        try await Task.sleep(for: .milliseconds(500))
-        let later = try #require(Self.lastStatus(terminal), "\(terminal.screen())")
+        try terminal.send("bookmark later", "Enter", "status --json", "Enter")
+        // (the bookmark's line comes before the new status: the status after it is the new one)
+        let later = try #require(Self.waitForStatus(terminal, after: "bookmarked") { _ in true }, "\(terminal.screen())")
         let recorded = try recording.finish()
 
         // Then PulseAudio has our stream, and its sink heard the book from its first second, in
@@ -83,9 +83,27 @@ extension ReplTerminalTests {
         #expect(later.output == "pulse")
     }
 
-    /// The last `status --json` line on the screen.
-    static func lastStatus(_ terminal: Terminal) -> ReplTests.StatusJSON? {
-        joinedScreen(terminal).split(separator: "\n").last { $0.hasPrefix("{") }.flatMap {
+    /// Waits (blocking this test's thread, up to 20 s measured) for a `status --json` line on the
+    /// screen that satisfies `wanted`.
+    static func waitForStatus(_ terminal: Terminal, after marker: String? = nil,
+                              _ wanted: (ReplTests.StatusJSON) -> Bool) -> ReplTests.StatusJSON? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while (clock.now - start).secondsValue < 20 {
+            if let status = lastStatus(terminal, after: marker), wanted(status) { return status }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// The last `status --json` line on the screen (its wrapped rows joined).
+    static func lastStatus(_ terminal: Terminal, after marker: String? = nil) -> ReplTests.StatusJSON? {
+        var lines = joinedScreen(terminal).split(separator: "\n")
+        if let marker {
+            guard let index = lines.lastIndex(where: { $0.contains(marker) }) else { return nil }
+            lines = Array(lines[(index + 1)...])
+        }
+        return lines.last { $0.hasPrefix("{") }.flatMap {
             try? JSONDecoder().decode(ReplTests.StatusJSON.self, from: Data($0.utf8))
         }
     }
