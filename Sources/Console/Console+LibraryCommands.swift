@@ -89,10 +89,15 @@ extension Console {
             _ = try library.createShelf(path: target)
             say("created /\(target)")
         case let .rename(path, name):
-            try library.renameShelf(path: absoluteShelfPath(path), to: name)
+            let target = absoluteShelfPath(path)
+            try library.renameShelf(path: target, to: name)
+            let parent = LibraryDatabase.shelfNames(target).dropLast()
+            follow(target, to: (parent + [name]).joined(separator: "/"))
         case let .move(path, parent):
-            let under = parent.map(absoluteShelfPath)
-            try library.moveShelf(path: absoluteShelfPath(path), under: under?.isEmpty == true ? nil : under)
+            let target = absoluteShelfPath(path)
+            let under = parent.map(absoluteShelfPath).flatMap { $0.isEmpty ? nil : $0 }
+            try library.moveShelf(path: target, under: under)
+            follow(target, to: ([under].compactMap { $0 } + LibraryDatabase.shelfNames(target).suffix(1)).joined(separator: "/"))
         case let .remove(path, force):
             let target = absoluteShelfPath(path)
             if force, let session, let shelf = try library.bookListing(id: session.book.id!).shelf,
@@ -107,6 +112,13 @@ extension Console {
             location.current = ""
             say("now at /")
         }
+    }
+
+    /// Keeps the current shelf when it, or a shelf above it, moved from `old` to `new`.
+    func follow(_ old: String, to new: String) {
+        let here = location.current
+        if here == old { location.current = new }
+        if here.hasPrefix(old + "/") { location.current = new + here.dropFirst(old.count) }
     }
 
     // MARK: Books

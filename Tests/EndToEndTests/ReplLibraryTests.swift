@@ -28,7 +28,8 @@ import Testing
 
         // When the REPL, in "Science Fiction", makes a shelf, imports onto it, lists and reorders the items
         let result = try abplayer.run(["-c", "cd \"Science Fiction\"; shelf new Classics; import \(dune.path) --shelf Classics; "
-                                       + "book items Dune; book reorder Dune 2 1; book items Dune; book fly",
+                                       + "book items Dune; book reorder Dune 2 1; book items Dune; book fly; "
+                                       + "cd Classics; shelf rename . Old; shelf mv /Science\\ Fiction/Old /; ls",
                                        "--library", library])
 
         // Then the shelf is made under the current one, the import lands there with a summary
@@ -40,10 +41,13 @@ import Testing
         let items = lines.filter { $0.hasPrefix("1. ") || $0.hasPrefix("2. ") }
         #expect(items.map { String($0.suffix(4)) } == ["0:04", "0:06", "0:06", "0:04"], "\(lines)")
         #expect(result.stderr == "book: 'fly' is not an action: use rename, mv, rm, items, reorder, add, remove\n")
+        // and renaming and moving the shelf it is in keeps the REPL in it: `ls` lists Dune
+        #expect(lines.last?.hasPrefix("#2 Dune") == true, "\(lines)")
         #expect(result.status == 1)
-        // and the library, read back by the CLI, has Dune on that shelf in the new order
+        // and the library, read back by the CLI, has Dune on that shelf (renamed Old, moved to
+        // the top) in the new order
         let dunes = try Self.books(abplayer, library: library).filter { $0.title == "Dune" }
-        #expect(dunes.map(\.shelf) == ["Science Fiction/Classics"])
+        #expect(dunes.map(\.shelf) == ["Old"])
         #expect(dunes.first?.items.map { $0.durationSeconds?.rounded() } == [6, 4])
     }
 
