@@ -44,20 +44,7 @@ if [ ! -f "$opus_60" ]; then
         | opusenc --quiet --raw --raw-rate 48000 --raw-chan 2 --bitrate 64 - "$opus_60.tmp" && mv "$opus_60.tmp" "$opus_60"
 fi
 
-# --- measuring ----------------------------------------------------------------------------------
-
-
-ratio() { echo "scale=3; $1 / $2" | bc; }
-
-compare() { # title target ours... -- reference...
-    local title=$1 target=$2; shift 2
-    local ours=() ref=()
-    while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift; ref=("$@")
-    read -r ow oc orss <<<"$(measure "${ours[@]}")"
-    read -r rw rc rrss <<<"$(measure "${ref[@]}")"
-    printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs cpu %6d KiB\n  ratio: wall %s, cpu %s (target %s)\n' \
-        "$title" "$ow" "$oc" "$orss" "$(basename "${ref[0]}")" "$rw" "$rc" "$rrss" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")" "$target"
-}
+# --- measuring (measure, compare: bench-common.sh) -----------------------------------------------
 
 echo "abplayer bench — $(date -u +%Y-%m-%dT%H:%MZ), $runs runs each, medians"
 compare "MP3 60 min decode (null sink, unpaced)" "<= 1.05" \
@@ -84,5 +71,7 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-library.sh" "$bin_dir"
 "$(dirname "$0")/bench-outputs.sh" "$bin_dir"
 "$(dirname "$0")/bench-console.sh" "$bin_dir"
+# The REPL's library commands (book items, browse, export, reorder) against sqlite3.
+"$(dirname "$0")/bench-replib.sh" "$bin_dir"
 # Speed (libsonic) against speed 1 and ffmpeg's atempo.
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"

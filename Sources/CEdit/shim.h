@@ -34,3 +34,9 @@ static inline History *abp_history_new(int size) {
 static inline int abp_history_enter(History *h, const char *line) { HistEvent ev; return history(h, &ev, H_ENTER, line); }
 static inline int abp_history_load(History *h, const char *path) { HistEvent ev; return history(h, &ev, H_LOAD, path); }
 static inline int abp_history_save(History *h, const char *path) { HistEvent ev; return history(h, &ev, H_SAVE, path); }
+
+/// Replaces libedit's character reader (one wide character into *c; 1, 0 at the end, -1 on error).
+typedef int (*abp_getc_fn)(EditLine *, wchar_t *);
+static inline int abp_el_set_getc(EditLine *el, abp_getc_fn fn) { return el_set(el, EL_GETCFN, fn); }
+/// Redraws the prompt and the line being edited (after something else was written).
+static inline int abp_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }

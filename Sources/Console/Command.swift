@@ -31,6 +31,7 @@ public enum Command: Equatable, Sendable {
     case output(String)
     case status(json: Bool)
     case quit
+    case library(LibraryCommand)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -62,13 +63,13 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
         CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard"),
-        CommandHelp(name: "bookmarks", usage: "bookmarks", summary: "the book's bookmarks"),
+        CommandHelp(name: "bookmarks", usage: "bookmarks [BOOK]", summary: "the bookmarks of the book playing, or of BOOK"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0", summary: "the book's playback speed"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
         CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
-    ]
+    ] + library
 
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
@@ -124,7 +125,9 @@ extension Command {
             self = .seek(target)
         case "goto":
             guard !arguments.isEmpty else { throw usage() }
-            if arguments.count > 1, let seconds = Timecode.seconds(from: arguments.last!) {
+            // A bare last number stays in the item's name: the console decides with the titles.
+            if arguments.count > 1, ItemReference.looksLikeTime(arguments.last!),
+               let seconds = TimeArgument.duration(arguments.last!) {
                 self = .goto(item: arguments.dropLast().joined(separator: " "), seconds: seconds)
             } else {
                 self = .goto(item: rest!, seconds: nil)
@@ -144,6 +147,8 @@ extension Command {
             }
         case "undo": self = try noArguments(.undo)
         case "bookmark": self = .bookmark(note: rest)
+        case _ where LibraryCommand.names.contains(name) || name == "bookmarks" && !arguments.isEmpty:
+            self = .library(try LibraryCommand(name: name, arguments: arguments))
         case "bookmarks": self = try noArguments(.bookmarks)
         case "speed":
             guard arguments.count == 1 else { throw usage() }

@@ -38,6 +38,12 @@ public struct Completer: Sendable {
         case "output" where words.count == 1: names = outputNames
         case "chapter" where words.count == 1: names = ["next", "prev"]
         case "status" where words.count == 1: names = ["--json"]
+        case let name? where Self.libraryCommandNames.contains(name):
+            switch libraryCandidates(words.map(\.value), typed: current.value) {
+            case let .names(found)?: names = found
+            case .path?: return completePath(current)
+            case nil: return nil
+            }
         default: return nil
         }
         let typed = current.value.lowercased()

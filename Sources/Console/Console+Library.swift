@@ -56,17 +56,7 @@ extension Console {
         switch argument {
         case "/": target = ""
         case "..": target = LibraryDatabase.shelfNames(here).dropLast().joined(separator: "/")
-        default:
-            let absolute = argument.hasPrefix("/") ? argument : here + "/" + argument
-            var names: [String] = []
-            for name in LibraryDatabase.shelfNames(absolute) {
-                switch name {
-                case ".": continue
-                case "..": _ = names.popLast()
-                default: names.append(name)
-                }
-            }
-            target = names.joined(separator: "/")
+        default: target = absoluteShelfPath(argument)
         }
         if !target.isEmpty, try library.shelfID(path: target) == nil {
             throw CommandError("no shelf '\(argument)' in /\(here): 'ls' shows the shelves here")

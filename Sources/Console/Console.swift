@@ -23,6 +23,9 @@ public final class Console {
     /// The shelf `ls` shows, "" at the top; shared with the line editor for the prompt and
     /// completion.
     public let location: ShelfLocation
+    /// Engine messages for the prompt, when the input is a terminal (`noticesAtPrompt`).
+    let notices = Notices()
+    var noticesAtPrompt = false
     var session: PlayerSession?
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
@@ -100,13 +103,14 @@ public final class Console {
         case let .output(name): try switchOutput(to: name)
         case let .status(json): try status(json: json)
         case .quit: break
+        case let .library(command): try run(command)
         }
     }
 
     /// Handles an engine event of the book being played.
     public func handle(_ event: PlaybackEvent, generation: Int) {
         guard generation == self.generation, let session else { return }
-        if let message = session.handle(event) { say(message) }
+        if let message = session.handle(event) { announce(message) }
     }
 
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
@@ -207,20 +211,15 @@ public final class Console {
 
     /// The 0-based index of the item `reference` names: its number, or a unique part of its title.
     func itemIndex(_ reference: String, in session: PlayerSession, required: Bool = true) -> Int? {
-        let items = session.timeline.items
-        if let number = Int(reference), items.indices.contains(number - 1) { return number - 1 }
-        let lowered = reference.lowercased()
-        if let exact = items.firstIndex(where: { $0.title.lowercased() == lowered }) { return exact }
-        let matches = items.indices.filter { items[$0].title.lowercased().contains(lowered) }
-        return matches.count == 1 ? matches[0] : nil
+        ItemReference.index(reference, titles: session.timeline.items.map(\.title))
     }
 
     func goto(item reference: String, seconds: Double?) throws {
         let session = try playing()
-        guard let item = itemIndex(reference, in: session) else {
+        guard let (item, wanted) = ItemReference.gotoTarget(reference, seconds: seconds, titles: session.timeline.items.map(\.title)) else {
             throw CommandError("no item '\(reference)' in \(session.book.title): use 1-\(session.timeline.items.count) or a unique part of its title")
         }
-        let offset = seconds ?? 0
+        let offset = wanted ?? 0
         if let length = session.timeline.items[item].seconds, offset >= length {
             throw CommandError("\(Timecode.format(seconds: offset)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
         }
@@ -334,6 +333,11 @@ public final class Console {
 
     func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// An engine message: above the prompt on a terminal (see `Notices`), else a plain line.
+    func announce(_ text: String) {
+        if noticesAtPrompt { notices.post(text) } else { say(text) }
     }
 
     func complain(_ text: String) {

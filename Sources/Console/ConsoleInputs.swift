@@ -16,7 +16,8 @@ public enum LineSource {
 
     /// Starts feeding `inputs`. `lineDone` is waited on after each typed line so the next prompt
     /// comes after the command's output; the REPL signals it when the command is done.
-    func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore) {
+    func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore,
+               notices: Notices) {
         switch self {
         case let .script(text):
             inputs.yield(.line(text))
@@ -28,7 +29,7 @@ public enum LineSource {
             }
         case let .terminal(completer, historyPath):
             Thread.detachNewThread {
-                let editor = LineEditor(completer: completer, historyPath: historyPath)
+                let editor = LineEditor(completer: completer, historyPath: historyPath, notices: notices)
                 while let line = editor.readLine(prompt: "abplayer \(location.display)> ") {
                     inputs.yield(.line(line))
                     lineDone.wait()
@@ -53,7 +54,8 @@ extension Console {
     /// or `.terminate`, then saves the position. Returns whether every command succeeded.
     public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>) async -> Bool {
         let lineDone = DispatchSemaphore(value: 0)
-        source.start(into: inputs, location: location, lineDone: lineDone)
+        noticesAtPrompt = source.isTerminal
+        source.start(into: inputs, location: location, lineDone: lineDone, notices: notices)
         var succeeded = true
         loop: for await input in stream {
             switch input {

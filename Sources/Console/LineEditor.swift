@@ -8,14 +8,16 @@ final class LineEditor {
     private let history: OpaquePointer
     private let historyPath: String
     let completer: Completer
+    let notices: Notices
     /// The prompt libedit shows; kept here because the prompt callback returns a C string.
     private var prompt: [CChar] = Array("> ".utf8CString)
 
-    init(completer: Completer, historyPath: String) {
+    init(completer: Completer, historyPath: String, notices: Notices) {
         // (Swift 6 rejects the C stdin/stdout globals: fdopen gives the same streams.)
         // libedit reads UTF-8 only under a UTF-8 locale.
         setlocale(LC_CTYPE, "")
         self.completer = completer
+        self.notices = notices
         self.historyPath = historyPath
         editLine = el_init("abplayer", fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
         history = abp_history_new(1000)
@@ -29,6 +31,9 @@ final class LineEditor {
         abp_el_bind_function(editLine, "abplayer-complete", "complete a command, shelf or book", { editLine, _ in
             LineEditor.owner(of: editLine).complete()
         }, "^I")
+        abp_el_set_getc(editLine) { editLine, character in
+            LineEditor.owner(of: editLine).readCharacter(into: character!)
+        }
     }
 
     deinit {
@@ -53,6 +58,52 @@ final class LineEditor {
             abp_history_save(history, historyPath)
         }
         return line
+    }
+
+    /// libedit's character reader, ours so that a notice can be shown while waiting for a key:
+    /// waits for the terminal or a notice; prints notices above the line and redraws it; reads
+    /// one UTF-8 character as a wide character. 1 when read, 0 at the end of input, -1 on error.
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        while true {
+            var waiting = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: notices.wakeRead, events: Int16(POLLIN), revents: 0)]
+            if poll(&waiting, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if waiting[1].revents != 0 { showNotices() }
+            if waiting[0].revents != 0 { return readUTF8Character(into: character) }
+        }
+    }
+
+    private func showNotices() {
+        let messages = notices.take()
+        guard !messages.isEmpty else { return }
+        // Back to the start of the prompt's row, clear it, write the messages, and let libedit
+        // draw the prompt and the typed text again below them.
+        let text = "\r\u{1B}[K" + messages.joined(separator: "\n") + "\n"
+        FileHandle.standardOutput.write(Data(text.utf8))
+        abp_el_refresh(editLine)
+    }
+
+    /// Reads one character (1 to 4 bytes of UTF-8); invalid bytes become U+FFFD.
+    private func readUTF8Character(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        func readByte() -> UInt8? {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 1 { return byte }
+                if count < 0 && errno == EINTR { continue }
+                return nil
+            }
+        }
+        guard let lead = readByte() else { return 0 }
+        let length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        var bytes = [lead]
+        while bytes.count < length, let next = readByte() { bytes.append(next) }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        character.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
     }
 
     /// The tab key: replaces the word before the cursor with its completion, and lists the

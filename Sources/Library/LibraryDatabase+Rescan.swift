@@ -14,12 +14,13 @@ extension LibraryDatabase {
     /// Checks every media file: a file gone from its path is looked for, by fingerprint, under
     /// `searchRoots` (default: the nearest existing folder above each missing file). Found files
     /// get their new path — keeping positions, bookmarks and history, which refer to the media,
-    /// not the path; the others are marked missing (never deleted) and reported.
-    public func rescan(searchRoots: [String] = []) throws -> RescanReport {
+    /// not the path; the others are marked missing (never deleted) and reported. `onlyMedia`:
+    /// check just these (one book's files) instead of every file.
+    public func rescan(searchRoots: [String] = [], onlyMedia: Set<Int64>? = nil) throws -> RescanReport {
         var report = RescanReport()
         let all = try writer.read { db in try Media.fetchAll(db) }
         var absent: [Media] = []
-        for media in all {
+        for media in all where onlyMedia?.contains(media.id!) ?? true {
             let size = (try? FileManager.default.attributesOfItem(atPath: media.path)[.size] as? Int64) ?? nil
             if size == media.size, Fingerprint.of(path: media.path)?.fingerprint == media.fingerprint {
                 if media.isMissing { report.returned.append(media.path) }

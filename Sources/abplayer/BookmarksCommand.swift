@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import Library
 
@@ -21,11 +22,7 @@ struct Bookmarks: ParsableCommand {
                 let items = try database.items(ofBook: id)
                 for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) {
                     if json { print(JSONEncoder.forScripts.line(bookmark)); continue }
-                    let index = items.firstIndex { $0.id == bookmark.mediaId }
-                    let item = index.map { items[$0] }
-                    let at = item.map { formatDuration(Double(bookmark.frame) / Double($0.sampleRate)) } ?? "?"
-                    print("#\(bookmark.id!)  item \(index.map { String($0 + 1) } ?? "?") at \(at)  \(bookmark.kind.rawValue)"
-                          + (bookmark.note.map { "  \($0)" } ?? ""))
+                    print(LibraryText.bookmarkLine(bookmark, items: items))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import Library
 
@@ -42,7 +43,7 @@ struct Books: ParsableCommand {
             print(line + "  \(formatDuration(book.durationSeconds)), \(progress)")
             guard !brief else { continue }
             for (index, item) in book.items.enumerated() {
-                print("    \(index + 1). \(item.title)  \(formatDuration(item.durationSeconds))\(item.isMissing ? "  (missing: \(item.path))" : "")")
+                print("    " + LibraryText.itemLine(number: index + 1, item))
             }
         }
     }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Console
 import Foundation
 import Library
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Listening sessions, newest first (of one book, or all).")
     @OptionGroup var library: LibraryOptions
-    @Option(help: "How many.") var limit = 20
+    @Option(help: "How many.") var limit = LibraryText.historyLimit
     @Flag(help: "One JSON object per session, one per line.") var json = false
     @Argument var book: String?
 
@@ -13,12 +14,11 @@ struct History: ParsableCommand {
         let database = try library.open()
         try reportingLibraryErrors {
             let bookId = try book.map { try database.book(matching: $0).id! }
-            let titles = Dictionary(uniqueKeysWithValues: try database.bookListings().map { ($0.id, $0.title) })
-            let formatter = ISO8601DateFormatter()
-            for session in try database.sessions(ofBook: bookId, limit: limit) {
-                if json { print(JSONEncoder.forScripts.line(session)); continue }
-                print("\(formatter.string(from: session.startedAt))  \(formatDuration(session.wallSeconds))  x\(session.speed)  \(titles[session.bookId] ?? "?")")
+            if json {
+                for session in try database.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
+                return
             }
+            for line in try LibraryText.historyLines(database, book: bookId, limit: limit) { print(line) }
         }
     }
 }
@@ -26,23 +26,14 @@ struct History: ParsableCommand {
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Time listened per day and per book; play counts of a book's items.")
     @OptionGroup var library: LibraryOptions
-    @Option(help: "Days back for the per-day figures.") var days = 14
+    @Option(help: "Days back for the per-day figures.") var days = LibraryText.statsDays
     @Argument(help: "A book: show its items' play counts.") var book: String?
 
     func run() throws {
         let database = try library.open()
         try reportingLibraryErrors {
-            if let book {
-                let id = try database.book(matching: book).id!
-                for plays in try database.itemPlays(ofBook: id) { print("\(plays.playCount)×  \(plays.title)") }
-                return
-            }
-            print("per day:")
-            for day in try database.listeningPerDay(days: days) { print("  \(day.day)  \(formatDuration(day.wallSeconds))") }
-            print("per book:")
-            for book in try database.listeningPerBook() {
-                print("  \(formatDuration(book.wallSeconds))  \(book.sessions) sessions  \(book.title)")
-            }
+            let id = try book.map { try database.book(matching: $0).id! }
+            for line in try LibraryText.statsLines(database, book: id, days: days) { print(line) }
         }
     }
 }
@@ -57,10 +48,10 @@ struct Rescan: ParsableCommand {
     func run() throws {
         let database = try library.open()
         let report = try reportingLibraryErrors { try database.rescan(searchRoots: folders) }
-        for (from, to) in report.moved { print("moved: \(from) -> \(to)") }
-        for path in report.returned { print("back: \(path)") }
-        for path in report.missing { printError("abplayer: missing: \(path)") }
-        print("\(report.moved.count) moved, \(report.returned.count) back, \(report.missing.count) missing")
+        let lines = LibraryText.rescanLines(report)
+        for line in lines.found { print(line) }
+        for line in lines.missing { printError("abplayer: \(line)") }
+        print(lines.summary)
     }
 }
 
@@ -89,16 +80,10 @@ struct ImportState: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let state: StateExport
-        do {
-            state = try StateExport.decoder.decode(StateExport.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
-        } catch {
-            printError("abplayer: \(file): not a readable abplayer state file (\(error.localizedDescription))")
-            throw ExitCode.failure
-        }
-        let report = try reportingLibraryErrors { try database.importState(state) }
-        for title in report.unmatched { printError("abplayer: no book in the library matches '\(title)'") }
-        print("\(report.matched.count) books restored, \(report.unmatched.count) not found")
+        let report = try reportingLibraryErrors { try database.importState(LibraryText.readState(path: file)) }
+        let lines = LibraryText.stateImportLines(report)
+        for line in lines.unmatched { printError("abplayer: \(line)") }
+        print(lines.summary)
     }
 }
 
@@ -115,11 +100,11 @@ struct Browse: ParsableCommand {
         let database = try library.open()
         try reportingLibraryErrors {
             if let by, value == nil {
-                for entry in try database.browse(by, search: search) { print("\(entry.value)  (\(entry.mediaCount))") }
+                for entry in try database.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
                 return
             }
             let media = try database.media(where: by, equals: value, search: search)
-            for item in media { print("\(item.displayTitle)  \(formatDuration(item.durationSeconds))  \(item.path)") }
+            for item in media { print(LibraryText.mediaLine(item)) }
             if let addTo {
                 let book = try database.book(matching: addTo)
                 let before = try database.items(ofBook: book.id!).count

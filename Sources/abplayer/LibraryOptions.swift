@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import Library
 
@@ -32,12 +33,7 @@ func reportingLibraryErrors<T>(_ body: () throws -> T) throws -> T {
 }
 
 /// Book durations as people read them: "1:02:03", "4:05".
-func formatDuration(_ seconds: Double?) -> String {
-    guard let seconds, seconds.isFinite else { return "?" }
-    let total = Int(seconds.rounded())
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-    return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
-}
+func formatDuration(_ seconds: Double?) -> String { LibraryText.duration(seconds) }
 
 extension JSONEncoder {
     /// Stable, readable JSON for scripts.

@@ -1,4 +1,5 @@
 @testable import Console
+import Foundation
 import Library
 import PlayerCore
 import Testing
@@ -19,8 +20,9 @@ import Testing
 
     @Test func commandNames() {
         #expect(completer.complete("pl") == Completion(start: 0, replacement: "play ", candidates: ["play"]))
-        #expect(completer.complete("book")?.candidates == ["bookmark", "bookmarks"])
-        #expect(completer.complete("book")?.replacement == "bookmark") // their common start, no space
+        #expect(completer.complete("bookm")?.candidates == ["bookmark", "bookmarks"])
+        #expect(completer.complete("bookm")?.replacement == "bookmark") // their common start, no space
+        #expect(completer.complete("book")?.candidates == ["bookmark", "bookmarks", "book"])
         #expect(completer.complete("status; se")?.replacement == "seek ")
         #expect(completer.complete("help ch")?.replacement == "chapter ")
         #expect(completer.complete("zz") == nil)
@@ -88,5 +90,80 @@ import Testing
         #expect(timeline.chapterIndex(at: PlaybackPosition(item: 0, frame: 44100 * 299)) == 0)
         #expect(timeline.chapterIndex(at: PlaybackPosition(item: 1, frame: 0)) == 1)
         #expect(timeline.chapterIndex(at: PlaybackPosition(item: 1, frame: 44100 * 10)) == 2)
+    }
+}
+
+/// Completion of the library commands: actions, options, shelves, books and file paths.
+@Suite struct LibraryCompletionTests {
+    let library: LibraryDatabase
+    let completer: Completer
+
+    init() throws {
+        library = try LibraryDatabase()
+        try library.insertSyntheticBooks(books: 4, itemsPerBook: 2, shelfFanout: 2)
+        try library.renameBook(try library.book(matching: "Book 3").id!, to: "Ender's Game")
+        completer = Completer(library: library, location: ShelfLocation(), outputNames: ["pulse", "alsa", "jack", "null", "wav:"])
+    }
+
+    @Test func actionsAndOptions() {
+        #expect(completer.complete("shelf r")?.candidates == ["rename", "rm"])
+        #expect(completer.complete("shelf n")?.replacement == "new ")
+        #expect(completer.complete("shelf rm --f")?.replacement == "--force ")
+        #expect(completer.complete("book re")?.candidates == ["rename", "reorder", "remove"])
+        #expect(completer.complete("book reo")?.replacement == "reorder ")
+        #expect(completer.complete("browse au")?.replacement == "author ")
+        #expect(completer.complete("import --sh")?.replacement == "--shelf ")
+        #expect(completer.complete("output j")?.replacement == "jack ")
+        #expect(completer.complete("status --j")?.replacement == "--json ")
+        #expect(completer.complete("imp")?.candidates == ["import", "import-state"])
+    }
+
+    @Test func booksAndShelvesWhereTheyGo() {
+        #expect(completer.complete("book items End")?.replacement == #""Ender's Game" "#)
+        #expect(completer.complete("bookmarks End")?.replacement == #""Ender's Game" "#)
+        #expect(completer.complete("queue add End")?.replacement == #""Ender's Game" "#)
+        #expect(completer.complete(#"book mv "Ender's Game" Syn"#)?.candidates == ["Synthetic 0", "Synthetic 1"])
+        #expect(completer.complete("import /tmp --shelf Syn")?.candidates == ["Synthetic 0", "Synthetic 1"])
+        #expect(completer.complete("shelf rename Synthetic\\ 1/Sh")?.candidates == ["Synthetic 1/Shelf 0", "Synthetic 1/Shelf 1"])
+        // A book title is no shelf action
+        #expect(completer.complete("shelf new Syn") == nil)
+    }
+
+    /// A folder with a sub-folder, a file with an apostrophe and a space, and a Unicode folder.
+    func makeFolder(in parent: URL) throws -> URL {
+        let folder = parent.appending(path: "abplayer-completion-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: "Dune"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appending(path: "Ünïcode book"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: folder.appending(path: "Ender's Game.mp3"))
+        try Data("x".utf8).write(to: folder.appending(path: "Dune notes.txt"))
+        return folder
+    }
+
+    @Test func filePathsAreQuotedAsTheTokenizerReadsThem() throws {
+        let folder = try makeFolder(in: FileManager.default.temporaryDirectory)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = folder.path + "/"
+
+        // A folder gets a slash and stays open; a file is closed with a space
+        #expect(completer.complete("import \(base)Dune")?.candidates == ["Dune/", "Dune notes.txt"])
+        #expect(completer.complete("import \(base)Dune/") == nil) // an empty folder
+        let file = try #require(completer.complete("export \(base)End"))
+        #expect(file.replacement == "\"\(base)Ender's Game.mp3\" ")
+        #expect(try Tokenizer.commands(in: "export " + file.replacement!) == [["export", base + "Ender's Game.mp3"]])
+        let unicode = try #require(completer.complete("import-state \(base)Ü"))
+        #expect(unicode.replacement == "\"\(base)Ünïcode book/")
+        #expect(Tokenizer.scan("import " + unicode.replacement!).commands.last?.last?.value == base + "Ünïcode book/")
+        // Typing on inside the open quote completes inside that folder
+        try Data("x".utf8).write(to: folder.appending(path: "Ünïcode book/Kapitel 1.mp3"))
+        #expect(completer.complete("book add Dune \"\(base)Ünïcode book/K")?.replacement == "\"\(base)Ünïcode book/Kapitel 1.mp3\" ")
+    }
+
+    @Test func aTildeIsTheHomeFolder() throws {
+        let home = URL(fileURLWithPath: NSHomeDirectory())
+        let folder = try makeFolder(in: home)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let completion = try #require(completer.complete("import ~/\(folder.lastPathComponent)/Dune"))
+        #expect(completion.replacement == home.path + "/\(folder.lastPathComponent)/Dune")
+        #expect(completion.candidates == ["Dune/", "Dune notes.txt"])
     }
 }

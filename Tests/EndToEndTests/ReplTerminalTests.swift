@@ -9,13 +9,14 @@ import Testing
     struct Terminal {
         let socket: String
 
-        init(_ abplayer: AbplayerProcess, library: String, name: String) throws {
+        init(_ abplayer: AbplayerProcess, library: String, name: String, output: String = "null",
+             environment extra: [String: String] = [:]) throws {
             socket = abplayer.home.appending(path: "\(name).tmux").path
-            var environment = abplayer.environment
+            var environment = abplayer.environment.merging(extra) { $1 }
             environment["XDG_STATE_HOME"] = abplayer.home.appending(path: "state").path
             environment["LANG"] = "C.UTF-8"
             let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-            let command = "env \(assignments) '\(BuildProducts.abplayer.path)' --output null --library '\(library)'"
+            let command = "env \(assignments) '\(BuildProducts.abplayer.path)' --output '\(output)' --library '\(library)'"
             // The tmux server this forks keeps every descriptor it inherits open, among them
             // the pipes Foundation watches to see the child exit: so close all but 0-2 first,
             // and send its output nowhere, or the start never "ends".

@@ -1,0 +1,231 @@
+import Foundation
+import Library
+import Listening
+
+/// The library commands of the REPL. The lines they print come from `LibraryText`, shared with
+/// the `abplayer` subcommands of the same names.
+///
+/// A change to the items of the book playing (reorder, add, remove) or its removal first stops
+/// playback, saving the position: the engine and the session hold the book's item list, and
+/// changing it under them would make positions land on the wrong file. Stopping is what the user
+/// asked for in effect (they are editing the book), and `play BOOK` resumes at the saved place.
+extension Console {
+    func run(_ command: LibraryCommand) throws {
+        switch command {
+        case let .shelf(action): try shelf(action)
+        case let .book(action): try book(action)
+        case let .importPaths(paths, shelf): try importPaths(paths, shelf: shelf)
+        case let .rescan(reference):
+            let only = try reference.map { Set(try library.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
+            let lines = LibraryText.rescanLines(try library.rescan(onlyMedia: only))
+            lines.found.forEach(say)
+            lines.missing.forEach(complain)
+            say(lines.summary)
+        case let .browse(field, value):
+            if let value {
+                let media = try library.media(where: field, equals: value)
+                if media.isEmpty { throw CommandError("no file has \(field.rawValue) '\(value)': 'browse \(field.rawValue)' lists the values") }
+                media.map(LibraryText.mediaLine).forEach(say)
+            } else {
+                let values = try library.browse(field)
+                if values.isEmpty { say("no file has a \(field.rawValue) tag") }
+                values.map(LibraryText.browseLine).forEach(say)
+            }
+        case let .bookmarks(reference):
+            let book = try resolveBook(reference)
+            let items = try library.items(ofBook: book.id!)
+            let marks = try library.bookmarks(ofBook: book.id!, includeAutomatic: false)
+            if marks.isEmpty { say("no bookmarks in \(book.title)") }
+            marks.map { LibraryText.bookmarkLine($0, items: items) }.forEach(say)
+        case let .history(reference):
+            let lines = try LibraryText.historyLines(library, book: try reference.map { try resolveBook($0).id! },
+                                                     limit: LibraryText.historyLimit)
+            if lines.isEmpty { say("no listening recorded yet") }
+            lines.forEach(say)
+        case let .stats(reference):
+            try LibraryText.statsLines(library, book: try reference.map { try resolveBook($0).id! },
+                                       days: LibraryText.statsDays).forEach(say)
+        case let .export(path):
+            let file = Self.expandingTilde(path)
+            let state = try library.exportState()
+            do {
+                try StateExport.encoder.encode(state).write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                throw CommandError("cannot write \(file): \(error.localizedDescription)")
+            }
+            say("exported \(state.books.count) books to \(file)")
+        case let .importState(path):
+            let state = try LibraryText.readState(path: Self.expandingTilde(path))
+            // The book playing would save its old place over the imported one.
+            stopPlayback(because: "importing a state")
+            let lines = LibraryText.stateImportLines(try library.importState(state))
+            lines.unmatched.forEach(complain)
+            say(lines.summary)
+        }
+    }
+
+    // MARK: Shelves
+
+    /// The shelf path `argument` names from the current shelf, like `cd`: "A/B", "../C", "/D";
+    /// "" for the top.
+    func absoluteShelfPath(_ argument: String) -> String {
+        let here = location.current
+        let absolute = argument.hasPrefix("/") ? argument : here + "/" + argument
+        var names: [String] = []
+        for name in LibraryDatabase.shelfNames(absolute) {
+            switch name {
+            case ".": continue
+            case "..": _ = names.popLast()
+            default: names.append(name)
+            }
+        }
+        return names.joined(separator: "/")
+    }
+
+    func shelf(_ action: LibraryCommand.ShelfAction) throws {
+        switch action {
+        case let .create(path):
+            let target = absoluteShelfPath(path)
+            _ = try library.createShelf(path: target)
+            say("created /\(target)")
+        case let .rename(path, name):
+            let target = absoluteShelfPath(path)
+            try library.renameShelf(path: target, to: name)
+            let parent = LibraryDatabase.shelfNames(target).dropLast()
+            follow(target, to: (parent + [name]).joined(separator: "/"))
+        case let .move(path, parent):
+            let target = absoluteShelfPath(path)
+            let under = parent.map(absoluteShelfPath).flatMap { $0.isEmpty ? nil : $0 }
+            try library.moveShelf(path: target, under: under)
+            follow(target, to: ([under].compactMap { $0 } + LibraryDatabase.shelfNames(target).suffix(1)).joined(separator: "/"))
+        case let .remove(path, force):
+            let target = absoluteShelfPath(path)
+            if force, let session, let shelf = try library.bookListing(id: session.book.id!).shelf,
+               shelf == target || shelf.hasPrefix(target + "/") {
+                stopPlayback(because: "its shelf is being deleted")
+            }
+            let removed = try library.deleteShelf(path: target, force: force)
+            if force { say("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
+        }
+        // The shelf we are in may have been renamed, moved or deleted.
+        if !location.current.isEmpty, try library.shelfID(path: location.current) == nil {
+            location.current = ""
+            say("now at /")
+        }
+    }
+
+    /// Keeps the current shelf when it, or a shelf above it, moved from `old` to `new`.
+    func follow(_ old: String, to new: String) {
+        let here = location.current
+        if here == old { location.current = new }
+        if here.hasPrefix(old + "/") { location.current = new + here.dropFirst(old.count) }
+    }
+
+    // MARK: Books
+
+    /// The book `reference` names (#id, or its title or a unique part of it), looking first
+    /// among the books on the current shelf and below, then in the whole library.
+    func resolveBook(_ reference: String) throws -> Book {
+        let here = location.current
+        if !here.isEmpty, Int64(reference.hasPrefix("#") ? String(reference.dropFirst()) : reference) == nil {
+            let lowered = reference.lowercased()
+            let near = try library.bookListings(shelf: here)
+            let exact = near.filter { $0.title.lowercased() == lowered }
+            let partial = near.filter { $0.title.lowercased().contains(lowered) }
+            if let only = exact.count == 1 ? exact.first : partial.count == 1 ? partial.first : nil {
+                return try library.book(matching: "#\(only.id)")
+            }
+        }
+        return try library.book(matching: reference)
+    }
+
+    func book(_ action: LibraryCommand.BookAction) throws {
+        switch action {
+        case let .rename(reference, title):
+            let book = try resolveBook(reference)
+            try library.renameBook(book.id!, to: title)
+            say("#\(book.id!) \(title)")
+        case let .move(reference, shelf):
+            let book = try resolveBook(reference)
+            let target = shelf.map(absoluteShelfPath)
+            try library.moveBook(book.id!, toShelf: target?.isEmpty == true ? nil : target)
+            say("#\(book.id!) \(book.title) is now on /\(target ?? "")")
+        case let .remove(reference):
+            let book = try resolveBook(reference)
+            stopPlayback(ofBook: book.id!, because: "it is being deleted")
+            try library.deleteBook(book.id!)
+            say("deleted #\(book.id!) \(book.title) with its position, bookmarks and history (its files are not touched)")
+        case let .items(reference):
+            let id: Int64
+            if let reference {
+                id = try resolveBook(reference).id!
+            } else {
+                guard let session else { throw CommandError("nothing is playing: say which book, 'book items BOOK'") }
+                id = session.book.id!
+            }
+            for (index, item) in try library.bookListing(id: id).items.enumerated() {
+                say(LibraryText.itemLine(number: index + 1, item))
+            }
+        case let .reorder(reference, from, to):
+            let book = try resolveBook(reference)
+            let count = try library.items(ofBook: book.id!).count
+            guard (1...max(count, 1)).contains(from), (1...max(count, 1)).contains(to) else {
+                throw CommandError("\(book.title) has items 1 to \(count): 'book items BOOK' lists them")
+            }
+            stopPlayback(ofBook: book.id!, because: "its items are being reordered")
+            try library.moveItem(ofBook: book.id!, from: from - 1, to: to - 1)
+            say("moved item \(from) of \(book.title) to \(to)")
+        case let .add(reference, paths):
+            let book = try resolveBook(reference)
+            stopPlayback(ofBook: book.id!, because: "files are being added to it")
+            let (added, skipped) = try library.addFiles(paths.map(Self.expandingTilde), toBook: book.id!,
+                                                        inspector: DecoderInspector(decoders: decoders))
+            for (path, reason) in skipped { complain("skipped \(path): \(reason)") }
+            say("added \(added) files to #\(book.id!) \(book.title)")
+            if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
+        case let .removeItems(reference, numbers):
+            let book = try resolveBook(reference)
+            let media = try library.items(ofBook: book.id!)
+            guard numbers.allSatisfy({ media.indices.contains($0 - 1) }) else {
+                throw CommandError("\(book.title) has items 1 to \(media.count): 'book items BOOK' lists them")
+            }
+            stopPlayback(ofBook: book.id!, because: "items are being removed from it")
+            try library.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
+            say("removed \(Set(numbers).count) items from \(book.title)")
+        }
+    }
+
+    func importPaths(_ paths: [String], shelf: String?) throws {
+        let target = shelf.map(absoluteShelfPath) ?? location.current
+        let importer = Importer(library: library, inspector: DecoderInspector(decoders: decoders))
+        let bar = ProgressBar(label: "importing")
+        let report = try importer.importPaths(paths.map(Self.expandingTilde), shelf: target.isEmpty ? nil : target) {
+            bar.update(done: $0.done, total: $0.total)
+        }
+        bar.finish()
+        let lines = LibraryText.importLines(report)
+        lines.books.forEach(say)
+        lines.skipped.forEach(complain)
+        say(lines.summary + " (into /\(target))")
+        if report.books.isEmpty && !report.skipped.isEmpty { throw CommandError("nothing imported") }
+    }
+
+    // MARK: Helpers
+
+    /// Stops the book playing (saving its position) when it is `bookId`, saying why.
+    func stopPlayback(ofBook bookId: Int64, because reason: String) {
+        guard session?.book.id == bookId else { return }
+        stopPlayback(because: reason)
+    }
+
+    func stopPlayback(because reason: String) {
+        guard let session else { return }
+        say("stopped \(session.book.title) (position saved): \(reason)")
+        close()
+    }
+
+    /// "~/x" and "~" as the shell would read them (the tokenizer does not).
+    static func expandingTilde(_ path: String) -> String {
+        (path as NSString).expandingTildeInPath
+    }
+}

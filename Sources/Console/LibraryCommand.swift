@@ -1,0 +1,166 @@
+public import Library
+
+/// The REPL's library commands: what the `abplayer` subcommands of the same names do, with
+/// shelves and books named relative to the current shelf.
+public enum LibraryCommand: Equatable, Sendable {
+    public enum ShelfAction: Equatable, Sendable {
+        case create(String)
+        case rename(String, to: String)
+        /// nil parent: to the top.
+        case move(String, under: String?)
+        case remove(String, force: Bool)
+    }
+
+    public enum BookAction: Equatable, Sendable {
+        case rename(String, title: String)
+        /// nil shelf: on no shelf.
+        case move(String, toShelf: String?)
+        case remove(String)
+        /// nil: the book playing.
+        case items(String?)
+        /// 1-based item numbers.
+        case reorder(String, from: Int, to: Int)
+        case add(String, paths: [String])
+        /// 1-based item numbers.
+        case removeItems(String, items: [Int])
+    }
+
+    case shelf(ShelfAction)
+    /// nil shelf: the current one.
+    case importPaths([String], shelf: String?)
+    /// nil: every file of the library.
+    case rescan(book: String?)
+    case book(BookAction)
+    case browse(BrowseField, value: String?)
+    case bookmarks(book: String)
+    case history(book: String?)
+    case stats(book: String?)
+    case export(path: String)
+    case importState(path: String)
+
+    /// The command names this enum parses.
+    public static let names: Set<String> = ["shelf", "import", "rescan", "book", "browse", "history", "stats", "export", "import-state"]
+
+    /// The words of `browse`'s first argument: the library's tag fields, and "author" for artist.
+    public static let browseFields = ["author"] + BrowseField.allCases.map(\.rawValue)
+
+    static let shelfActions = ["new", "rename", "mv", "rm"]
+    static let bookActions = ["rename", "mv", "rm", "items", "reorder", "add", "remove"]
+
+    /// Parses `name` (one of `names`, or `bookmarks` with a book) and its arguments.
+    init(name: String, arguments: [String]) throws(CommandError) {
+        func usage(_ key: String) -> CommandError {
+            CommandError("usage: \(CommandHelp.named(key)?.usage ?? key)")
+        }
+        let rest: String? = arguments.isEmpty ? nil : arguments.joined(separator: " ")
+        switch name {
+        case "shelf": self = .shelf(try Self.shelfAction(arguments))
+        case "book": self = .book(try Self.bookAction(arguments))
+        case "import":
+            var paths: [String] = []
+            var shelf: String?
+            var words = arguments[...]
+            while let word = words.popFirst() {
+                if word == "--shelf" {
+                    guard let value = words.popFirst() else { throw CommandError("import: --shelf needs a shelf, e.g. --shelf Fiction/Russian") }
+                    shelf = value
+                } else if word.hasPrefix("--") {
+                    throw CommandError("import: unknown option '\(word)': the only one is --shelf SHELF")
+                } else {
+                    paths.append(word)
+                }
+            }
+            guard !paths.isEmpty else { throw usage("import") }
+            self = .importPaths(paths, shelf: shelf)
+        case "rescan": self = .rescan(book: rest)
+        case "browse":
+            guard let first = arguments.first else { throw usage("browse") }
+            let field = first == "author" ? BrowseField.artist : BrowseField(rawValue: first)
+            guard let field else {
+                throw CommandError("browse: '\(first)' is not a tag: use \(Self.browseFields.joined(separator: ", "))")
+            }
+            self = .browse(field, value: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
+        case "bookmarks":
+            guard let rest else { throw usage("bookmarks") }
+            self = .bookmarks(book: rest)
+        case "history": self = .history(book: rest)
+        case "stats": self = .stats(book: rest)
+        case "export", "import-state":
+            guard arguments.count == 1 else { throw usage(name) }
+            self = name == "export" ? .export(path: arguments[0]) : .importState(path: arguments[0])
+        default:
+            throw CommandError("unknown command '\(name)': 'help' lists the commands")
+        }
+    }
+
+    private static func shelfAction(_ arguments: [String]) throws(CommandError) -> ShelfAction {
+        let wrong = CommandError("usage: shelf new PATH | rename PATH NAME | mv PATH [PARENT] | rm [--force] PATH")
+        guard let action = arguments.first else { throw wrong }
+        let rest = Array(arguments.dropFirst())
+        switch (action, rest.count) {
+        case ("new", 1): return .create(rest[0])
+        case ("rename", 2): return .rename(rest[0], to: rest[1])
+        case ("mv", 1), ("mv", 2): return .move(rest[0], under: rest.count == 2 ? rest[1] : nil)
+        case ("rm", 1) where rest[0] != "--force": return .remove(rest[0], force: false)
+        case ("rm", 2) where rest.contains("--force"):
+            return .remove(rest.first { $0 != "--force" } ?? "--force", force: true)
+        default:
+            if !shelfActions.contains(action) {
+                throw CommandError("shelf: '\(action)' is not an action: use new, rename, mv or rm")
+            }
+            throw wrong
+        }
+    }
+
+    private static func bookAction(_ arguments: [String]) throws(CommandError) -> BookAction {
+        let wrong = CommandError("usage: book rename BOOK TITLE | mv BOOK [SHELF] | rm BOOK | items [BOOK] | reorder BOOK I J | add BOOK PATH... | remove BOOK N...")
+        guard let action = arguments.first else { throw wrong }
+        let rest = Array(arguments.dropFirst())
+        func numbers(_ words: ArraySlice<String>) throws(CommandError) -> [Int] {
+            var result: [Int] = []
+            for word in words {
+                guard let number = Int(word), number >= 1 else {
+                    throw CommandError("book \(action): '\(word)' is not an item number: items are numbered from 1 ('book items BOOK' lists them)")
+                }
+                result.append(number)
+            }
+            return result
+        }
+        switch (action, rest.count) {
+        case ("rename", 2): return .rename(rest[0], title: rest[1])
+        case ("mv", 1), ("mv", 2): return .move(rest[0], toShelf: rest.count == 2 ? rest[1] : nil)
+        case ("rm", 1...): return .remove(rest.joined(separator: " "))
+        case ("items", _): return .items(rest.isEmpty ? nil : rest.joined(separator: " "))
+        case ("reorder", 3):
+            let places = try numbers(rest[1...])
+            return .reorder(rest[0], from: places[0], to: places[1])
+        case ("add", 2...): return .add(rest[0], paths: Array(rest.dropFirst()))
+        case ("remove", 2...): return .removeItems(rest[0], items: try numbers(rest[1...]))
+        default:
+            if !bookActions.contains(action) {
+                throw CommandError("book: '\(action)' is not an action: use \(bookActions.joined(separator: ", "))")
+            }
+            throw CommandError("usage: book " + (CommandHelp.bookUsages[action] ?? action))
+        }
+    }
+}
+
+extension CommandHelp {
+    /// The usage of each `book` action.
+    static let bookUsages = [
+        "rename": "rename BOOK TITLE", "mv": "mv BOOK [SHELF]", "rm": "rm BOOK", "items": "items [BOOK]",
+        "reorder": "reorder BOOK I J", "add": "add BOOK PATH...", "remove": "remove BOOK N...",
+    ]
+
+    static let library: [CommandHelp] = [
+        CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
+        CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
+        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF]", summary: "import folders and files as books, onto the current shelf or SHELF"),
+        CommandHelp(name: "rescan", usage: "rescan [BOOK]", summary: "find moved files by their content (of BOOK, or of every book); mark the rest missing"),
+        CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
+        CommandHelp(name: "history", usage: "history [BOOK]", summary: "listening sessions, newest first"),
+        CommandHelp(name: "stats", usage: "stats [BOOK]", summary: "time listened per day and per book; a book's items' play counts"),
+        CommandHelp(name: "export", usage: "export PATH", summary: "write positions, bookmarks and settings as JSON"),
+        CommandHelp(name: "import-state", usage: "import-state PATH", summary: "read positions, bookmarks and settings written by export"),
+    ]
+}

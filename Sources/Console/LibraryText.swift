@@ -1,0 +1,135 @@
+import Foundation
+public import Library
+
+/// How the library's lists and reports read, the same in the `abplayer` subcommands and the
+/// REPL: each function gives the lines to print, the caller decides where they go.
+public enum LibraryText {
+    /// How many sessions `history` shows, and how many days back `stats` goes, by default.
+    public static let historyLimit = 20
+    public static let statsDays = 14
+
+    /// Book durations as people read them, rounded to the second: "1:02:03", "4:05"; "?" unknown.
+    public static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite else { return "?" }
+        let total = Int(seconds.rounded())
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+
+    /// "1. Title  4:05", with "(missing: PATH)" when its file is gone.
+    public static func itemLine(number: Int, _ item: BookListing.Item) -> String {
+        "\(number). \(item.title)  \(duration(item.durationSeconds))\(item.isMissing ? "  (missing: \(item.path))" : "")"
+    }
+
+    /// What an import did: a line per book, the skipped files (for standard error), a summary.
+    public struct ImportLines {
+        public let books: [String]
+        public let skipped: [String]
+        public let summary: String
+    }
+
+    public static func importLines(_ report: ImportReport) -> ImportLines {
+        let books = report.books.map { book in
+            let what = book.existed
+                ? "already in the library" + (book.newFiles > 0 ? ", \(book.newFiles) new files added" : "")
+                : "\(book.newFiles) files"
+            return "#\(book.id) \(book.title) (\(what))"
+        }
+        let newBooks = report.books.filter { !$0.existed }.count
+        return ImportLines(
+            books: books,
+            skipped: report.skipped.map { "skipped \($0.path): \($0.reason)" },
+            summary: "\(newBooks) new books, \(report.filesImported) files imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
+    }
+
+    /// "#3  item 2 at 4:05  user  note"; `items` are the book's media in play order.
+    public static func bookmarkLine(_ bookmark: Bookmark, items: [Media]) -> String {
+        let index = items.firstIndex { $0.id == bookmark.mediaId }
+        let at = index.map { duration(Double(bookmark.frame) / Double(items[$0].sampleRate)) } ?? "?"
+        return "#\(bookmark.id!)  item \(index.map { String($0 + 1) } ?? "?") at \(at)  \(bookmark.kind.rawValue)"
+            + (bookmark.note.map { "  \($0)" } ?? "")
+    }
+
+    /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
+    public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {
+        let titles = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.id, $0.title) })
+        let formatter = ISO8601DateFormatter()
+        return try library.sessions(ofBook: book, limit: limit).map { session in
+            "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(titles[session.bookId] ?? "?")"
+        }
+    }
+
+    /// Time listened per day (`days` back) and per book; or, for one book, its items' play counts.
+    public static func statsLines(_ library: LibraryDatabase, book: Int64?, days: Int) throws -> [String] {
+        if let book {
+            return try library.itemPlays(ofBook: book).map { "\($0.playCount)×  \($0.title)" }
+        }
+        return ["per day:"]
+            + (try library.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
+            + ["per book:"]
+            + (try library.listeningPerBook().map { "  \(duration($0.wallSeconds))  \($0.sessions) sessions  \($0.title)" })
+    }
+
+    /// What a rescan found: moved and returned files, the still-missing ones (for standard
+    /// error), and a summary.
+    public static func rescanLines(_ report: RescanReport) -> (found: [String], missing: [String], summary: String) {
+        (report.moved.map { "moved: \($0.from) -> \($0.to)" } + report.returned.map { "back: \($0)" },
+         report.missing.map { "missing: \($0)" },
+         "\(report.moved.count) moved, \(report.returned.count) back, \(report.missing.count) missing")
+    }
+
+    /// Reads a state file written by `export`; the error says which file and why.
+    public static func readState(path: String) throws(LibraryError) -> StateExport {
+        do {
+            return try StateExport.decoder.decode(StateExport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw LibraryError.invalid("\(path): not a readable abplayer state file (\(error.localizedDescription))")
+        }
+    }
+
+    public static func stateImportLines(_ report: StateImportReport) -> (unmatched: [String], summary: String) {
+        (report.unmatched.map { "no book in the library matches '\($0)'" },
+         "\(report.matched.count) books restored, \(report.unmatched.count) not found")
+    }
+
+    /// "value  (count)" for a tag's values.
+    public static func browseLine(_ entry: BrowseValue) -> String { "\(entry.value)  (\(entry.mediaCount))" }
+
+    /// "Title  4:05  /path/file.mp3" for a media file.
+    public static func mediaLine(_ media: Media) -> String {
+        "\(media.displayTitle)  \(duration(media.durationSeconds))  \(media.path)"
+    }
+}
+
+/// A one-line progress bar on standard error, drawn only when it is a terminal: files done of
+/// the total, the rate and the time left.
+public final class ProgressBar {
+    private let label: String
+    private let isTerminal = isatty(2) == 1
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private var drawn = false
+
+    public init(label: String) {
+        self.label = label
+        started = clock.now
+    }
+
+    public func update(done: Int, total: Int) {
+        guard isTerminal, total > 0 else { return }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        let eta = rate > 0 ? LibraryText.duration(Double(total - done) / rate) : "?"
+        let width = 30
+        let filled = width * done / total
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        let line = String(format: "\r%@ [%@] %d/%d files  %.0f files/s  ETA %@ ", label, bar, done, total, rate, eta)
+        FileHandle.standardError.write(Data(line.utf8))
+        drawn = true
+    }
+
+    public func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

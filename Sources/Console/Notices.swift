@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// Messages from the engine (an item ended, the output was lost, the end of the book) on their
+/// way to the terminal's prompt. The REPL's task posts them; the line editor's thread, the only
+/// one that may touch libedit, prints them on lines of their own above the line being typed and
+/// redraws the prompt with what was typed. A pipe wakes the editor's wait for a key.
+public final class Notices: Sendable {
+    private let queue = Mutex<[String]>([])
+    /// Readable when messages wait; a byte per message.
+    let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        // Never block the REPL's task, even if nobody reads.
+        _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    func post(_ message: String) {
+        queue.withLock { $0.append(message) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// The messages waiting, oldest first; empties the queue and the pipe.
+    func take() -> [String] {
+        var drain = [UInt8](repeating: 0, count: 256)
+        while read(wakeRead, &drain, drain.count) > 0 {}
+        return queue.withLock { messages in
+            defer { messages = [] }
+            return messages
+        }
+    }
+}

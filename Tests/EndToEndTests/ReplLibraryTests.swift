@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The library commands inside the REPL, through the real binary, read back with the CLI.
+@Suite(.serialized) struct ReplLibraryTests {
+    /// A folder "Dune" of two MP3s, 4 s and 6 s long (their durations tell them apart).
+    static func duneFolder(in abplayer: AbplayerProcess) throws -> URL {
+        let folder = abplayer.home.appending(path: "import/Dune")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 4, vbr: false), to: folder.appending(path: "01.mp3"))
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 6, vbr: false), to: folder.appending(path: "02.mp3"))
+        return folder
+    }
+
+    static func books(_ abplayer: AbplayerProcess, library: String) throws -> [LibraryCommandTests.BookJSON] {
+        let result = try abplayer.run(["books", "--json", "--library", library])
+        _ = try result.requireSuccess()
+        return try result.stdoutString.split(separator: "\n").map {
+            try JSONDecoder().decode(LibraryCommandTests.BookJSON.self, from: Data($0.utf8))
+        }
+    }
+
+    @Test func shelvesImportAndBookEditsWorkFromTheCurrentShelf() throws {
+        // Given a library with "Ender's Game" on "Science Fiction", and a folder "Dune" to import
+        let (abplayer, library) = try ReplTests.library("repl-library")
+        let dune = try Self.duneFolder(in: abplayer)
+
+        // When the REPL, in "Science Fiction", makes a shelf, imports onto it, lists and reorders the items
+        let result = try abplayer.run(["-c", "cd \"Science Fiction\"; shelf new Classics; import \(dune.path) --shelf Classics; "
+                                       + "book items Dune; book reorder Dune 2 1; book items Dune; book fly; "
+                                       + "cd Classics; shelf rename . Old; shelf mv /Science\\ Fiction/Old /; ls",
+                                       "--library", library])
+
+        // Then the shelf is made under the current one, the import lands there with a summary
+        // line, the items are listed with their durations, and the bad action is one line
+        let lines = result.stdoutString.split(separator: "\n").map(String.init)
+        #expect(lines.contains("created /Science Fiction/Classics"), "\(lines)")
+        #expect(lines.contains("#2 Dune (2 files)"), "\(lines)")
+        #expect(lines.contains("1 new books, 2 files imported, 0 already present, 0 skipped (into /Science Fiction/Classics)"), "\(lines)")
+        let items = lines.filter { $0.hasPrefix("1. ") || $0.hasPrefix("2. ") }
+        #expect(items.map { String($0.suffix(4)) } == ["0:04", "0:06", "0:06", "0:04"], "\(lines)")
+        #expect(result.stderr == "book: 'fly' is not an action: use rename, mv, rm, items, reorder, add, remove\n")
+        // and renaming and moving the shelf it is in keeps the REPL in it: `ls` lists Dune
+        #expect(lines.last?.hasPrefix("#2 Dune") == true, "\(lines)")
+        #expect(result.status == 1)
+        // and the library, read back by the CLI, has Dune on that shelf (renamed Old, moved to
+        // the top) in the new order
+        let dunes = try Self.books(abplayer, library: library).filter { $0.title == "Dune" }
+        #expect(dunes.map(\.shelf) == ["Old"])
+        #expect(dunes.first?.items.map { $0.durationSeconds?.rounded() } == [6, 4])
+    }
+
+    @Test func bookmarksHistoryExportAndImportState() throws {
+        // Given a book played to 0:25 with a bookmark there
+        let (abplayer, library) = try ReplTests.library("repl-library-state")
+        // (playing a second, so that a listening session is recorded)
+        let shell = "printf 'play Ender\\nseek 0:25\\nbookmark the duel\\n'; sleep 1"
+        _ = try Command.run("/bin/sh", ["-c", "(\(shell)) | '\(BuildProducts.abplayer.path)' --output null --library '\(library)'"],
+                            environment: abplayer.environment).requireSuccess()
+        let exported = try #require(try ListenTests.savedSeconds(abplayer, library: library))
+        let state = abplayer.home.appending(path: "state.json").path
+
+        // When the REPL, with nothing playing, lists that book's bookmarks and history, and
+        // exports the state; then the position is moved and the state imported back
+        let first = try abplayer.run(["-c", "bookmarks Ender; history; export \(state)", "--library", library])
+        _ = try abplayer.run(["-c", "play Ender; seek 0:05", "--output", "null", "--library", library]).requireSuccess()
+        let second = try abplayer.run(["-c", "import-state \(state); import-state /nonexistent.json", "--library", library])
+
+        // Then the bookmark is item 2 at 0:05 with its note, the session shows, the export
+        // names one book, and the import restores the position exported (past 0:25)
+        #expect(first.status == 0, "\(first.stderr)")
+        let lines = first.stdoutString.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix("item 2 at 0:05  user  the duel") == true, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.contains("x1.0") }, "\(lines)")
+        #expect(lines.last == "exported 1 books to \(state)")
+        #expect(second.stdoutString == "1 books restored, 0 not found\n")
+        #expect(second.stderr.hasPrefix("import-state: /nonexistent.json: not a readable abplayer state file"), "\(second.stderr)")
+        #expect(second.status == 1)
+        let saved = try #require(try ListenTests.savedSeconds(abplayer, library: library))
+        #expect(exported >= 25 && abs(saved - exported) < 0.01, "saved \(saved) s, exported \(exported) s")
+    }
+
+    @Test func removingTheBookPlayingStopsItFirstAndKeepsTheOtherPositions() throws {
+        // Given Ender's Game left at 0:25, and Dune imported
+        let (abplayer, library) = try ReplTests.library("repl-library-rm")
+        _ = try abplayer.run(["-c", "play Ender; seek 0:25", "--output", "null", "--library", library]).requireSuccess()
+        _ = try abplayer.run(["import", "--library", library, try Self.duneFolder(in: abplayer).path]).requireSuccess()
+
+        // When Dune plays and is removed, then an item of Ender's Game is removed while it plays
+        let script = "play Dune\nbook rm Dune\nstatus\nplay Ender\nbook remove Ender 1\nbook items Ender\n"
+        let result = try Command.run(BuildProducts.abplayer.path, ["--output", "null", "--library", library],
+                                     stdin: Data(script.utf8), environment: abplayer.environment)
+
+        // Then each stops playback first (saying so), nothing crashes, `status` finds nothing
+        // playing, and Ender's Game keeps its place (25 s in: 5 s into what was item 2)
+        let lines = result.stdoutString.split(separator: "\n").map(String.init)
+        #expect(lines.contains("stopped Dune (position saved): it is being deleted"), "\(lines)")
+        #expect(lines.contains("stopped Ender's Game (position saved): items are being removed from it"), "\(lines)")
+        #expect(result.stderr == "status: nothing is playing: 'play BOOK' first\n")
+        let books = try Self.books(abplayer, library: library)
+        #expect(books.map(\.title) == ["Ender's Game"])
+        #expect(books.first?.items.count == 1)
+        let listed = try abplayer.run(["books", "--json", "--library", library]).stdoutString
+        let position = try JSONDecoder().decode(ListenTests.BookJSON.self, from: Data(listed.utf8)).positionSeconds
+        #expect(abs((position ?? -1) - 5) < 0.6, "\(listed)")
+    }
+}
