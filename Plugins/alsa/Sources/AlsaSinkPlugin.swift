@@ -1,5 +1,5 @@
 // The ALSA output: a writer thread pulls a period from the host and hands it to snd_pcm_writei,
-// which blocks until the device has room (the device is the clock). Underruns are recovered with
+// waiting in snd_pcm_wait while the device is full (the device is the clock). Underruns are recovered with
 // snd_pcm_recover; a device that disappears is reported to the host and the thread stops.
 public import ABPluginABI
 import CAlsa
@@ -128,7 +128,11 @@ private final class AlsaSink: @unchecked Sendable {
         set(.draining)
         while currentState == .draining { waitForParkedSignal() }
         if currentState == .failed { return fail("\(device) stopped working while draining") }
+        // Drain blocks until the device has played everything: in non-blocking mode it would
+        // only say -EAGAIN.
+        snd_pcm_nonblock(pcm, 0)
         let result = snd_pcm_drain(pcm)
+        snd_pcm_nonblock(pcm, 1)
         if result < 0 { return fail("cannot drain \(device): \(alsaError(result))") }
         set(.stopped)
         return ABP_OK
@@ -226,8 +230,11 @@ private final class AlsaSink: @unchecked Sendable {
         }
     }
 
+    /// How long a device may take no audio at all, while playing, before it counts as gone.
+    private static let stallLimitSeconds = 3
+
     /// Writes `frames` frames, recovering from underruns and suspends. False when the device is
-    /// gone or refuses for good.
+    /// gone, refuses for good, or took nothing for `stallLimitSeconds`.
     private func writeToDevice(frames: Int) -> Bool {
         let channels = Int(format.channels)
         let buffer: UnsafeRawPointer
@@ -242,14 +249,28 @@ private final class AlsaSink: @unchecked Sendable {
         let bytesPerFrame = channels * (sampleFormat == SND_PCM_FORMAT_S16_LE ? 2 : 4)
         var done = 0
         var recoveries = 0
+        var stalledSeconds = 0
         while done < frames {
             let written = snd_pcm_writei(pcm, buffer + done * bytesPerFrame, snd_pcm_uframes_t(frames - done))
             if written >= 0 {
                 done += written
                 continue
             }
-            let error = Int32(written)
-            if error == -EAGAIN { continue }
+            var error = Int32(written)
+            if error == -EAGAIN {
+                // The device is full: wait for room, but not forever. A device can stop taking
+                // audio without an error (alsa-plugins' pulse PCM whose server died can leave a
+                // blocking write waiting for good); after `stallLimitSeconds` it counts as gone.
+                let ready = snd_pcm_wait(pcm, 1000)
+                if ready > 0 { stalledSeconds = 0; continue }
+                if ready == 0 {
+                    stalledSeconds += 1
+                    if stalledSeconds >= Self.stallLimitSeconds { return false }
+                    if currentState != .running && currentState != .draining { return true }
+                    continue
+                }
+                error = ready
+            }
             if error == -ENODEV || error == -EBADFD || error == -EIO || recoveries > 5 { return false }
             // -EPIPE (underrun) and -ESTRPIPE (suspend): the documented recovery.
             if snd_pcm_recover(pcm, error, 1) < 0 { return false }
@@ -267,7 +288,8 @@ private func alsaError(_ code: Int32) -> String { String(cString: snd_strerror(c
 private func openDevice(_ device: String, requested: abp_format, bufferMilliseconds: Int) throws(SinkOpenError)
     -> (OpaquePointer, abp_format, snd_pcm_format_t, Int, Bool) {
     var handle: OpaquePointer?
-    var result = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+    // Non-blocking: the writer waits for room itself, with a timeout (see `writeToDevice`).
+    var result = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
     guard result == 0, let pcm = handle else {
         throw SinkOpenError(ABP_ERR_DEVICE, "cannot open ALSA device \(device): \(alsaError(result))")
     }
