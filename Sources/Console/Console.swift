@@ -9,6 +9,8 @@ public enum ConsoleInput: Sendable {
     case endOfInput
     /// `generation` says which engine sent it: events of a book no longer played are dropped.
     case event(PlaybackEvent, generation: Int)
+    /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
+    case sleepTimerDue(generation: Int)
     case terminate
 }
 
@@ -100,6 +102,9 @@ public final class Console {
         case let .output(name): try switchOutput(to: name)
         case let .status(json): try status(json: json)
         case .quit: break
+        case let .sleep(sleep): try self.sleep(sleep)
+        case let .queue(queue): try self.queue(queue)
+        case let .playbackMode(mode): try playbackMode(mode)
         }
     }
 
@@ -107,6 +112,7 @@ public final class Console {
     public func handle(_ event: PlaybackEvent, generation: Int) {
         guard generation == self.generation, let session else { return }
         if let message = session.handle(event) { say(message) }
+        playbackHandle(event, of: session)
     }
 
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
@@ -155,6 +161,7 @@ public final class Console {
             for await event in engine.events { inputs.yield(.event(event, generation: generation)) }
         }
         self.session = session
+        preparePlayback(session)
         applyToEngine(speed: session.settings.speed, volume: session.settings.volume)
         session.start(paths: media.map(\.path))
         let seconds = session.timeline.bookSeconds(startPosition)
@@ -326,7 +333,8 @@ public final class Console {
     }
 
     func status(json: Bool) throws {
-        let status = Status(session: try playing())
+        var status = Status(session: try playing())
+        status.queue = try library.queue().count
         say(json ? status.json : status.text)
     }
 

@@ -63,6 +63,7 @@ extension Console {
                 if outcome == .quit { break loop }
                 lineDone.signal()
             case let .event(event, generation): handle(event, generation: generation)
+            case let .sleepTimerDue(generation): sleepTimerDue(generation: generation)
             case .endOfInput, .terminate: break loop
             }
         }

@@ -36,6 +36,16 @@ final class Producer: @unchecked Sendable {
     var reported: PlaybackPosition?
     /// What each recently opened item turned out to be, kept until it is heard and announced.
     var openedItems: [Int: ItemInfo] = [:]
+    /// Which item follows the one that ends, and the items heard in this pass (for shuffle).
+    var order = ItemOrder.inOrder
+    var playedThisPass: Set<Int> = []
+    var random = SystemRandomNumberGenerator()
+    /// Where to pause by itself, the fade before it, and a fade under way.
+    var pausePoint: PausePoint?
+    var pauseFadeSeconds = 0.0
+    var fade: Fade?
+    /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
+    var pauseTarget: PlaybackPosition?
 
     enum SinkState { case closed, stopped, running, paused }
 
@@ -86,21 +96,29 @@ final class Producer: @unchecked Sendable {
             closeAll()
             items = newItems
             end = newEnd
+            fade = nil
+            pausePoint = nil
+            pauseTarget = nil
+            volumeStage?.reset(to: volumeGain)
+            playedThisPass = [start.item]
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
+            if fade != nil { cancelFade() }
             if state == .stopped && !items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
             if !items.isEmpty { setState(.playing) }
         case .pause:
+            if fade != nil { cancelFade() }
             awaitingOutput = nil
             pauseSink()
             if state == .playing { setState(.paused) }
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
+            cancelFade()
             awaitingOutput = nil
             closeAll()
             setState(.stopped)
@@ -110,6 +128,8 @@ final class Producer: @unchecked Sendable {
             guard generation == sinkGeneration, sink != nil else { return }
             handleSinkStatus(status)
         case let .seek(target):
+            if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
+            playedThisPass.insert(target.item)
             jump(to: target)
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
@@ -117,6 +137,17 @@ final class Producer: @unchecked Sendable {
             volumeGain = Float(percent / 100)
             volumeStage?.setGain(volumeGain)
             core.emit.yield(.volumeChanged(percent))
+        case let .fadeOut(seconds):
+            startFadeOut(seconds: seconds)
+        case let .setPausePoint(point, fadeSeconds):
+            if point == nil { cancelFade() }
+            pausePoint = point
+            pauseFadeSeconds = fadeSeconds
+        case .cancelFade:
+            cancelFade()
+        case let .setOrder(newOrder):
+            order = newOrder
+            playedThisPass = [itemIndex]
         case .shutdown:
             break
         }
@@ -198,8 +229,10 @@ final class Producer: @unchecked Sendable {
 
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
     func produce() {
+        if pauseIfFadeHeard() { return }
         guard openDecoderIfNeeded(), let decoder else { return }
         let format = decoder.info.format
+        startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: decoder.info.totalFrames)
         guard let ring = ensureSink(for: format) else { return }
         // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
         var room = Self.chunkFrames
@@ -212,6 +245,7 @@ final class Producer: @unchecked Sendable {
         }
         var wanted = room
         if let end, end.item == itemIndex { wanted = Int(min(Int64(wanted), max(0, end.frame - decodedFrame))) }
+        if let stop = pausePoint?.stopFrame(inItem: itemIndex) { wanted = Int(min(Int64(wanted), max(0, stop - decodedFrame))) }
         do {
             let frames = wanted == 0 ? 0 : try scratch.withUnsafeMutableBufferPointer { buffer in
                 try decoder.read(into: buffer.baseAddress!, maxFrames: wanted)
@@ -243,9 +277,23 @@ final class Producer: @unchecked Sendable {
             producing = false
             return
         }
-        itemIndex += 1
+        let next = order.next(after: itemIndex, count: items.count, played: &playedThisPass, using: &random)
+        if let pausePoint, pausePoint.item == itemIndex {
+            // Decoding reached the pause point (inside the item, or its end): pause there once
+            // heard; after the last item the book just ends.
+            self.pausePoint = nil
+            producing = false
+            let inside = pausePoint.stopFrame(inItem: itemIndex) == decodedFrame
+            pauseTarget = inside ? PlaybackPosition(item: itemIndex, frame: decodedFrame) : next.map { PlaybackPosition(item: $0, frame: 0) }
+            return
+        }
+        guard let next, items.indices.contains(next) else {
+            producing = false
+            return
+        }
+        itemIndex = next
         decodedFrame = 0
-        if items.indices.contains(itemIndex) { markItemStart() } else { producing = false }
+        markItemStart()
     }
 
     /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
@@ -264,6 +312,13 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
         }
         closeAll()
+        if let pauseTarget {
+            self.pauseTarget = nil
+            pauseAfterFade(at: pauseTarget)
+            return
+        }
+        fade = nil
+        volumeStage?.reset(to: volumeGain)
         setState(.stopped)
         core.emit.yield(.ended)
     }
@@ -400,7 +455,8 @@ final class Producer: @unchecked Sendable {
         guard let heard = core.position else { return }
         if reported?.item != heard.item, let info = openedItems[heard.item] {
             core.emit.yield(.itemChanged(info))
-            openedItems = openedItems.filter { $0.key > heard.item }
+            // Only this one is done with: with repeat or shuffle, the next item may be any other.
+            openedItems[heard.item] = nil
         }
         let tenth = Int64(openedItems[heard.item]?.stream.format.rate ?? sink?.format.rate ?? 48000) / 10
         if force || reported == nil || reported?.item != heard.item || abs(heard.frame - reported!.frame) >= tenth {
