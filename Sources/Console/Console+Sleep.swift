@@ -28,8 +28,8 @@ extension Console {
             stopFade(session)
             setPausePoint(session, chapter: command == .endOfChapter)
         case .off:
+            stopFade(session)
             session.sleepTimer.set(.off, playing: playing)
-            session.engine.cancelFade()
         case .cycle:
             try sleep(nextInCycle(session.sleepTimer.mode))
             return
@@ -48,11 +48,15 @@ extension Console {
         }
     }
 
-    /// A fade or pause point in the engine is replaced by the new setting.
+    /// A fade or pause point in the engine is replaced by the new setting. The engine reports
+    /// the cancel it did for us too: that report is expected, not news.
     private func stopFade(_ session: PlayerSession) {
-        if session.sleepTimer.mode != .off {
-            session.sleepTimer.set(.off, playing: false)
+        switch session.sleepTimer.mode {
+        case .fading, .endOfChapter, .endOfItem:
+            session.sleepTimer.expectedCancels += 1
             session.engine.cancelFade()
+        case .off, .duration:
+            break
         }
     }
 
@@ -106,6 +110,7 @@ extension Console {
             scheduleSleepWakeUp(session)
         case let .fadedOut(place):
             session.sleepTimer.set(.off, playing: false)
+            session.sleepTimer.expectedCancels = 0
             do {
                 try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
             } catch {
@@ -113,6 +118,10 @@ extension Console {
             }
             say("sleep timer: paused at \(Timecode.format(seconds: session.timeline.bookSeconds(place))) (bookmarked)")
         case .fadeCancelled:
+            if session.sleepTimer.expectedCancels > 0 {
+                session.sleepTimer.expectedCancels -= 1
+                return
+            }
             guard session.sleepTimer.mode != .off else { return }
             session.sleepTimer.set(.off, playing: false)
             say("sleep timer off")

@@ -22,6 +22,8 @@ struct SleepTimer {
     private var runningSince: ContinuousClock.Instant?
     /// Wakes the console when the fade should start; replaced at every change.
     var wakeUp: Task<Void, Never>?
+    /// Cancels the console asked the engine for, whose reports are not news.
+    var expectedCancels = 0
     /// Tells a stale wake-up from the current one.
     private(set) var generation = 0
 

@@ -13,9 +13,12 @@ extension Producer {
         case untilPausePoint
     }
 
+    /// The ramp applies to what is produced from now on, which is heard after what the ring
+    /// and the sink hold: it is shortened by that much, so silence is heard `seconds` from now.
     func startFadeOut(seconds: Double) {
         guard state == .playing, let ring, let volumeStage, let sink else { return }
-        let frames = max(1, Int(seconds * Double(sink.format.rate)))
+        let queued = core.shared.withLock { ring.framesWritten - max(0, ring.framesRead - $0.latencyFrames) }
+        let frames = max(1, Int(seconds * Double(sink.format.rate)) - queued)
         volumeStage.ramp(to: 0, overFrames: frames)
         fade = .untilOutputFrame(ring.framesWritten + frames)
     }
