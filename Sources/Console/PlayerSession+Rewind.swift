@@ -1,3 +1,4 @@
+import Foundation
 import PlayerCore
 
 extension PlayerSession {
@@ -18,6 +19,7 @@ extension PlayerSession {
         let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
         guard target.frame < here.frame else { return }
         jump(to: target, kind: nil)
-        onNotice("rewound \(Int((Double(here.frame - target.frame) / rate).rounded())) s")
+        let back = Double(here.frame - target.frame) / rate
+        onNotice("rewound \(String(format: back < 10 ? "%.1f" : "%.0f", back)) s")
     }
 }

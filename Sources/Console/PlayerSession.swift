@@ -134,6 +134,7 @@ final class PlayerSession {
 
     /// Pauses, saves the position and ends the engine.
     func close() {
+        sleepTimer.replaceWakeUp()
         engine.pause()
         recorder.finish(at: pendingJump ?? engine.position ?? position)
         engine.shutdown()
