@@ -277,23 +277,31 @@ final class Producer: @unchecked Sendable {
             producing = false
             return
         }
-        let next = order.next(after: itemIndex, count: items.count, played: &playedThisPass, using: &random)
         if let pausePoint, pausePoint.item == itemIndex {
             // Decoding reached the pause point (inside the item, or its end): pause there once
-            // heard; after the last item the book just ends.
+            // heard, or at the start of the next item; after the last item the book just ends.
             self.pausePoint = nil
             producing = false
-            let inside = pausePoint.stopFrame(inItem: itemIndex) == decodedFrame
-            pauseTarget = inside ? PlaybackPosition(item: itemIndex, frame: decodedFrame) : next.map { PlaybackPosition(item: $0, frame: 0) }
+            if pausePoint.stopFrame(inItem: itemIndex) == decodedFrame {
+                pauseTarget = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+            } else if let next = nextItem() {
+                pauseTarget = PlaybackPosition(item: next, frame: 0)
+            }
             return
         }
-        guard let next, items.indices.contains(next) else {
+        guard let next = nextItem() else {
             producing = false
             return
         }
         itemIndex = next
         decodedFrame = 0
         markItemStart()
+    }
+
+    /// The item after the current one in the play order (repeat, shuffle); nil at the end.
+    func nextItem() -> Int? {
+        let next = order.next(after: itemIndex, count: items.count, played: &playedThisPass, using: &random)
+        return next.flatMap { items.indices.contains($0) ? $0 : nil }
     }
 
     /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).

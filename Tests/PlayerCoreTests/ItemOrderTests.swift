@@ -47,8 +47,11 @@ import Testing
         let out = input.withUnsafeBufferPointer { Array(UnsafeBufferPointer(start: stage.apply($0.baseAddress!, frames: 1000), count: 1000)) }
         // Then the level falls in a straight line to silence, and stays there
         #expect(abs(out[499] - 0.25) < 0.001)
-        #expect(out[999] == 0)
+        #expect(abs(out[999]) < 1e-4)
         #expect(zip(out, out.dropFirst()).allSatisfy { $0 >= $1 })
+        // and lands on silence exactly, not past it
+        let after = input.withUnsafeBufferPointer { Array(UnsafeBufferPointer(start: stage.apply($0.baseAddress!, frames: 10), count: 10)) }
+        #expect(after.allSatisfy { $0 == 0 })
         // and reset brings the gain back at once
         stage.reset(to: 1)
         #expect(stage.isUnity)
