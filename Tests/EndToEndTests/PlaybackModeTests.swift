@@ -128,6 +128,58 @@ import Testing
         #expect(Self.rms(wav, from: 2.7, seconds: 0.25) < Self.rms(wav, from: 0.3, seconds: 0.25) / 2)
     }
 
+    @Test func playDuringTheFadeCancelsItAndTheVolumeComesBack() throws {
+        // Given a 10 s tone with a 10 s sleep timer: the fade starts at once
+        let (abplayer, library) = try Self.library("sleep-cancel", books: [("Tone", [(440, 10)])])
+        let out = abplayer.home.appending(path: "out.wav")
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "wav:\(out.path)"])
+        repl.send("play Tone")
+        repl.send("sleep 0:10")
+        #expect(repl.waitForLine(containing: "sleep timer: 0:0") != nil)
+
+        // When 'play' is typed 4 s in
+        Thread.sleep(forTimeInterval: 4)
+        repl.send("play")
+        let off = repl.waitForLine(containing: "sleep timer off", timeout: 5)
+        Thread.sleep(forTimeInterval: 2.5)
+        let status = repl.status()
+        #expect(repl.quit() == 0, "\(repl.stderrLines)")
+
+        // Then the timer is off, it plays on, and the level, lower during the fade, is full again
+        #expect(off != nil, "\(repl.stdoutLines)")
+        #expect(status?.state == "playing")
+        #expect(status?.sleep == nil)
+        let wav = try WavFile.read(out)
+        let full = Self.rms(wav, from: 0.2, seconds: 0.3)
+        let fading = Self.rms(wav, from: 3.2, seconds: 0.3)
+        let after = Self.rms(wav, from: 5.5, seconds: 0.5)
+        #expect(fading < full * 0.8, "full \(full), 3.2 s into the fade \(fading)")
+        #expect(abs(after - full) < full * 0.05, "full \(full), after the cancel \(after)")
+    }
+
+    @Test func sleepItemPausesAtTheStartOfTheNextItem() throws {
+        // Given a book of two 2 s items
+        let (abplayer, library) = try Self.library("sleep-item", books: [("Two", [(440, 2), (660, 2)])])
+        let out = abplayer.home.appending(path: "out.wav")
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "wav:\(out.path)"])
+
+        // When the timer is set to the end of the item
+        repl.send("play Two")
+        repl.send("sleep item")
+        let paused = repl.waitForLine(containing: "sleep timer: paused at", timeout: 10)
+        let status = repl.status()
+        #expect(repl.quit() == 0, "\(repl.stderrLines)")
+
+        // Then item 1 was heard whole and nothing of item 2; the place is item 2 at 0:00
+        #expect(paused != nil, "\(repl.stdoutLines)")
+        #expect(status?.state == "paused")
+        #expect(status?.itemNumber == 2)
+        #expect(abs(status?.itemPosition ?? 9) < 0.01)
+        let wav = try WavFile.read(out)
+        let played = Double(wav.samples.count / wav.channels) / Double(wav.rate)
+        #expect(abs(played - 2) < 0.05, "played \(played) s")
+    }
+
     @Test func plusFiveMinutesExtendsAndCycleStepsThroughThePresets() throws {
         let (abplayer, library) = try Self.library("sleep-extend", books: [("Tone", [(440, 3)])])
 
