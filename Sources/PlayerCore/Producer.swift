@@ -5,7 +5,8 @@ import Foundation
 final class Producer: @unchecked Sendable {
     let core: EngineCore
     let decoders: any DecoderOpener
-    var sinks: any SinkOpener
+    /// The sink and its ring (`Producer+Output.swift` decides when it opens and reopens).
+    let output: Output
 
     var items: [String] = []
     var end: PlaybackPosition?
@@ -13,9 +14,7 @@ final class Producer: @unchecked Sendable {
     var decoder: (any Decoder)?
     /// The next frame the decoder will produce.
     var decodedFrame: Int64 = 0
-    var sink: (any Sink)?
-    /// The source format the sink was opened for, and the DSP stage when the sink's differs.
-    var sinkSourceFormat: AudioFormat?
+    /// The DSP stage when the sink's format differs from the source's.
     var converter: FormatConverter?
     /// The DSP stages around the converter: speed before it (at the source's format), volume after
     /// it (at the sink's). Each is skipped while it would change nothing.
@@ -23,12 +22,8 @@ final class Producer: @unchecked Sendable {
     var speedStage: SpeedStage?
     var volumeGain: Float = 1
     var volumeStage: VolumeStage?
-    /// Counts opened sinks, so a status report from an output already closed is ignored.
-    var sinkGeneration = 0
     /// Set while the output is lost: where to resume, retried until the output opens again.
     var awaitingOutput: PlaybackPosition?
-    var ring: RingBuffer?
-    var sinkState = SinkState.closed
     var scratch: [Float] = []
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
@@ -47,8 +42,6 @@ final class Producer: @unchecked Sendable {
     /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
     var pauseTarget: PlaybackPosition?
 
-    enum SinkState { case closed, stopped, running, paused }
-
     static let chunkFrames = 4096
     static let ringSeconds = 0.5
     /// How often a lost output is tried again.
@@ -57,7 +50,7 @@ final class Producer: @unchecked Sendable {
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
         self.decoders = decoders
-        self.sinks = sinks
+        output = Output(opener: sinks)
     }
 
     func run() {
@@ -125,7 +118,7 @@ final class Producer: @unchecked Sendable {
         case let .setOutput(opener):
             switchOutput(to: opener)
         case let .sinkStatus(status, generation):
-            guard generation == sinkGeneration, sink != nil else { return }
+            guard generation == output.generation, sink != nil else { return }
             handleSinkStatus(status)
         case let .seek(target):
             if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
@@ -156,10 +149,7 @@ final class Producer: @unchecked Sendable {
     /// Moves the source to `target`: discards what is queued and restarts the output from there.
     func jump(to target: PlaybackPosition) {
         guard items.indices.contains(target.item) else { return }
-        if let sink, sinkState != .stopped {
-            try? sink.stop()
-            sinkState = .stopped
-        }
+        output.stop()
         ring?.discardUnread()
         speedStage?.reset()
         converter?.reset()
@@ -332,12 +322,7 @@ final class Producer: @unchecked Sendable {
     }
 
     func closeAll() {
-        if let sink {
-            sink.close()
-            self.sink = nil
-        }
-        sinkState = .closed
-        sinkSourceFormat = nil
+        output.close()
         converter = nil
         speedStage = nil
         decoder = nil
@@ -350,7 +335,6 @@ final class Producer: @unchecked Sendable {
             }
             shared.ring = nil
         }
-        ring = nil
     }
 
     // MARK: The DSP chain: speed -> format conversion -> volume -> ring
