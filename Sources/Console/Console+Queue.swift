@@ -87,9 +87,9 @@ extension Console {
     /// Sets up a new session's playback modes: item order, auto-rewind, notices.
     func preparePlayback(_ session: PlayerSession) {
         applyOrder(session)
-        let preferences = try? library.playerPreferences()
-        session.rewindMaxSeconds = (preferences ?? PlayerPreferences()).autoRewind
-            ? (preferences ?? PlayerPreferences()).autoRewindMaxSeconds : nil
+        // Unreadable preferences are not worth refusing to play: the defaults then.
+        let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
+        session.rewindMaxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         session.onNotice = { [weak self] in self?.say($0) }
     }
 

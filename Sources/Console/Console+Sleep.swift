@@ -14,6 +14,8 @@ extension Console {
         case let .duration(seconds):
             stopFade(session)
             session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: playing)
+            // Remembered as the book's last duration; failing to remember it is no reason to
+            // refuse the timer.
             session.settings.sleepTimerMinutes = seconds / 60
             try? library.saveSettings(session.settings)
         case let .extend(seconds):
@@ -102,7 +104,8 @@ extension Console {
         session.engine.fadeOut(seconds: max(0.1, left))
     }
 
-    /// Reacts to the engine's events for the sleep timer; returns what to say.
+    /// Reacts to the engine's events for the sleep timer: the countdown runs only while playing,
+    /// a fade that went to silence leaves a bookmark, a cancelled one turns the timer off.
     func sleepTimerHandle(_ event: PlaybackEvent, of session: PlayerSession) {
         switch event {
         case let .stateChanged(state):
