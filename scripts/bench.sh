@@ -75,3 +75,5 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-replib.sh" "$bin_dir"
 # Speed (libsonic) against speed 1 and ffmpeg's atempo.
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
+# Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.
+"$(dirname "$0")/bench-playback.sh" "$bin_dir"

@@ -32,6 +32,9 @@ public enum Command: Equatable, Sendable {
     case status(json: Bool)
     case quit
     case library(LibraryCommand)
+    case sleep(SleepCommand)
+    case queue(QueueCommand)
+    case playbackMode(PlaybackModeCommand)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -69,7 +72,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
-    ] + library
+    ] + library + playback
 
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
@@ -173,6 +176,9 @@ extension Command {
             default: throw CommandError("usage: status [--json]")
             }
         case "quit", "exit": self = try noArguments(.quit)
+        case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
+        case "queue": self = .queue(try QueueCommand(arguments: arguments))
+        case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         default:
             throw CommandError("unknown command '\(name)': 'help' lists the commands")
         }

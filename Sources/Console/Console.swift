@@ -9,6 +9,8 @@ public enum ConsoleInput: Sendable {
     case endOfInput
     /// `generation` says which engine sent it: events of a book no longer played are dropped.
     case event(PlaybackEvent, generation: Int)
+    /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
+    case sleepTimerDue(generation: Int)
     case terminate
 }
 
@@ -23,9 +25,12 @@ public final class Console {
     /// The shelf `ls` shows, "" at the top; shared with the line editor for the prompt and
     /// completion.
     public let location: ShelfLocation
-    /// Engine messages for the prompt, when the input is a terminal (`noticesAtPrompt`).
+    /// Lines for the line editor to print above the prompt (see `Notices`).
     let notices = Notices()
-    var noticesAtPrompt = false
+    /// True while the line editor waits at the prompt (a terminal, no typed line running):
+    /// whatever is said then (engine messages, the queue's next book, the sleep timer) goes
+    /// above the prompt instead of into the middle of what is being typed.
+    var userIsAtPrompt = false
     var session: PlayerSession?
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
@@ -104,13 +109,17 @@ public final class Console {
         case let .status(json): try status(json: json)
         case .quit: break
         case let .library(command): try run(command)
+        case let .sleep(sleep): try self.sleep(sleep)
+        case let .queue(queue): try self.queue(queue)
+        case let .playbackMode(mode): try playbackMode(mode)
         }
     }
 
     /// Handles an engine event of the book being played.
     public func handle(_ event: PlaybackEvent, generation: Int) {
         guard generation == self.generation, let session else { return }
-        if let message = session.handle(event) { announce(message) }
+        if let message = session.handle(event) { say(message) }
+        playbackHandle(event, of: session)
     }
 
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
@@ -159,6 +168,7 @@ public final class Console {
             for await event in engine.events { inputs.yield(.event(event, generation: generation)) }
         }
         self.session = session
+        preparePlayback(session)
         applyToEngine(speed: session.settings.speed, volume: session.settings.volume)
         session.start(paths: media.map(\.path))
         let seconds = session.timeline.bookSeconds(startPosition)
@@ -325,23 +335,19 @@ public final class Console {
     }
 
     func status(json: Bool) throws {
-        let status = Status(session: try playing())
+        var status = Status(session: try playing())
+        status.queue = try library.queue().count
         say(json ? status.json : status.text)
     }
 
     // MARK: Output
 
     func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    /// An engine message: above the prompt on a terminal (see `Notices`), else a plain line.
-    func announce(_ text: String) {
-        if noticesAtPrompt { notices.post(text) } else { say(text) }
+        if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func complain(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }
 
 }

@@ -54,17 +54,20 @@ extension Console {
     /// or `.terminate`, then saves the position. Returns whether every command succeeded.
     public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>) async -> Bool {
         let lineDone = DispatchSemaphore(value: 0)
-        noticesAtPrompt = source.isTerminal
+        userIsAtPrompt = source.isTerminal
         source.start(into: inputs, location: location, lineDone: lineDone, notices: notices)
         var succeeded = true
         loop: for await input in stream {
             switch input {
             case let .line(line):
+                userIsAtPrompt = false
                 let outcome = execute(line: line, typed: source.isTerminal)
                 if outcome == .failed { succeeded = false }
                 if outcome == .quit { break loop }
+                userIsAtPrompt = source.isTerminal
                 lineDone.signal()
             case let .event(event, generation): handle(event, generation: generation)
+            case let .sleepTimerDue(generation): sleepTimerDue(generation: generation)
             case .endOfInput, .terminate: break loop
             }
         }

@@ -17,6 +17,13 @@ final class PlayerSession {
     /// A jump the engine has not reported hearing yet. Position events for other places are
     /// from before it (already queued) and must not move us back.
     private var pendingJump: PlaybackPosition?
+    var sleepTimer = SleepTimer()
+    /// The most auto-rewind goes back on resume; nil: off.
+    var rewindMaxSeconds: Double?
+    /// When the engine reported the pause now under way (nil while playing, or after a jump).
+    var pausedSince: ContinuousClock.Instant?
+    /// Says a line to the user (the console's `say`).
+    var onNotice: (String) -> Void = { _ in }
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
@@ -44,6 +51,7 @@ final class PlayerSession {
     }
 
     func play() {
+        if state == .paused { rewindAfterPause() }
         requestedState = .playing
         engine.play()
     }
@@ -54,6 +62,7 @@ final class PlayerSession {
     }
 
     func toggle() {
+        if state == .paused { rewindAfterPause() }
         requestedState = state == .playing ? .paused : .playing
         engine.toggle()
     }
@@ -64,6 +73,7 @@ final class PlayerSession {
         engine.seek(to: target)
         position = target
         pendingJump = target
+        pausedSince = nil
         // The recorder's "heard" place is now the target: a jump right after this one must
         // bookmark here, and a save before the engine reports must not save the old place.
         recorder.handle(.position(target))
@@ -110,8 +120,11 @@ final class PlayerSession {
             return "now playing through \(outputName)"
         case let .stateChanged(state):
             if state == requestedState || state == .stopped { requestedState = nil }
+            pausedSince = state == .paused ? .now : nil
             recorder.handle(event)
             return nil
+        case .fadedOut, .fadeCancelled:
+            return nil // the console's sleep timer reports these
         case .speedChanged, .volumeChanged:
             // The recorder starts a new listening session at a new speed.
             recorder.handle(event)
@@ -121,6 +134,7 @@ final class PlayerSession {
 
     /// Pauses, saves the position and ends the engine.
     func close() {
+        sleepTimer.replaceWakeUp()
         engine.pause()
         recorder.finish(at: pendingJump ?? engine.position ?? position)
         engine.shutdown()

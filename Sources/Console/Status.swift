@@ -21,6 +21,12 @@ struct Status: Codable, Equatable {
     var volume: Double
     var output: String
     var state: String
+    /// "12:34 left", "end of chapter", "end of item", "fading out"; nil when off.
+    var sleep: String?
+    var repeatMode: String
+    var shuffle: Bool
+    /// Books waiting in the queue.
+    var queue = 0
 
     init(session: PlayerSession) {
         let timeline = session.timeline
@@ -45,6 +51,9 @@ struct Status: Codable, Equatable {
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         timeLeft = total.flatMap { total in here.map { max(0, total - $0) / speed } }
         output = session.outputName
+        sleep = session.sleepTimer.description
+        repeatMode = session.settings.repeatMode.rawValue
+        shuffle = session.settings.shuffle
         state = switch session.state {
         case .playing: "playing"
         case .paused: "paused"
@@ -63,6 +72,7 @@ struct Status: Codable, Equatable {
         }
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))")
         lines.append("speed \(Self.speedText(speed))  volume \(Int(volume))%  output \(output)")
+        lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
     }
 

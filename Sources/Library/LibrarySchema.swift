@@ -11,6 +11,7 @@ enum LibrarySchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(firstVersion) { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2-bookmarks-history-finished") { db in try db.execute(sql: v2) }
+        migrator.registerMigration("v3-queue-repeat-rewind") { db in try db.execute(sql: v3) }
         return migrator
     }
 
@@ -115,6 +116,25 @@ enum LibrarySchema {
             mediaId INTEGER PRIMARY KEY REFERENCES media(id) ON DELETE CASCADE,
             playCount INTEGER NOT NULL CHECK (playCount >= 0),
             lastPlayedAt DATETIME NOT NULL
+        );
+        """
+
+    static let v3 = """
+        -- Books to play next, in order; a book is queued at most once.
+        CREATE TABLE queueEntry (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position >= 0)
+        );
+        CREATE INDEX queueEntry_position ON queueEntry(position);
+
+        ALTER TABLE bookSettings ADD COLUMN repeatMode TEXT NOT NULL DEFAULT 'off'
+            CHECK (repeatMode IN ('off', 'item', 'book'));
+
+        -- The player's own preferences (not per book): one row.
+        CREATE TABLE playerPreferences (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            autoRewind BOOLEAN NOT NULL DEFAULT 1,
+            autoRewindMaxSeconds REAL NOT NULL DEFAULT 30 CHECK (autoRewindMaxSeconds > 0 AND autoRewindMaxSeconds <= 600)
         );
         """
 }

@@ -139,6 +139,7 @@ public struct BookSettings: Codable, Sendable, Equatable, FetchableRecord, Persi
     public var shuffle: Bool = false
     public var skipIntervalSeconds: Double = 30
     public var sleepTimerMinutes: Double? = nil
+    public var repeatMode: RepeatMode = .off
 
     public init(bookId: Int64) { self.bookId = bookId }
 }

@@ -69,6 +69,8 @@ public final class ListeningRecorder {
             closeSession()
             speed = newSpeed
             if wasOpen { openSession() }
+        case .fadedOut, .fadeCancelled:
+            break // the position and the pause come as their own events
         case .volumeChanged:
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:

@@ -70,6 +70,24 @@ public final class PlaybackEngine: Sendable {
         core.send(.setVolume(clamped))
     }
 
+    /// Fades the output to silence over `seconds` (through the volume stage, after the speed
+    /// stage: wall time), then pauses where the silence is heard and restores the volume for
+    /// the next play; reported as `.fadedOut`. Play, toggle, pause, stop or `cancelFade` during
+    /// the fade cancel it (`.fadeCancelled`). Ignored unless playing.
+    public func fadeOut(seconds: Double) { core.send(.fadeOut(seconds: seconds)) }
+
+    /// Pauses by itself exactly at `point` (frame-accurate: decoding stops there), fading out
+    /// over the last `fadeSeconds` of wall time before it; reported as `.fadedOut`. Nil drops it.
+    public func setPausePoint(_ point: PausePoint?, fadeSeconds: Double) {
+        core.send(.setPausePoint(point, fadeSeconds: fadeSeconds))
+    }
+
+    /// Drops a fade under way and a pause point, and restores the volume.
+    public func cancelFade() { core.send(.cancelFade) }
+
+    /// Which item follows the one that ends (repeat, shuffle); `.inOrder` until set.
+    public func setOrder(_ order: ItemOrder) { core.send(.setOrder(order)) }
+
     /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
     public func shutdown() { core.send(.shutdown) }
 
@@ -96,6 +114,10 @@ final class EngineCore: Sendable {
         case setSpeed(Double)
         case setVolume(Double)
         case setOutput(any SinkOpener)
+        case fadeOut(seconds: Double)
+        case setPausePoint(PausePoint?, fadeSeconds: Double)
+        case cancelFade
+        case setOrder(ItemOrder)
         case sinkStatus(SinkStatus, generation: Int)
         case shutdown
     }

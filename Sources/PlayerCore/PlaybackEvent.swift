@@ -46,4 +46,10 @@ public enum PlaybackEvent: Sendable {
     case speedChanged(Double)
     /// The decoder thread applied a new volume, in percent.
     case volumeChanged(Double)
+    /// A fade-out (`fadeOut`, or the approach of a pause point) went to silence: playback is
+    /// paused at this position, and the volume is back for the next play.
+    case fadedOut(PlaybackPosition)
+    /// A fade-out or pause point was dropped: by play, toggle, pause, stop, `cancelFade`, or a
+    /// jump past the point. The volume is back.
+    case fadeCancelled
 }

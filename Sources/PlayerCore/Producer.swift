@@ -3,51 +3,54 @@ import Foundation
 /// The engine's decoder thread: takes commands, owns the decoder and the sink, keeps the ring
 /// buffer full, and reports what is heard. Everything here runs on that one thread.
 final class Producer: @unchecked Sendable {
-    private let core: EngineCore
-    private let decoders: any DecoderOpener
-    private var sinks: any SinkOpener
+    let core: EngineCore
+    let decoders: any DecoderOpener
+    /// The sink and its ring (`Producer+Output.swift` decides when it opens and reopens).
+    let output: Output
 
-    private var items: [String] = []
-    private var end: PlaybackPosition?
-    private var itemIndex = 0
-    private var decoder: (any Decoder)?
+    var items: [String] = []
+    var end: PlaybackPosition?
+    var itemIndex = 0
+    var decoder: (any Decoder)?
     /// The next frame the decoder will produce.
-    private var decodedFrame: Int64 = 0
-    private var sink: (any Sink)?
-    /// The source format the sink was opened for, and the DSP stage when the sink's differs.
-    private var sinkSourceFormat: AudioFormat?
-    private var converter: FormatConverter?
+    var decodedFrame: Int64 = 0
+    /// The DSP stage when the sink's format differs from the source's.
+    var converter: FormatConverter?
     /// The DSP stages around the converter: speed before it (at the source's format), volume after
     /// it (at the sink's). Each is skipped while it would change nothing.
-    private var speed = 1.0
-    private var speedStage: SpeedStage?
-    private var volumeGain: Float = 1
-    private var volumeStage: VolumeStage?
-    /// Counts opened sinks, so a status report from an output already closed is ignored.
-    private var sinkGeneration = 0
+    var speed = 1.0
+    var speedStage: SpeedStage?
+    var volumeGain: Float = 1
+    var volumeStage: VolumeStage?
     /// Set while the output is lost: where to resume, retried until the output opens again.
-    private var awaitingOutput: PlaybackPosition?
-    private var ring: RingBuffer?
-    private var sinkState = SinkState.closed
-    private var scratch: [Float] = []
+    var awaitingOutput: PlaybackPosition?
+    var scratch: [Float] = []
     /// False once the last frame is in the ring buffer: only draining is left.
-    private var producing = false
-    private var state = PlaybackState.stopped
-    private var reported: PlaybackPosition?
+    var producing = false
+    var state = PlaybackState.stopped
+    var reported: PlaybackPosition?
     /// What each recently opened item turned out to be, kept until it is heard and announced.
-    private var openedItems: [Int: ItemInfo] = [:]
+    var openedItems: [Int: ItemInfo] = [:]
+    /// Which item follows the one that ends, and the items heard in this pass (for shuffle).
+    var order = ItemOrder.inOrder
+    var playedThisPass: Set<Int> = []
+    var random = SystemRandomNumberGenerator()
+    /// Where to pause by itself, the fade before it, and a fade under way.
+    var pausePoint: PausePoint?
+    var pauseFadeSeconds = 0.0
+    var fade: Fade?
+    /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
+    var pauseTarget: PlaybackPosition?
 
-    private enum SinkState { case closed, stopped, running, paused }
-
-    private static let chunkFrames = 4096
-    private static let ringSeconds = 0.5
+    static let chunkFrames = 4096
+    static let ringSeconds = 0.5
     /// How often a lost output is tried again.
-    private static let reconnectSeconds = 0.5
+    static let reconnectSeconds = 0.5
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
         self.decoders = decoders
-        self.sinks = sinks
+        output = Output(opener: sinks)
     }
 
     func run() {
@@ -80,36 +83,46 @@ final class Producer: @unchecked Sendable {
 
     // MARK: Commands
 
-    private func handle(_ command: EngineCore.Command) {
+    func handle(_ command: EngineCore.Command) {
         switch command {
         case let .load(newItems, start, newEnd, play):
             closeAll()
             items = newItems
             end = newEnd
+            fade = nil
+            pausePoint = nil
+            pauseTarget = nil
+            volumeStage?.reset(to: volumeGain)
+            playedThisPass = [start.item]
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
+            if fade != nil { cancelFade() }
             if state == .stopped && !items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
             if !items.isEmpty { setState(.playing) }
         case .pause:
+            if fade != nil { cancelFade() }
             awaitingOutput = nil
             pauseSink()
             if state == .playing { setState(.paused) }
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
+            cancelFade()
             awaitingOutput = nil
             closeAll()
             setState(.stopped)
         case let .setOutput(opener):
             switchOutput(to: opener)
         case let .sinkStatus(status, generation):
-            guard generation == sinkGeneration, sink != nil else { return }
+            guard generation == output.generation, sink != nil else { return }
             handleSinkStatus(status)
         case let .seek(target):
+            if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
+            playedThisPass.insert(target.item)
             jump(to: target)
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
@@ -117,18 +130,26 @@ final class Producer: @unchecked Sendable {
             volumeGain = Float(percent / 100)
             volumeStage?.setGain(volumeGain)
             core.emit.yield(.volumeChanged(percent))
+        case let .fadeOut(seconds):
+            startFadeOut(seconds: seconds)
+        case let .setPausePoint(point, fadeSeconds):
+            if point == nil { cancelFade() }
+            pausePoint = point
+            pauseFadeSeconds = fadeSeconds
+        case .cancelFade:
+            cancelFade()
+        case let .setOrder(newOrder):
+            order = newOrder
+            playedThisPass = [itemIndex]
         case .shutdown:
             break
         }
     }
 
     /// Moves the source to `target`: discards what is queued and restarts the output from there.
-    private func jump(to target: PlaybackPosition) {
+    func jump(to target: PlaybackPosition) {
         guard items.indices.contains(target.item) else { return }
-        if let sink, sinkState != .stopped {
-            try? sink.stop()
-            sinkState = .stopped
-        }
+        output.stop()
         ring?.discardUnread()
         speedStage?.reset()
         converter?.reset()
@@ -157,21 +178,7 @@ final class Producer: @unchecked Sendable {
         report(force: true)
     }
 
-    private func resumeSink() {
-        if sinkState == .paused, let sink {
-            try? sink.resume()
-            sinkState = .running
-        }
-    }
-
-    private func pauseSink() {
-        if sinkState == .running, let sink {
-            try? sink.pause()
-            sinkState = .paused
-        }
-    }
-
-    private func setState(_ newState: PlaybackState) {
+    func setState(_ newState: PlaybackState) {
         guard newState != state else { return }
         state = newState
         core.shared.withLock { $0.state = newState }
@@ -183,7 +190,7 @@ final class Producer: @unchecked Sendable {
     /// Opens the current item's decoder unless open; on failure reports it and moves to the next
     /// item. Returns whether a decoder is open.
     @discardableResult
-    private func openDecoderIfNeeded() -> Bool {
+    func openDecoderIfNeeded() -> Bool {
         while decoder == nil {
             guard items.indices.contains(itemIndex) else {
                 producing = false
@@ -204,16 +211,18 @@ final class Producer: @unchecked Sendable {
         return true
     }
 
-    private func markItemStart() {
+    func markItemStart() {
         let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
         let ratio = sourcePerOutput
         core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
 
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
-    private func produce() {
+    func produce() {
+        if pauseIfFadeHeard() { return }
         guard openDecoderIfNeeded(), let decoder else { return }
         let format = decoder.info.format
+        startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: decoder.info.totalFrames)
         guard let ring = ensureSink(for: format) else { return }
         // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
         var room = Self.chunkFrames
@@ -226,6 +235,7 @@ final class Producer: @unchecked Sendable {
         }
         var wanted = room
         if let end, end.item == itemIndex { wanted = Int(min(Int64(wanted), max(0, end.frame - decodedFrame))) }
+        if let stop = pausePoint?.stopFrame(inItem: itemIndex) { wanted = Int(min(Int64(wanted), max(0, stop - decodedFrame))) }
         do {
             let frames = wanted == 0 ? 0 : try scratch.withUnsafeMutableBufferPointer { buffer in
                 try decoder.read(into: buffer.baseAddress!, maxFrames: wanted)
@@ -249,7 +259,7 @@ final class Producer: @unchecked Sendable {
         updateLatencyAndReport()
     }
 
-    private func advanceToNextItem() {
+    func advanceToNextItem() {
         decoder = nil
         // What sonic holds is the end of this item: out with it, so the next item's mark is exact.
         flushSpeedStage()
@@ -257,102 +267,41 @@ final class Producer: @unchecked Sendable {
             producing = false
             return
         }
-        itemIndex += 1
-        decodedFrame = 0
-        if items.indices.contains(itemIndex) { markItemStart() } else { producing = false }
-    }
-
-    /// The sink for `format`, opened (or reopened when the format changed) with a fresh ring.
-    /// When opening fails: quietly nil when `quiet` (a reconnect attempt), else the failure is
-    /// reported and playback stops.
-    private func ensureSink(for format: AudioFormat, quiet: Bool = false) -> RingBuffer? {
-        if sink != nil, let ring, sinkSourceFormat == format { return ring }
-        if let sink {
-            // A new format: let the old one play out first, so the previous item ends whole.
-            startSinkIfStopped()
-            flushSpeedStage()
-            flushConverter()
-            try? sink.drain()
-            sink.close()
-            self.sink = nil
-        }
-        // The sink may run at another rate (JACK, some ALSA devices) or channel count; the ring
-        // holds audio at the sink's format, so it is made once the sink says what that is.
-        let capacity = max(Self.chunkFrames * 2, Int(Double(format.rate) * Self.ringSeconds))
-        sinkGeneration += 1
-        let generation = sinkGeneration
-        let core = self.core
-        do {
-            let opened = try openSinkAndRing(format: format, capacity: capacity) { status in
-                core.send(.sinkStatus(status, generation: generation))
+        if let pausePoint, pausePoint.item == itemIndex {
+            // Decoding reached the pause point (inside the item, or its end): pause there once
+            // heard, or at the start of the next item; after the last item the book just ends.
+            self.pausePoint = nil
+            producing = false
+            if pausePoint.stopFrame(inItem: itemIndex) == decodedFrame {
+                pauseTarget = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+            } else if let next = nextItem() {
+                pauseTarget = PlaybackPosition(item: next, frame: 0)
             }
-            sink = opened.sink
-            ring = opened.ring
-            converter = opened.sink.format == format ? nil : try FormatConverter(from: format, to: opened.sink.format)
-            volumeStage = VolumeStage(gain: volumeGain, channels: opened.sink.format.channels, rate: opened.sink.format.rate)
-        } catch {
-            sink?.close()
-            sink = nil
-            ring = nil
-            converter = nil
-            if quiet { return nil }
-            reportFailure(error, kind: .device, subject: "output")
-            closeAll()
-            setState(.stopped)
-            return nil
+            return
         }
-        sinkSourceFormat = format
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = sourcePerOutput
-        let newRing = ring!
-        core.shared.withLock { shared in
-            shared.ring = newRing
-            shared.latencyFrames = 0
-            shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
+        guard let next = nextItem() else {
+            producing = false
+            return
         }
-        sinkState = .stopped
-        scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
-        return newRing
+        itemIndex = next
+        decodedFrame = 0
+        markItemStart()
     }
 
-    /// Opens a sink asking for `format`; when it runs at another format, the ring it was given is
-    /// the wrong shape, so it is opened again on a ring of its own format (a second open of a
-    /// device is cheap, and a sink's ring cannot change once it pulls from it).
-    private func openSinkAndRing(format: AudioFormat, capacity: Int,
-                                 onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> (sink: any Sink, ring: RingBuffer) {
-        let firstRing = RingBuffer(channels: format.channels, capacityFrames: capacity)
-        let first = try sinks.openSink(format: format, source: firstRing, onStatus: onStatus)
-        if first.format == format { return (first, firstRing) }
-        let actual = first.format
-        first.close()
-        let ratio = Double(actual.rate) / Double(format.rate)
-        let ring = RingBuffer(channels: actual.channels, capacityFrames: Int(Double(capacity) * ratio) + Self.chunkFrames * 2)
-        let second = try sinks.openSink(format: actual, source: ring, onStatus: onStatus)
-        guard second.format == actual else {
-            second.close()
-            throw AudioError(.unsupported, subject: second.name, reason: "changes its format on every open (\(actual), then \(second.format))")
-        }
-        return (second, ring)
+    /// The item after the current one in the play order (repeat, shuffle); nil at the end.
+    func nextItem() -> Int? {
+        let next = order.next(after: itemIndex, count: items.count, played: &playedThisPass, using: &random)
+        return next.flatMap { items.indices.contains($0) ? $0 : nil }
     }
 
     /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
-    private func flushConverter() {
+    func flushConverter() {
         guard let converter, ring != nil else { return }
         converter.flush { writeToRing($0, frames: $1) }
     }
 
-    private func startSinkIfStopped() {
-        guard sinkState == .stopped, let sink else { return }
-        do {
-            try sink.start()
-            sinkState = .running
-        } catch {
-            reportFailure(error, kind: .device, subject: sink.name)
-        }
-    }
-
     /// Everything is in the ring buffer: play it out, then stop.
-    private func finish() {
+    func finish() {
         if let sink {
             flushSpeedStage()
             flushConverter()
@@ -361,17 +310,19 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
         }
         closeAll()
+        if let pauseTarget {
+            self.pauseTarget = nil
+            pauseAfterFade(at: pauseTarget)
+            return
+        }
+        fade = nil
+        volumeStage?.reset(to: volumeGain)
         setState(.stopped)
         core.emit.yield(.ended)
     }
 
-    private func closeAll() {
-        if let sink {
-            sink.close()
-            self.sink = nil
-        }
-        sinkState = .closed
-        sinkSourceFormat = nil
+    func closeAll() {
+        output.close()
         converter = nil
         speedStage = nil
         decoder = nil
@@ -384,23 +335,22 @@ final class Producer: @unchecked Sendable {
             }
             shared.ring = nil
         }
-        ring = nil
     }
 
     // MARK: The DSP chain: speed -> format conversion -> volume -> ring
 
     /// Source frames per output frame through every stage, for the position clock.
-    private var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
+    var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
 
     /// Output frames that `frames` source frames may become (an upper bound).
-    private func maxOutputFrames(forInput frames: Int) -> Int {
+    func maxOutputFrames(forInput frames: Int) -> Int {
         let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
             ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
         return converter?.maxOutputFrames(forInput: stretched) ?? stretched
     }
 
     /// The speed stage for `format`, made (or remade, for another format) at the current speed.
-    private func speedStage(for format: AudioFormat) -> SpeedStage? {
+    func speedStage(for format: AudioFormat) -> SpeedStage? {
         if let speedStage, speedStage.format == format { return speedStage }
         do {
             speedStage = try SpeedStage(format: format, speed: speed)
@@ -411,7 +361,7 @@ final class Producer: @unchecked Sendable {
         return speedStage
     }
 
-    private func convertAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
+    func convertAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
         if let converter {
             converter.convert(samples, frames: frames) { applyVolumeAndWrite($0, frames: $1) }
         } else {
@@ -419,7 +369,7 @@ final class Producer: @unchecked Sendable {
         }
     }
 
-    private func applyVolumeAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
+    func applyVolumeAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
         if let volumeStage, !volumeStage.isUnity {
             writeToRing(volumeStage.apply(samples, frames: frames), frames: frames)
         } else {
@@ -429,7 +379,7 @@ final class Producer: @unchecked Sendable {
 
     /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
     /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
-    private func writeToRing(_ samples: UnsafePointer<Float>, frames: Int) {
+    func writeToRing(_ samples: UnsafePointer<Float>, frames: Int) {
         guard let ring else { return }
         var done = 0
         while done < frames {
@@ -443,7 +393,7 @@ final class Producer: @unchecked Sendable {
 
     /// Puts what sonic holds through the rest of the chain (then every source frame given to it
     /// has come out).
-    private func flushSpeedStage() {
+    func flushSpeedStage() {
         guard let speedStage, ring != nil else { return }
         speedStage.flush { convertAndWrite($0, frames: $1) }
     }
@@ -457,7 +407,7 @@ final class Producer: @unchecked Sendable {
     /// so the change is heard within the ring's latency. While paused (or not yet playing), the
     /// queued audio is thrown away instead and decoding restarts from the frame heard, at the new
     /// speed: nothing stale is heard on resume, and no flush can wait on a paused output.
-    private func changeSpeed(to newSpeed: Double) {
+    func changeSpeed(to newSpeed: Double) {
         guard newSpeed != speed else { return }
         let playingOn = state == .playing && ring != nil && awaitingOutput == nil
         if playingOn { flushSpeedStage() }
@@ -477,104 +427,28 @@ final class Producer: @unchecked Sendable {
         core.emit.yield(.speedChanged(newSpeed))
     }
 
-    // MARK: Changing and losing the output
-
-    /// Where the listener is now, then the sink closed; the decoder stays for the restart.
-    private func closeSinkKeepingPosition() -> PlaybackPosition? {
-        let heard = core.position
-        if let sink {
-            try? sink.stop()
-            sink.close()
-        }
-        sink = nil
-        sinkState = .closed
-        sinkSourceFormat = nil
-        converter = nil
-        speedStage?.reset()
-        ring = nil
-        core.shared.withLock { shared in
-            shared.ring = nil
-            shared.latencyFrames = 0
-            if let heard { shared.lastPosition = heard }
-        }
-        return heard
-    }
-
-    /// Continues on another output from the frame being heard on this one.
-    private func switchOutput(to opener: any SinkOpener) {
-        sinks = opener
-        guard sink != nil || awaitingOutput != nil else { return }
-        let heard = closeSinkKeepingPosition() ?? awaitingOutput
-        if awaitingOutput != nil {
-            awaitingOutput = heard
-            reconnect()
-            return
-        }
-        if let heard, state != .stopped {
-            jump(to: heard)
-            if state == .paused { _ = openDecoderIfNeeded() }
-        }
-        core.emit.yield(.outputChanged)
-    }
-
-    private func handleSinkStatus(_ status: SinkStatus) {
-        switch status {
-        case let .lost(message):
-            // Keep the place; while playing, try the same output again until it answers. (Lost
-            // while paused: the next play opens it again, or says why it cannot.)
-            let heard = closeSinkKeepingPosition()
-            if state == .playing {
-                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
-                setState(.paused)
-            } else if let heard {
-                jump(to: heard)
-            }
-            core.emit.yield(.outputLost(message))
-        case let .moved(message):
-            // Not where the user chose to listen: stop there and let the caller decide.
-            pauseSink()
-            if state == .playing { setState(.paused) }
-            core.emit.yield(.outputMoved(message))
-        case .restored:
-            break // a lost output is closed and reopened by reconnect(), not resumed in place
-        }
-    }
-
-    /// Tries to reopen the lost output at the kept place; on success playback goes on.
-    private func reconnect() {
-        guard let target = awaitingOutput else { return }
-        jump(to: target)
-        guard openDecoderIfNeeded(), let decoder else {
-            awaitingOutput = nil
-            return
-        }
-        guard ensureSink(for: decoder.info.format, quiet: true) != nil else { return }
-        awaitingOutput = nil
-        setState(.playing)
-        core.emit.yield(.outputRestored)
-    }
-
     // MARK: Reporting
 
     /// Publishes a failure of the current item or the output. Decoders and sinks throw
     /// `AudioError`; anything else is wrapped as `kind`, about `subject`.
-    private func reportFailure(_ error: any Error, kind: AudioError.Kind = .internalError, subject: String) {
+    func reportFailure(_ error: any Error, kind: AudioError.Kind = .internalError, subject: String) {
         let audioError = error as? AudioError ?? AudioError(kind, subject: subject, reason: "\(error)")
         core.emit.yield(.failed(item: itemIndex, error: audioError))
     }
 
-    private func updateLatencyAndReport() {
+    func updateLatencyAndReport() {
         if let sink { core.shared.withLock { $0.latencyFrames = Int(sink.latencyFrames) } }
         report(force: false)
     }
 
     /// Publishes the heard position when it moved by a tenth of a second, and the item when the
     /// heard item changed.
-    private func report(force: Bool) {
+    func report(force: Bool) {
         guard let heard = core.position else { return }
         if reported?.item != heard.item, let info = openedItems[heard.item] {
             core.emit.yield(.itemChanged(info))
-            openedItems = openedItems.filter { $0.key > heard.item }
+            // Only this one is done with: with repeat or shuffle, the next item may be any other.
+            openedItems[heard.item] = nil
         }
         let tenth = Int64(openedItems[heard.item]?.stream.format.rate ?? sink?.format.rate ?? 48000) / 10
         if force || reported == nil || reported?.item != heard.item || abs(heard.frame - reported!.frame) >= tenth {

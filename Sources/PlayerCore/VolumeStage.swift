@@ -29,6 +29,21 @@ final class VolumeStage {
         step = (target - current) / Float(rampFrames)
     }
 
+    /// Ramps to `gain` over `frames` output frames: a long fade (a sleep timer's), linear in
+    /// amplitude like the short ramp.
+    func ramp(to gain: Float, overFrames frames: Int) {
+        target = gain
+        step = (target - current) / Float(max(1, frames))
+    }
+
+    /// Sets the gain at once, without a ramp: for when nothing queued at the old gain is heard
+    /// after the change (the output was just emptied).
+    func reset(to gain: Float) {
+        target = gain
+        current = gain
+        step = 0
+    }
+
     /// The frames scaled by the gain (ramping towards the target), clamped to [-1, 1].
     func apply(_ samples: UnsafePointer<Float>, frames: Int) -> UnsafePointer<Float> {
         let out = scaled.reserve(frames * channels)

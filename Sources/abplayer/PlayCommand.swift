@@ -121,7 +121,7 @@ final class PlaySession: Sendable {
                 printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
             case .outputChanged:
                 printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
-            case .stateChanged, .position, .speedChanged, .volumeChanged:
+            case .stateChanged, .position, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled:
                 break
             }
         }

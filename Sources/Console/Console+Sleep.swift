@@ -1,0 +1,135 @@
+import Foundation
+import Library
+import PlayerCore
+
+/// The sleep timer: `sleep ...`, its countdown's wake-up, and the engine's fade reports.
+extension Console {
+    func sleep(_ command: SleepCommand) throws {
+        let session = try playing()
+        let playing = session.state == .playing
+        switch command {
+        case .show:
+            say("sleep timer: \(session.sleepTimer.description ?? "off")")
+            return
+        case let .duration(seconds):
+            stopFade(session)
+            session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: playing)
+            // Remembered as the book's last duration; failing to remember it is no reason to
+            // refuse the timer.
+            session.settings.sleepTimerMinutes = seconds / 60
+            try? library.saveSettings(session.settings)
+        case let .extend(seconds):
+            if case .endOfChapter = session.sleepTimer.mode {
+                throw CommandError("the timer stops at the end of the chapter; 'sleep 30m' sets a time instead")
+            } else if case .endOfItem = session.sleepTimer.mode {
+                throw CommandError("the timer stops at the end of the item; 'sleep 30m' sets a time instead")
+            }
+            stopFade(session)
+            session.sleepTimer.extend(by: seconds, playing: playing)
+        case .endOfChapter, .endOfItem:
+            stopFade(session)
+            setPausePoint(session, chapter: command == .endOfChapter)
+        case .off:
+            stopFade(session)
+            session.sleepTimer.set(.off, playing: playing)
+        case .cycle:
+            try sleep(nextInCycle(session.sleepTimer.mode))
+            return
+        }
+        scheduleSleepWakeUp(session)
+        say("sleep timer: \(session.sleepTimer.description ?? "off")")
+    }
+
+    /// off -> 15m -> 30m -> 45m -> 60m -> chapter -> off.
+    private func nextInCycle(_ mode: SleepTimer.Mode) -> SleepCommand {
+        switch mode {
+        case .off, .fading: .duration(SleepTimer.cycleMinutes[0] * 60)
+        case let .duration(set):
+            SleepTimer.cycleMinutes.first { $0 * 60 > set + 0.5 }.map { .duration($0 * 60) } ?? .endOfChapter
+        case .endOfChapter, .endOfItem: .off
+        }
+    }
+
+    /// A fade or pause point in the engine is replaced by the new setting. The engine reports
+    /// the cancel it did for us too: that report is expected, not news.
+    private func stopFade(_ session: PlayerSession) {
+        switch session.sleepTimer.mode {
+        case .fading, .endOfChapter, .endOfItem:
+            session.sleepTimer.expectedCancels += 1
+            session.engine.cancelFade()
+        case .off, .duration:
+            break
+        }
+    }
+
+    /// The engine pauses by itself at the end of the chapter (the next chapter's start when it
+    /// is in this item, else the item's end) or of the item: exact, not a poll.
+    private func setPausePoint(_ session: PlayerSession, chapter: Bool) {
+        let here = session.position
+        var point = PausePoint.endOfItem(here.item)
+        if chapter {
+            let next = (session.timeline.chapterIndex(at: here) ?? -1) + 1
+            let chapters = session.timeline.chapters
+            if chapters.indices.contains(next), chapters[next].item == here.item {
+                point = .position(PlaybackPosition(item: here.item, frame: chapters[next].startFrame))
+            }
+        }
+        session.sleepTimer.set(chapter ? .endOfChapter : .endOfItem, playing: session.state == .playing)
+        session.engine.setPausePoint(point, fadeSeconds: SleepTimer.fadeSeconds)
+    }
+
+    /// While a duration counts down, a task wakes the console when the fade must start.
+    func scheduleSleepWakeUp(_ session: PlayerSession) {
+        guard case .duration = session.sleepTimer.mode, session.sleepTimer.isCounting else { return }
+        let delay = max(.zero, session.sleepTimer.remaining() - .seconds(SleepTimer.fadeSeconds))
+        let generation = session.sleepTimer.generation
+        let inputs = inputs
+        session.sleepTimer.wakeUp = Task {
+            try? await Task.sleep(for: delay)
+            if !Task.isCancelled { inputs.yield(.sleepTimerDue(generation: generation)) }
+        }
+    }
+
+    /// The wake-up came: fade out over what is left (10 s, or less when set shorter), or sleep on
+    /// when it came early.
+    func sleepTimerDue(generation: Int) {
+        guard let session, generation == session.sleepTimer.generation, session.sleepTimer.isCounting else { return }
+        let left = session.sleepTimer.remaining().seconds
+        if left > SleepTimer.fadeSeconds + 0.05 {
+            session.sleepTimer.replaceWakeUp()
+            scheduleSleepWakeUp(session)
+            return
+        }
+        session.sleepTimer.startFading()
+        session.engine.fadeOut(seconds: max(0.1, left))
+    }
+
+    /// Reacts to the engine's events for the sleep timer: the countdown runs only while playing,
+    /// a fade that went to silence leaves a bookmark, a cancelled one turns the timer off.
+    func sleepTimerHandle(_ event: PlaybackEvent, of session: PlayerSession) {
+        switch event {
+        case let .stateChanged(state):
+            session.sleepTimer.playing(state == .playing)
+            scheduleSleepWakeUp(session)
+        case let .fadedOut(place):
+            session.sleepTimer.set(.off, playing: false)
+            session.sleepTimer.expectedCancels = 0
+            do {
+                try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
+            } catch {
+                complain("sleep timer: bookmarking \(session.book.title): \(error)")
+            }
+            say("sleep timer: paused at \(Timecode.format(seconds: session.timeline.bookSeconds(place))) (bookmarked)")
+        case .fadeCancelled:
+            if session.sleepTimer.expectedCancels > 0 {
+                session.sleepTimer.expectedCancels -= 1
+                return
+            }
+            guard session.sleepTimer.mode != .off else { return }
+            session.sleepTimer.set(.off, playing: false)
+            say("sleep timer off")
+        default:
+            break
+        }
+    }
+}

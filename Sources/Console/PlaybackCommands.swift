@@ -1,0 +1,127 @@
+import PlayerCore
+
+/// `sleep ...`: when playback stops by itself.
+public enum SleepCommand: Equatable, Sendable {
+    /// `sleep`: what is set.
+    case show
+    /// `sleep 30m`, `sleep 1:15:00`: after this much playing time, in seconds.
+    case duration(Double)
+    case endOfChapter
+    case endOfItem
+    case off
+    /// `sleep +5m`: more time on a running timer.
+    case extend(Double)
+    /// `sleep cycle`: off -> 15m -> 30m -> 45m -> 60m -> chapter -> off (the screen's `s` key).
+    case cycle
+
+    init(arguments: [String]) throws(CommandError) {
+        guard arguments.count <= 1 else { throw CommandError("usage: \(SleepCommand.usage)") }
+        guard let argument = arguments.first else { self = .show; return }
+        switch argument {
+        case "off": self = .off
+        case "chapter": self = .endOfChapter
+        case "item": self = .endOfItem
+        case "cycle": self = .cycle
+        default:
+            let extending = argument.hasPrefix("+")
+            guard let seconds = TimeArgument.duration(extending ? String(argument.dropFirst()) : argument), seconds > 0 else {
+                throw CommandError("sleep: '\(argument)' is not a time: use 30m, 1:15:00, +5m, chapter, item, off or cycle")
+            }
+            self = extending ? .extend(seconds) : .duration(seconds)
+        }
+    }
+
+    static let usage = "sleep [30m | 1:15:00 | chapter | item | off | +5m | cycle]"
+}
+
+/// `queue ...`: the books to play after this one. Indexes are 1-based as typed.
+public enum QueueCommand: Equatable, Sendable {
+    case list
+    case add(String)
+    case move(from: Int, to: Int)
+    case remove(Int)
+    case clear
+
+    init(arguments: [String]) throws(CommandError) {
+        func index(_ text: String) throws(CommandError) -> Int {
+            guard let number = Int(text), number >= 1 else {
+                throw CommandError("queue: '\(text)' is not a place in the queue: use a number from 1 ('queue' lists them)")
+            }
+            return number
+        }
+        switch arguments.first {
+        case nil: self = .list
+        case "add":
+            guard arguments.count >= 2 else { throw CommandError("usage: queue add BOOK") }
+            self = .add(arguments.dropFirst().joined(separator: " "))
+        case "mv":
+            guard arguments.count == 3 else { throw CommandError("usage: queue mv I J") }
+            self = .move(from: try index(arguments[1]), to: try index(arguments[2]))
+        case "rm":
+            guard arguments.count == 2 else { throw CommandError("usage: queue rm I") }
+            self = .remove(try index(arguments[1]))
+        case "clear":
+            guard arguments.count == 1 else { throw CommandError("usage: queue clear") }
+            self = .clear
+        case let other?:
+            throw CommandError("queue: unknown '\(other)': use \(QueueCommand.usage)")
+        }
+    }
+
+    static let usage = "queue [add BOOK | mv I J | rm I | clear]"
+}
+
+/// `repeat`, `shuffle` and `rewind`: how playback goes on.
+public enum PlaybackModeCommand: Equatable, Sendable {
+    public enum Rewind: Equatable, Sendable {
+        case auto, off
+        /// On, going back at most this many seconds.
+        case max(Double)
+    }
+
+    /// Nil: show it.
+    case repeatMode(String?)
+    case shuffle(Bool?)
+    case rewind(Rewind?)
+
+    init(name: String, arguments: [String]) throws(CommandError) {
+        guard arguments.count <= 1 else { throw CommandError("usage: \(CommandHelp.named(name)?.usage ?? name)") }
+        let argument = arguments.first
+        switch name {
+        case "repeat":
+            guard argument == nil || ["off", "item", "book"].contains(argument!) else {
+                throw CommandError("repeat: '\(argument!)' is not a mode: use off, item or book")
+            }
+            self = .repeatMode(argument)
+        case "shuffle":
+            switch argument {
+            case nil: self = .shuffle(nil)
+            case "on": self = .shuffle(true)
+            case "off": self = .shuffle(false)
+            case let other?: throw CommandError("shuffle: '\(other)' is not on or off")
+            }
+        default:
+            switch argument {
+            case nil: self = .rewind(nil)
+            case "auto": self = .rewind(.auto)
+            case "off": self = .rewind(.off)
+            case let text?:
+                guard let seconds = TimeArgument.duration(text), seconds > 0, seconds <= 600 else {
+                    throw CommandError("rewind: '\(text)' is not auto, off or a most in seconds (1-600)")
+                }
+                self = .rewind(.max(seconds))
+            }
+        }
+    }
+}
+
+extension CommandHelp {
+    static let playback: [CommandHelp] = [
+        CommandHelp(name: "sleep", usage: SleepCommand.usage,
+                    summary: "stop after a time of playing (paused time does not count), at the end of the chapter or item; fades out over 10 s and bookmarks the place"),
+        CommandHelp(name: "queue", usage: QueueCommand.usage, summary: "books to play when this one ends (kept in the library)"),
+        CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
+        CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
+        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX seconds, 30 by default)"),
+    ]
+}

@@ -1,0 +1,104 @@
+import PlayerCore
+
+/// The sleep timer's setting and, for a duration, its countdown.
+///
+/// A duration counts down only while the book plays, as in BookPlayer and Smart AudioBook
+/// Player: a paused book does not use the timer up. The time is measured with the monotonic
+/// clock between the engine's state changes, never by counting ticks.
+struct SleepTimer {
+    enum Mode: Equatable {
+        case off
+        /// Counting down; `set` is the duration asked for (for `cycle`).
+        case duration(set: Double)
+        case endOfChapter
+        case endOfItem
+        /// The last seconds: the engine is fading out.
+        case fading
+    }
+
+    private(set) var mode = Mode.off
+    /// What was left when the countdown last stopped or started.
+    private var left: Duration = .zero
+    private var runningSince: ContinuousClock.Instant?
+    /// Wakes the console when the fade should start; replaced at every change.
+    var wakeUp: Task<Void, Never>?
+    /// Cancels the console asked the engine for, whose reports are not news.
+    var expectedCancels = 0
+    /// Tells a stale wake-up from the current one.
+    private(set) var generation = 0
+
+    /// How long the fade-out lasts before the timer's end.
+    static let fadeSeconds = 10.0
+    /// `sleep cycle`'s durations, in minutes.
+    static let cycleMinutes = [15.0, 30, 45, 60]
+
+    func remaining(at now: ContinuousClock.Instant = .now) -> Duration {
+        guard let runningSince else { return left }
+        return max(.zero, left - runningSince.duration(to: now))
+    }
+
+    var isCounting: Bool { runningSince != nil }
+
+    mutating func set(_ newMode: Mode, seconds: Double = 0, playing: Bool) {
+        mode = newMode
+        left = .seconds(seconds)
+        runningSince = playing && isDuration ? .now : nil
+        replaceWakeUp()
+    }
+
+    mutating func extend(by seconds: Double, playing: Bool) {
+        let now = ContinuousClock.now
+        left = remaining(at: now) + .seconds(seconds)
+        if case let .duration(set) = mode { mode = .duration(set: set + seconds) } else { mode = .duration(set: seconds) }
+        runningSince = playing ? now : nil
+        replaceWakeUp()
+    }
+
+    /// The book started or stopped playing: the countdown runs only while it plays.
+    mutating func playing(_ isPlaying: Bool) {
+        guard isDuration else { return }
+        let now = ContinuousClock.now
+        if isPlaying, runningSince == nil {
+            runningSince = now
+        } else if !isPlaying, runningSince != nil {
+            left = remaining(at: now)
+            runningSince = nil
+        }
+        replaceWakeUp()
+    }
+
+    mutating func startFading() {
+        mode = .fading
+        runningSince = nil
+        replaceWakeUp()
+    }
+
+    /// Cancels the pending wake-up; the caller schedules the next one when counting.
+    mutating func replaceWakeUp() {
+        wakeUp?.cancel()
+        wakeUp = nil
+        generation += 1
+    }
+
+    private var isDuration: Bool {
+        if case .duration = mode { true } else { false }
+    }
+
+    /// What `sleep` and `status` say; nil when off.
+    var description: String? {
+        switch mode {
+        case .off: nil
+        case .duration: "\(Timecode.format(seconds: remaining().seconds)) left"
+        case .endOfChapter: "end of chapter"
+        case .endOfItem: "end of item"
+        case .fading: "fading out"
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

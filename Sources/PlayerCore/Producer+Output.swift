@@ -1,0 +1,134 @@
+import Foundation
+
+/// When the output opens, switches and reopens, on the decoder thread: opening the sink (and its
+/// ring) for a format, switching to another output, and losing and regaining it. The sink's own
+/// lifecycle is `Output`'s.
+extension Producer {
+    var sink: (any Sink)? { output.sink }
+    var ring: RingBuffer? { output.ring }
+
+    func resumeSink() { output.resume() }
+
+    func pauseSink() { output.pause() }
+
+    /// The ring of a sink for `format`, opened (or reopened when the format changed) with a fresh
+    /// ring. When opening fails: quietly nil when `quiet` (a reconnect attempt), else the failure
+    /// is reported and playback stops.
+    func ensureSink(for format: AudioFormat, quiet: Bool = false) -> RingBuffer? {
+        if output.isOpen(for: format), let ring { return ring }
+        if sink != nil {
+            // A new format: let the old one play out first, so the previous item ends whole.
+            startSinkIfStopped()
+            flushSpeedStage()
+            flushConverter()
+            output.drain()
+            output.close()
+        }
+        let capacity = max(Self.chunkFrames * 2, Int(Double(format.rate) * Self.ringSeconds))
+        let core = self.core
+        do {
+            try output.open(for: format, capacity: capacity, slack: Self.chunkFrames * 2) { status, generation in
+                core.send(.sinkStatus(status, generation: generation))
+            }
+            let sinkFormat = output.sink!.format
+            converter = sinkFormat == format ? nil : try FormatConverter(from: format, to: sinkFormat)
+            volumeStage = VolumeStage(gain: volumeGain, channels: sinkFormat.channels, rate: sinkFormat.rate)
+        } catch {
+            output.close()
+            converter = nil
+            if quiet { return nil }
+            reportFailure(error, kind: .device, subject: "output")
+            closeAll()
+            setState(.stopped)
+            return nil
+        }
+        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let ratio = sourcePerOutput
+        let newRing = output.ring!
+        core.shared.withLock { shared in
+            shared.ring = newRing
+            shared.latencyFrames = 0
+            shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
+        }
+        scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
+        return newRing
+    }
+
+    func startSinkIfStopped() {
+        do {
+            try output.startIfStopped()
+        } catch {
+            reportFailure(error, kind: .device, subject: sink?.name ?? "output")
+        }
+    }
+
+    // MARK: Changing and losing the output
+
+    /// Where the listener is now, then the sink closed; the decoder stays for the restart.
+    func closeSinkKeepingPosition() -> PlaybackPosition? {
+        let heard = core.position
+        output.close(stoppingFirst: true)
+        converter = nil
+        speedStage?.reset()
+        core.shared.withLock { shared in
+            shared.ring = nil
+            shared.latencyFrames = 0
+            if let heard { shared.lastPosition = heard }
+        }
+        return heard
+    }
+
+    /// Continues on another output from the frame being heard on this one.
+    func switchOutput(to opener: any SinkOpener) {
+        output.opener = opener
+        guard sink != nil || awaitingOutput != nil else { return }
+        let heard = closeSinkKeepingPosition() ?? awaitingOutput
+        if awaitingOutput != nil {
+            awaitingOutput = heard
+            reconnect()
+            return
+        }
+        if let heard, state != .stopped {
+            jump(to: heard)
+            if state == .paused { _ = openDecoderIfNeeded() }
+        }
+        core.emit.yield(.outputChanged)
+    }
+
+    func handleSinkStatus(_ status: SinkStatus) {
+        switch status {
+        case let .lost(message):
+            // Keep the place; while playing, try the same output again until it answers. (Lost
+            // while paused: the next play opens it again, or says why it cannot.)
+            let heard = closeSinkKeepingPosition()
+            if state == .playing {
+                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                setState(.paused)
+            } else if let heard {
+                jump(to: heard)
+            }
+            core.emit.yield(.outputLost(message))
+        case let .moved(message):
+            // Not where the user chose to listen: stop there and let the caller decide.
+            pauseSink()
+            if state == .playing { setState(.paused) }
+            core.emit.yield(.outputMoved(message))
+        case .restored:
+            break // a lost output is closed and reopened by reconnect(), not resumed in place
+        }
+    }
+
+    /// Tries to reopen the lost output at the kept place; on success playback goes on.
+    func reconnect() {
+        guard let target = awaitingOutput else { return }
+        jump(to: target)
+        guard openDecoderIfNeeded(), let decoder else {
+            awaitingOutput = nil
+            return
+        }
+        guard ensureSink(for: decoder.info.format, quiet: true) != nil else { return }
+        awaitingOutput = nil
+        setState(.playing)
+        core.emit.yield(.outputRestored)
+    }
+}
