@@ -11,16 +11,38 @@ extension Producer {
         case untilOutputFrame(Int)
         /// Towards the pause point: silent when decoding reaches it, and `finish()` pauses there.
         case untilPausePoint
+        /// Asked for while no output is open (just after `load`, or while one is reopened for
+        /// another format): starts when it opens, from `gain`, over what is left.
+        case waitingForOutput(seconds: Double, gain: Float)
     }
 
     /// The ramp applies to what is produced from now on, which is heard after what the ring
     /// and the sink hold: it is shortened by that much, so silence is heard `seconds` from now.
     func startFadeOut(seconds: Double) {
-        guard state == .playing, let ring, let volumeStage, let sink else { return }
+        guard state == .playing else { return }
+        guard let ring, let volumeStage, let sink else {
+            fade = .waitingForOutput(seconds: seconds, gain: volumeGain)
+            return
+        }
         let queued = core.shared.withLock { ring.framesWritten - max(0, ring.framesRead - $0.latencyFrames) }
         let frames = max(1, Int(seconds * Double(sink.format.rate)) - queued)
         volumeStage.ramp(to: 0, overFrames: frames)
         fade = .untilOutputFrame(ring.framesWritten + frames)
+    }
+
+    /// The output is about to close for a reopen (another format): a timed fade keeps going
+    /// from its gain now, over the part of it not yet produced.
+    func holdFadeForReopen() {
+        guard case let .untilOutputFrame(silentFrom) = fade, let ring, let volumeStage, let sink else { return }
+        let left = Double(max(1, silentFrom - ring.framesWritten)) / Double(sink.format.rate)
+        fade = .waitingForOutput(seconds: left, gain: volumeStage.current)
+    }
+
+    /// The output opened: a fade asked for before goes on from there.
+    func resumeFadeWaitingForOutput() {
+        guard case let .waitingForOutput(seconds, gain) = fade else { return }
+        volumeStage?.reset(to: gain)
+        startFadeOut(seconds: seconds)
     }
 
     /// Pauses once the silence a timed fade ended in is heard. Returns whether it paused.

@@ -18,6 +18,7 @@ extension Producer {
         if output.isOpen(for: format), let ring { return ring }
         if sink != nil {
             // A new format: let the old one play out first, so the previous item ends whole.
+            holdFadeForReopen()
             startSinkIfStopped()
             flushSpeedStage()
             flushConverter()
@@ -51,6 +52,7 @@ extension Producer {
             shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
         }
         scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
+        resumeFadeWaitingForOutput()
         return newRing
     }
 

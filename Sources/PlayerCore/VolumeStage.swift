@@ -7,7 +7,7 @@ final class VolumeStage {
     /// The gain asked for (1 = 100 %).
     private(set) var target: Float
     /// The gain applied to the last sample put out, and its change per frame while ramping.
-    private var current: Float
+    private(set) var current: Float
     private var step: Float = 0
     private let channels: Int
     /// Frames a change takes: 15 ms at the output's rate.
