@@ -31,6 +31,7 @@ public enum Command: Equatable, Sendable {
     case output(String)
     case status(json: Bool)
     case quit
+    case screen(ScreenCommand)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -68,7 +69,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
-    ]
+    ] + ScreenCommand.help
 
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
@@ -168,6 +169,7 @@ extension Command {
             default: throw CommandError("usage: status [--json]")
             }
         case "quit", "exit": self = try noArguments(.quit)
+        case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
             throw CommandError("unknown command '\(name)': 'help' lists the commands")
         }

@@ -10,6 +10,10 @@ public enum ConsoleInput: Sendable {
     /// `generation` says which engine sent it: events of a book no longer played are dropped.
     case event(PlaybackEvent, generation: Int)
     case terminate
+    /// A key pressed while a full screen shows.
+    case key(Key)
+    /// The terminal's window changed size (SIGWINCH).
+    case resize
 }
 
 /// Runs the REPL's commands against the library and the book being played. Everything happens
@@ -26,6 +30,11 @@ public final class Console {
     var session: PlayerSession?
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
+    /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
+    var fullScreen: FullScreen?
+    public let keyMode = KeyMode()
+    /// Whether the commands come from a terminal (a full screen can show).
+    var isInteractive = false
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -100,6 +109,7 @@ public final class Console {
         case let .output(name): try switchOutput(to: name)
         case let .status(json): try status(json: json)
         case .quit: break
+        case let .screen(command): try execute(command)
         }
     }
 
@@ -333,10 +343,12 @@ public final class Console {
     // MARK: Output
 
     func say(_ text: String) {
+        if showOnScreen(text) { return }
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     func complain(_ text: String) {
+        if showOnScreen(text) { return }
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
