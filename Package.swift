@@ -74,7 +74,7 @@ var targets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
-    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore"], swiftSettings: strictSwift),
+    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "LibraryTests",
