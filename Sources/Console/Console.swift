@@ -31,7 +31,7 @@ public final class Console {
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
     /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
-    var fullScreen: FullScreen?
+    let screens = ScreenHost()
     public let keyMode = KeyMode()
     /// Whether the commands come from a terminal (a full screen can show).
     var isInteractive = false

@@ -6,6 +6,11 @@ import PlayerCore
 /// `Command` values the prompt runs, through `execute(_:)`, so automatic bookmarks, undo and
 /// saved settings work the same; what a command says goes to the screen's message line.
 extension Console {
+    var fullScreen: FullScreen? {
+        get { screens.current }
+        set { screens.current = newValue }
+    }
+
     func execute(_ command: ScreenCommand) throws {
         switch command {
         case .now: try showPlayer()
@@ -21,7 +26,7 @@ extension Console {
     func showPlayer() throws {
         if session == nil {
             // Nothing playing: carry on with the book listened to last.
-            guard let last = try library.books(on: .recentlyPlayed, limit: 1).first else {
+            guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
                 throw CommandError("nothing to show: nothing is playing and no book has been played yet; 'play BOOK' first")
             }
             try execute(.play("#\(last.id!)"))
@@ -54,7 +59,8 @@ extension Console {
             fullScreen.view = view
         } else {
             let inputs = inputs
-            fullScreen = FullScreen(view: view, style: style) { inputs.yield(.resize) }
+            screens.watchResize { inputs.yield(.resize) }
+            fullScreen = FullScreen(view: view, style: style)
             keyMode.isOn = true
         }
         redrawScreen()
