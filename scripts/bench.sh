@@ -84,5 +84,6 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-library.sh" "$bin_dir"
 "$(dirname "$0")/bench-outputs.sh" "$bin_dir"
 "$(dirname "$0")/bench-console.sh" "$bin_dir"
+"$(dirname "$0")/bench-screen.sh" "$bin_dir"
 # Speed (libsonic) against speed 1 and ffmpeg's atempo.
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
