@@ -217,3 +217,20 @@ import Testing
         #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
     }
 }
+
+extension PlayerScreenTests {
+    @Test func withoutATerminalNowIsOnePlainLineAndArtListsTheBooks() throws {
+        // Given a library, and commands from -c (not a terminal)
+        let (abplayer, library) = try Self.library("screen-plain")
+        let result = try abplayer.run(["-c", "now; play \"Red Book\"; seek 0:45; now; art Fiction", "--output", "null", "--library", library])
+        let out = result.stdoutString
+        // Then `now` with nothing ever played says so (and the script fails), the next `now` is one
+        // plain status line, `art` lists the books, and no escape sequence is printed
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("now: nothing to show"), "\(result.stderr)")
+        #expect(out.contains("Red Book — playing  item 1/2 0:45/1:00  chapter 2/2: Second  book 0:45/2:00"), "\(out)")
+        #expect(out.contains("the player screen needs a terminal"))
+        #expect(out.contains("Blue Book") && out.contains("the cover gallery needs a terminal"))
+        #expect(!out.contains("\u{1B}"))
+    }
+}
