@@ -157,11 +157,11 @@ extension Console {
         case .shiftLeft, .character("h"): run(.skip(forward: false, seconds: 60))
         case .shiftRight, .character("l"): run(.skip(forward: true, seconds: 60))
         case .up, .down:
-            guard let settings else { return run(.toggle) } // says nothing plays
+            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
             let percent = (settings.volume * 100).rounded() + (key == .up ? 5 : -5)
             run(.volume(min(150, max(0, percent))))
         case .character("["), .character("]"):
-            guard let settings else { return run(.toggle) }
+            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
             let speed = ((settings.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
             run(.speed(min(4, max(0.5, speed))))
         case .character("n"): run(.nextItem)

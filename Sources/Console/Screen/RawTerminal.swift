@@ -27,7 +27,9 @@ final class RawTerminal {
     func restore() {
         guard !isRestored else { return }
         isRestored = true
-        Self.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        // (No SGR reset: leaving the alternate screen restores the attributes saved on entering
+        // it, and NO_COLOR asks for no such sequence at all.)
+        Self.write("\u{1B}[?25h\u{1B}[?1049l")
         if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
     }
 
