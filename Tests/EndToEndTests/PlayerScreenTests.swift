@@ -170,6 +170,25 @@ import Testing
         let moved = (skipped.bookPosition ?? 0) - (paused.bookPosition ?? 0)
         #expect(abs(moved - 30) < 0.3, "moved \(moved) s")
 
+        // When ↑ and ] change volume and speed, b bookmarks and u undoes the skip
+        try screen.send("now", "Enter")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+        try screen.send("Up", "]")
+        #expect(screen.waitFor("speed 1.1x  volume 105%") != nil, "\(screen.screen())")
+        try screen.send("b")
+        #expect(screen.waitFor("bookmarked 0:3") != nil, "\(screen.screen())")
+        try screen.send("u")
+        #expect(screen.waitFor("back to 0:0") != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" } != nil, "prompt back: \(screen.screen())")
+        // Then the prompt's status has them (the same commands ran), and the place is back before the skip
+        let undone = try screen.status()
+        #expect(abs((undone.bookPosition ?? 0) - (paused.bookPosition ?? 0)) < 0.3, "\(undone.bookPosition ?? -1) vs \(paused.bookPosition ?? -1)")
+        try screen.send("bookmarks", "Enter")
+        #expect(screen.waitUntil { Self.lines($0).contains { $0.hasPrefix("#") && $0.contains("0:3") } } != nil, "\(screen.screen())")
+        try screen.send("status", "Enter")
+        #expect(screen.waitFor("speed 1.1x  volume 105%  output pulse") != nil, "\(screen.screen())")
+
         // When the window shrinks to 50x20 while the screen shows
         try screen.send("now", "Enter")
         #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
