@@ -55,7 +55,9 @@ var targets: [Target] = [
     .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit"),
     // The REPL: commands, the line editor, status. Gets decoders and outputs from the
     // composition root; knows no plugin.
-    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Listening", "CEdit"], swiftSettings: strictSwift),
+    // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers.
+    .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Listening", "CEdit", "CChafa"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
@@ -72,7 +74,7 @@ var targets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
-    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore"], swiftSettings: strictSwift),
+    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "LibraryTests",

@@ -35,6 +35,7 @@ public enum Command: Equatable, Sendable {
     case sleep(SleepCommand)
     case queue(QueueCommand)
     case playbackMode(PlaybackModeCommand)
+    case screen(ScreenCommand)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -72,7 +73,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
-    ] + library + playback
+    ] + library + playback + ScreenCommand.help
 
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
@@ -179,6 +180,7 @@ extension Command {
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
         case "queue": self = .queue(try QueueCommand(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
+        case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
             throw CommandError("unknown command '\(name)': 'help' lists the commands")
         }

@@ -12,6 +12,10 @@ public enum ConsoleInput: Sendable {
     /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
     case sleepTimerDue(generation: Int)
     case terminate
+    /// A key pressed while a full screen shows.
+    case key(Key)
+    /// The terminal's window changed size (SIGWINCH).
+    case resize
 }
 
 /// Runs the REPL's commands against the library and the book being played. Everything happens
@@ -34,6 +38,11 @@ public final class Console {
     var session: PlayerSession?
     private var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
+    /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
+    let screens = ScreenHost()
+    public let keyMode = KeyMode()
+    /// Whether the commands come from a terminal (a full screen can show).
+    var isInteractive = false
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -112,6 +121,7 @@ public final class Console {
         case let .sleep(sleep): try self.sleep(sleep)
         case let .queue(queue): try self.queue(queue)
         case let .playbackMode(mode): try playbackMode(mode)
+        case let .screen(command): try execute(command)
         }
     }
 
@@ -343,10 +353,12 @@ public final class Console {
     // MARK: Output
 
     func say(_ text: String) {
+        if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func complain(_ text: String) {
+        if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }
 

@@ -16,21 +16,32 @@ public enum LineSource {
 
     /// Starts feeding `inputs`. `lineDone` is waited on after each typed line so the next prompt
     /// comes after the command's output; the REPL signals it when the command is done.
+    /// `firstLine` runs before anything is read (`abplayer now`). While `keyMode` is on (a full
+    /// screen shows) the terminal's thread reads keys instead of lines.
     func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore,
-               notices: Notices) {
+               notices: Notices, firstLine: String? = nil, keyMode: KeyMode) {
         switch self {
         case let .script(text):
+            if let firstLine { inputs.yield(.line(firstLine)) }
             inputs.yield(.line(text))
             inputs.yield(.endOfInput)
         case .standardInput:
             Thread.detachNewThread {
+                if let firstLine { inputs.yield(.line(firstLine)) }
                 while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
                 inputs.yield(.endOfInput)
             }
         case let .terminal(completer, historyPath):
             Thread.detachNewThread {
                 let editor = LineEditor(completer: completer, historyPath: historyPath, notices: notices)
-                while let line = editor.readLine(prompt: "abplayer \(location.display)> ") {
+                var next = firstLine
+                while true {
+                    if keyMode.isOn {
+                        guard keyMode.readKeys(into: inputs, handled: lineDone) else { break }
+                        continue
+                    }
+                    guard let line = next ?? editor.readLine(prompt: "abplayer \(location.display)> ") else { break }
+                    next = nil
                     inputs.yield(.line(line))
                     lineDone.wait()
                 }
@@ -52,10 +63,11 @@ public enum LineSource {
 extension Console {
     /// Runs commands from `source` and the engine's events until `quit`, the end of the input
     /// or `.terminate`, then saves the position. Returns whether every command succeeded.
-    public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>) async -> Bool {
+    public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>, firstLine: String? = nil) async -> Bool {
         let lineDone = DispatchSemaphore(value: 0)
         userIsAtPrompt = source.isTerminal
-        source.start(into: inputs, location: location, lineDone: lineDone, notices: notices)
+        isInteractive = source.isTerminal
+        source.start(into: inputs, location: location, lineDone: lineDone, notices: notices, firstLine: firstLine, keyMode: keyMode)
         var succeeded = true
         loop: for await input in stream {
             switch input {
@@ -66,11 +78,20 @@ extension Console {
                 if outcome == .quit { break loop }
                 userIsAtPrompt = source.isTerminal
                 lineDone.signal()
-            case let .event(event, generation): handle(event, generation: generation)
-            case let .sleepTimerDue(generation): sleepTimerDue(generation: generation)
+            case let .event(event, generation):
+                handle(event, generation: generation)
+                redrawScreen()
+            case let .key(key):
+                handle(key)
+                lineDone.signal()
+            case .resize: redrawScreen()
+            case let .sleepTimerDue(generation):
+                sleepTimerDue(generation: generation)
+                redrawScreen()
             case .endOfInput, .terminate: break loop
             }
         }
+        closeScreen()
         close()
         return succeeded
     }

@@ -22,7 +22,10 @@ struct Repl: AsyncParsableCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "COMMANDS"))
     var commands: String?
 
-    func run() async throws {
+    func run() async throws { try await run(firstLine: nil) }
+
+    /// `firstLine`: a command run before the prompt shows (`abplayer now`).
+    func run(firstLine: String?) async throws {
         let database = try library.open()
         let registry = plugins.makeRegistry()
         let outputs = Outputs(
@@ -51,7 +54,7 @@ struct Repl: AsyncParsableCommand {
         }
         // SIGHUP too: closing the terminal saves the position like Ctrl-C.
         let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
-        let succeeded = await console.run(source, inputs: inputs)
+        let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
         terminal.restore()
         withExtendedLifetime(signals) {}
         if !succeeded { throw ExitCode.failure }

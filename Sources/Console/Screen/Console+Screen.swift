@@ -1,0 +1,189 @@
+import Foundation
+import Library
+import PlayerCore
+
+/// The full screens: `now` (the player) and `art` (the cover gallery). Keys become the same
+/// `Command` values the prompt runs, through `execute(_:)`, so automatic bookmarks, undo and
+/// saved settings work the same; what a command says goes to the screen's message line.
+extension Console {
+    var fullScreen: FullScreen? {
+        get { screens.current }
+        set { screens.current = newValue }
+    }
+
+    func execute(_ command: ScreenCommand) throws {
+        switch command {
+        case .now: try showPlayer()
+        case let .art(shelf): try showGallery(shelf: shelf)
+        }
+    }
+
+    private var screenStyle: ScreenStyle {
+        ScreenStyle(environment: ProcessInfo.processInfo.environment,
+                    isTerminal: isInteractive && isatty(STDOUT_FILENO) == 1)
+    }
+
+    func showPlayer() throws {
+        if session == nil {
+            // Nothing playing: carry on with the book listened to last.
+            guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
+                throw CommandError("nothing to show: nothing is playing and no book has been played yet; 'play BOOK' first")
+            }
+            try execute(.play("#\(last.id!)"))
+        }
+        let style = screenStyle
+        guard style.mode != .plain else {
+            say(PlayerScreenLayout(status: Status(session: try playing())).plainLine)
+            say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
+            return
+        }
+        open(.player, style: style)
+    }
+
+    func showGallery(shelf: String?) throws {
+        let path = shelf.map { $0.hasPrefix("/") ? String($0.dropFirst()) : (location.current.isEmpty ? $0 : location.current + "/" + $0) }
+            ?? location.current
+        let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
+        guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
+        let style = screenStyle
+        guard style.mode != .plain else {
+            for book in books { say(Self.line(for: book)) }
+            say("(the cover gallery needs a terminal that can move the cursor)")
+            return
+        }
+        open(.gallery(Gallery(books: books)), style: style)
+    }
+
+    private func open(_ view: FullScreen.View, style: ScreenStyle) {
+        if let fullScreen {
+            fullScreen.view = view
+        } else {
+            let inputs = inputs
+            screens.watchResize { inputs.yield(.resize) }
+            fullScreen = FullScreen(view: view, style: style)
+            keyMode.isOn = true
+        }
+        redrawScreen()
+    }
+
+    /// Back to the prompt.
+    func closeScreen() {
+        guard let fullScreen else { return }
+        fullScreen.close()
+        self.fullScreen = nil
+        keyMode.isOn = false
+    }
+
+    /// Shows `text` on the message line; false when no screen shows (the caller prints it).
+    func showOnScreen(_ text: String) -> Bool {
+        guard let fullScreen else { return false }
+        fullScreen.message = text
+        return true
+    }
+
+    func redrawScreen() {
+        guard let fullScreen else { return }
+        let size = fullScreen.size
+        switch fullScreen.view {
+        case .player:
+            guard let session else {
+                fullScreen.draw([TextFit.truncate("nothing is playing — q back", to: size.columns)])
+                return
+            }
+            let layout = PlayerScreenLayout(status: Status(session: session), message: fullScreen.message)
+            fullScreen.draw(layout.lines(size: size, style: fullScreen.style))
+        case .cover:
+            guard let session else { return }
+            let title = fullScreen.style.styled(TextFit.truncate("\(session.book.title) — a/q back", to: size.columns), "1")
+            if let cover = cover(ofBook: session.book.id!) {
+                let art = CoverArt(cover, maxColumns: size.columns, maxRows: max(1, size.rows - 1),
+                                   colors: fullScreen.style.mode == .color ? fullScreen.style.coverColors : .none)
+                fullScreen.draw(art.lines + [title])
+            } else {
+                fullScreen.draw([TextFit.truncate("\(session.book.title) has no cover", to: size.columns), title])
+            }
+        case let .gallery(gallery):
+            fullScreen.draw(gallery.lines(cover: cover(ofBook: gallery.current.id), size: size, style: fullScreen.style))
+        }
+    }
+
+    /// The book's cover picture, decoded: the first item that has one, read by its decoder.
+    func cover(ofBook bookId: Int64) -> CoverArt.Pixels? {
+        if let known = fullScreen?.covers[bookId] { return known }
+        let media = (try? library.items(ofBook: bookId)) ?? []
+        let picture = media.filter { $0.hasCover && !$0.isMissing }.lazy
+            .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
+        let pixels = picture.flatMap { CoverArt.Pixels(encoded: $0.data) }
+        fullScreen?.covers[bookId] = .some(pixels)
+        return pixels
+    }
+
+    /// A key pressed while a screen shows.
+    func handle(_ key: Key) {
+        guard let fullScreen else { return }
+        fullScreen.message = nil
+        switch fullScreen.view {
+        case .player: handlePlayerKey(key)
+        case .cover:
+            switch key {
+            case .character("a"), .character("q"), .escape: fullScreen.view = .player
+            default: break
+            }
+        case var .gallery(gallery):
+            switch key {
+            case .left: gallery.move(by: -1)
+            case .right: gallery.move(by: 1)
+            case .enter:
+                run(.play("#\(gallery.current.id)"))
+                fullScreen.view = .player
+                redrawScreen()
+                return
+            case .character("q"), .escape:
+                closeScreen()
+                return
+            default: break
+            }
+            fullScreen.view = .gallery(gallery)
+        }
+        redrawScreen()
+    }
+
+    private func handlePlayerKey(_ key: Key) {
+        let settings = session?.settings
+        switch key {
+        case .character(" "): run(.toggle)
+        case .left: run(.skip(forward: false, seconds: nil))
+        case .right: run(.skip(forward: true, seconds: nil))
+        case .shiftLeft, .character("h"): run(.skip(forward: false, seconds: 60))
+        case .shiftRight, .character("l"): run(.skip(forward: true, seconds: 60))
+        case .up, .down:
+            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
+            let percent = (settings.volume * 100).rounded() + (key == .up ? 5 : -5)
+            run(.volume(min(150, max(0, percent))))
+        case .character("["), .character("]"):
+            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
+            let speed = ((settings.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
+            run(.speed(min(4, max(0.5, speed))))
+        case .character("n"): run(.nextItem)
+        case .character("p"): run(.previousItem)
+        case .character("c"): run(.chapter(.next))
+        case .character("C"): run(.chapter(.previous))
+        case .character("b"): run(.bookmark(note: nil))
+        case .character("u"): run(.undo)
+        // The sleep timer's own command line, as typed at the prompt.
+        case .character("s"): _ = execute(line: "sleep cycle")
+        case .character("a"): fullScreen?.view = .cover
+        case .character("q"), .escape: closeScreen()
+        default: break
+        }
+    }
+
+    /// Runs a command for a key; its errors land on the message line like the prompt's.
+    private func run(_ command: Command) {
+        do {
+            try execute(command)
+        } catch {
+            complain("\(error)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import PlayerCore
+
+/// The player screen as lines of text: a `Status` laid out for a terminal size. Pure, so the
+/// layout is tested without a terminal.
+struct PlayerScreenLayout {
+    let status: Status
+    /// The last notice or error, shown on the message line.
+    var message: String?
+
+    static let keyHelp = "space play/pause  ←/→ skip  h/l 1 min  ↑/↓ volume  [/] speed  n/p item  c/C chapter  b bookmark  u undo  s sleep  a art  q back"
+
+    private func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
+
+    private var chapterText: String? {
+        if let chapter = status.chapter, let number = status.chapterNumber {
+            return "chapter \(number)/\(status.chapterCount): \(chapter)"
+        }
+        return status.chapterCount > 0 ? "chapter -/\(status.chapterCount)" : nil
+    }
+
+    /// The full screen: every line at most `size.columns` cells, at most `size.rows` lines.
+    func lines(size: ScreenSize, style: ScreenStyle) -> [String] {
+        let width = max(1, size.columns)
+        func fit(_ text: String) -> String { TextFit.truncate(text, to: width) }
+        let playing = status.state == "playing"
+        // The state, big and unmissable: a reverse-video block (colour: green playing, yellow paused).
+        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : "■  STOPPED"
+        let stateBlock = style.styled(" \(fit(stateWord)) ", playing ? "1;7;32" : "1;7;33")
+        // A bar with its times after it: "[████░░░░] 1:23 / 10:00".
+        func bar(_ label: String, _ position: Double?, _ duration: Double?) -> String {
+            let times = "\(label) \(time(position)) / \(time(duration))"
+            let barWidth = width - times.count - 3
+            let share = duration.flatMap { d in position.map { d > 0 ? $0 / d : 0 } }
+            guard barWidth >= 5 else { return fit(times) }
+            return "[\(TextFit.bar(share, width: barWidth, ascii: false))] \(times)"
+        }
+        var lines = [
+            stateBlock,
+            "",
+            style.styled(fit(status.book), "1"),
+            fit("item \(status.itemNumber)/\(status.itemCount): \(status.item)"),
+        ]
+        if let chapterText { lines.append(fit(chapterText)) }
+        lines += [
+            "",
+            bar("item", status.itemPosition, status.itemDuration),
+            bar("book", status.bookPosition, status.bookDuration),
+            fit("\(time(status.timeLeft)) left at \(Status.speedText(status.speed))"),
+            "",
+            fit("speed \(Status.speedText(status.speed))  volume \(Int(status.volume))%  output \(status.output)"),
+            fit("sleep \(status.sleep ?? "off")"),
+            "",
+            message.map { style.styled(fit($0), "1") } ?? "",
+        ]
+        // Keys at the bottom; what does not fit is dropped from the top of the details.
+        let help = style.styled(fit(Self.keyHelp), "2")
+        let room = max(0, size.rows - 1)
+        return Array(lines.prefix(room)) + [help]
+    }
+
+    /// One plain line for a dumb terminal or a script: no escape sequence, no bar.
+    var plainLine: String {
+        var parts = ["\(status.book) — \(status.state)",
+                     "item \(status.itemNumber)/\(status.itemCount) \(time(status.itemPosition))/\(time(status.itemDuration))"]
+        if let chapterText { parts.append(chapterText) }
+        parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
+        parts.append("speed \(Status.speedText(status.speed)) volume \(Int(status.volume))%")
+        if let sleep = status.sleep { parts.append("sleep \(sleep)") }
+        return parts.joined(separator: "  ")
+    }
+}

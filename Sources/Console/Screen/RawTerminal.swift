@@ -1,0 +1,56 @@
+import Foundation
+
+/// The terminal while a full screen shows: raw mode (keys arrive one by one, not echoed), the
+/// alternate screen buffer and a hidden cursor. `restore()` puts everything back, so the REPL's
+/// prompt reappears over the scrollback as it was. Ctrl-C still raises SIGINT (ISIG stays on):
+/// the REPL then saves, closes the screen and exits as usual.
+final class RawTerminal {
+    private let saved: termios?
+    private(set) var isRestored = false
+
+    init() {
+        var settings = termios()
+        saved = tcgetattr(STDIN_FILENO, &settings) == 0 ? settings : nil
+        if var raw = saved {
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+            // Bytes as they come: one at least, no timer.
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        }
+        Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+    }
+
+    func restore() {
+        guard !isRestored else { return }
+        isRestored = true
+        // (No SGR reset: leaving the alternate screen restores the attributes saved on entering
+        // it, and NO_COLOR asks for no such sequence at all.)
+        Self.write("\u{1B}[?25h\u{1B}[?1049l")
+        if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+    }
+
+    deinit { restore() }
+
+    /// Replaces the screen's content with `lines` (each already fitted to the width): home, each
+    /// line then erase to its end, erase below. No clear first, so nothing flickers.
+    func draw(_ lines: [String]) {
+        Self.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
+    }
+
+    /// The window's size; 80x24 when the terminal does not say.
+    static var size: ScreenSize {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return ScreenSize(columns: 80, rows: 24)
+        }
+        return ScreenSize(columns: Int(window.ws_col), rows: Int(window.ws_row))
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

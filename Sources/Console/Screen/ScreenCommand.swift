@@ -1,0 +1,22 @@
+/// The full-screen commands: the player screen and the cover gallery.
+public enum ScreenCommand: Equatable, Sendable {
+    /// `now`: the player screen (resumes the last book when nothing plays).
+    case now
+    /// `art [SHELF]`: the covers of the books in a shelf and below (nil: the current shelf).
+    case art(shelf: String?)
+
+    static let help: [CommandHelp] = [
+        CommandHelp(name: "now", usage: "now", summary: "the player screen: single keys (space, arrows, [ ], n/p, c/C, b, u, s, a, q)"),
+        CommandHelp(name: "art", usage: "art [SHELF]", summary: "the covers of the books in a shelf and below: ←/→ move, Enter plays, q back"),
+    ]
+
+    init(name: String, arguments: [String]) throws(CommandError) {
+        switch name {
+        case "now":
+            guard arguments.isEmpty else { throw CommandError("now takes no arguments") }
+            self = .now
+        default:
+            self = .art(shelf: arguments.isEmpty ? nil : arguments.joined(separator: " "))
+        }
+    }
+}

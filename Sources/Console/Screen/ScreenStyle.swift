@@ -1,0 +1,65 @@
+/// How the screen may draw, from the environment.
+///
+/// Plain ANSI (ECMA-48) sequences rather than terminfo: the few we use — cursor home, erase to
+/// the end of the line/screen, SGR colours and reverse video, xterm's alternate screen (1049) and
+/// cursor hiding (25) — are understood by every terminal that claims colour or cursor movement
+/// today (xterm and its descendants, VTE, kitty, tmux, screen, the Linux console); the one kind of
+/// terminal without them announces itself as TERM=dumb, and gets plain lines instead.
+struct ScreenStyle: Equatable, Sendable {
+    enum Mode: Equatable, Sendable {
+        /// The full screen with colours.
+        case color
+        /// The full screen, no colour sequence at all (NO_COLOR).
+        case monochrome
+        /// No full screen: one plain status line per change (TERM=dumb, or not a terminal).
+        case plain
+    }
+
+    let mode: Mode
+    let coverColors: CoverArt.Colors
+
+    init(mode: Mode, coverColors: CoverArt.Colors) {
+        self.mode = mode
+        self.coverColors = coverColors
+    }
+
+    init(environment: [String: String], isTerminal: Bool) {
+        let term = environment["TERM"] ?? ""
+        if !isTerminal || term.isEmpty || term == "dumb" {
+            mode = .plain
+        } else if !(environment["NO_COLOR"] ?? "").isEmpty {
+            mode = .monochrome
+        } else {
+            mode = .color
+        }
+        coverColors = CoverArt.Colors(environment: environment)
+    }
+
+    /// `text` in SGR `attributes` (e.g. "1;7;32"), or as it is without colour.
+    func styled(_ text: String, _ attributes: String) -> String {
+        mode == .color ? "\u{1B}[\(attributes)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// The terminal's size in cells.
+struct ScreenSize: Equatable, Sendable {
+    var columns: Int
+    var rows: Int
+}
+
+/// Text cut to fit a width (one cell per character; wide CJK characters are not measured).
+enum TextFit {
+    static func truncate(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard text.count > width else { return text }
+        return width == 1 ? "…" : String(text.prefix(width - 1)) + "…"
+    }
+
+    /// A bar of `width` cells, `share` (0...1) of it filled.
+    static func bar(_ share: Double?, width: Int, ascii: Bool) -> String {
+        guard width > 0 else { return "" }
+        let filled = Int((min(1, max(0, share ?? 0)) * Double(width)).rounded(.down))
+        return String(repeating: ascii ? "#" : "█", count: filled)
+            + String(repeating: ascii ? "-" : "░", count: width - filled)
+    }
+}

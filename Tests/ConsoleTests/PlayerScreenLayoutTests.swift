@@ -1,0 +1,102 @@
+@testable import Console
+import Foundation
+import Testing
+
+@Suite struct PlayerScreenLayoutTests {
+    static func status(state: String = "paused", title: String = "The Brothers Karamazov", sleep: String? = nil) throws -> Status {
+        let json = """
+            {"book": "\(title)", "bookId": 1, "item": "Part Two: The Grand Inquisitor and a very long item title",
+             "itemNumber": 2, "itemCount": 12, "chapter": "Rebellion", "chapterNumber": 5, "chapterCount": 40,
+             "itemPosition": 150, "itemDuration": 600, "bookPosition": 750, "bookDuration": 3000,
+             "timeLeft": 1500, "speed": 1.5, "volume": 80, "output": "pulse", "state": "\(state)",
+             "repeatMode": "off", "shuffle": false}
+            """
+        var status = try JSONDecoder().decode(Status.self, from: Data(json.utf8))
+        status.sleep = sleep
+        return status
+    }
+
+    static let color = ScreenStyle(mode: .color, coverColors: .truecolor)
+    static let monochrome = ScreenStyle(mode: .monochrome, coverColors: .none)
+
+    /// The text of a line as seen on the terminal: without SGR sequences.
+    static func visible(_ line: String) -> String {
+        line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    }
+
+    @Test func theScreenShowsEveryFieldWithBarsForItemAndBook() throws {
+        // Given a paused book a quarter through, on an 80x24 screen
+        let layout = PlayerScreenLayout(status: try Self.status(sleep: "in 9:41"), message: "bookmarked 12:30")
+        let lines = layout.lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color).map(Self.visible)
+        let text = lines.joined(separator: "\n")
+
+        // Then state, book, item n/N, chapter i/N, times, speed, volume, output, sleep and message show
+        #expect(lines[0].contains("PAUSED"))
+        for expected in ["The Brothers Karamazov", "item 2/12: Part Two", "chapter 5/40: Rebellion",
+                         "item 2:30 / 10:00", "book 12:30 / 50:00", "25:00 left at 1.5x",
+                         "speed 1.5x  volume 80%  output pulse", "sleep in 9:41", "bookmarked 12:30"] {
+            #expect(text.contains(expected), "\(expected) in\n\(text)")
+        }
+        // and the item bar is a quarter full, the book bar a quarter full too
+        let itemBar = try #require(lines.first { $0.hasSuffix("item 2:30 / 10:00") })
+        let filled = itemBar.filter { $0 == "█" }.count
+        let empty = itemBar.filter { $0 == "░" }.count
+        #expect(filled + empty == 80 - " item 2:30 / 10:00".count - 2)
+        #expect(abs(Double(filled) / Double(filled + empty) - 0.25) < 0.03, "\(itemBar)")
+        // and nothing is wider than the screen
+        #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func playingAndPausedLookDifferentAndColoured() throws {
+        let playing = PlayerScreenLayout(status: try Self.status(state: "playing")).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color)
+        let paused = PlayerScreenLayout(status: try Self.status(state: "paused")).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color)
+        #expect(playing[0].contains("PLAYING") && playing[0].contains("\u{1B}[1;7;32m"))
+        #expect(paused[0].contains("PAUSED") && paused[0].contains("\u{1B}[1;7;33m"))
+    }
+
+    @Test func fortyColumnsTruncateAndNeverWrap() throws {
+        // Given a long title on a 40x12 screen
+        let layout = PlayerScreenLayout(status: try Self.status(title: String(repeating: "Long Title ", count: 10)))
+        let lines = layout.lines(size: ScreenSize(columns: 40, rows: 12), style: Self.color).map(Self.visible)
+        // Then every line fits in 40 cells, titles end with an ellipsis, and at most 12 lines
+        #expect(lines.allSatisfy { $0.count <= 40 }, "\(lines)")
+        #expect(lines.count <= 12)
+        #expect(lines.contains { $0.hasPrefix("Long Title") && $0.hasSuffix("…") })
+        #expect(lines.contains { $0.hasPrefix("item 2/12: Part Two") && $0.hasSuffix("…") && $0.count == 40 })
+        // and the key help stays on the last line
+        #expect(lines.last?.hasPrefix("space play/pause") == true)
+    }
+
+    @Test func noColorHasNoEscapeByteAtAll() throws {
+        let lines = PlayerScreenLayout(status: try Self.status(state: "playing"), message: "hello")
+            .lines(size: ScreenSize(columns: 60, rows: 30), style: Self.monochrome)
+        #expect(!lines.joined().contains("\u{1B}"))
+        #expect(lines[0].contains("PLAYING"))
+    }
+
+    @Test func theDumbModeIsOnePlainLine() throws {
+        let line = PlayerScreenLayout(status: try Self.status(sleep: "in 5:00")).plainLine
+        #expect(!line.contains("\u{1B}") && !line.contains("\n") && !line.contains("█"))
+        #expect(line == "The Brothers Karamazov — paused  item 2/12 2:30/10:00  chapter 5/40: Rebellion  book 12:30/50:00  speed 1.5x volume 80%  sleep in 5:00")
+    }
+
+    @Test func theEnvironmentChoosesTheStyle() {
+        #expect(ScreenStyle(environment: ["TERM": "xterm"], isTerminal: true).mode == .color)
+        #expect(ScreenStyle(environment: ["TERM": "xterm", "NO_COLOR": "1"], isTerminal: true).mode == .monochrome)
+        #expect(ScreenStyle(environment: ["TERM": "xterm", "NO_COLOR": ""], isTerminal: true).mode == .color)
+        #expect(ScreenStyle(environment: ["TERM": "dumb"], isTerminal: true).mode == .plain)
+        #expect(ScreenStyle(environment: ["TERM": "xterm"], isTerminal: false).mode == .plain)
+        #expect(CoverArt.Colors(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"]) == .truecolor)
+        #expect(CoverArt.Colors(environment: ["TERM": "xterm-256color"]) == .indexed256)
+        #expect(CoverArt.Colors(environment: ["TERM": "xterm"]) == .indexed16)
+        #expect(CoverArt.Colors(environment: ["TERM": "xterm", "COLORTERM": "truecolor", "NO_COLOR": "1"]) == .none)
+    }
+
+    @Test func aBookWithoutCoverGetsAFramedTitleCard() {
+        let card = Gallery.titleCard("Dune", author: "Frank Herbert", width: 20, height: 7)
+        #expect(card.count == 7)
+        #expect(card.allSatisfy { $0.count == 20 })
+        #expect(card.first == "┌" + String(repeating: "─", count: 18) + "┐")
+        #expect(card.contains { $0.contains("Dune") } && card.contains { $0.contains("Frank Herbert") })
+    }
+}

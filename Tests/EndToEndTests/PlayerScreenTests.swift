@@ -1,0 +1,260 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The player screen (`now`, `abplayer now`) and the cover gallery (`art`) on a real terminal:
+/// tmux (a pseudo-terminal) typed into with send-keys and read with capture-pane, the audio going
+/// to a private PulseAudio's null sink so positions come from a real output's clock.
+@Suite(.serialized) struct PlayerScreenTests {
+    /// A tmux server of its own running abplayer with `arguments` in an 80x30 window.
+    struct Screen {
+        let socket: String
+
+        init(_ abplayer: AbplayerProcess, name: String, arguments: [String], environment extra: [String: String]) throws {
+            socket = abplayer.home.appending(path: "\(name).tmux").path
+            var environment = abplayer.environment.merging(extra) { _, new in new }
+            environment["XDG_STATE_HOME"] = abplayer.home.appending(path: "state").path
+            environment["LANG"] = "C.UTF-8"
+            // The test runner may run with NO_COLOR set; empty means colour allowed.
+            environment["NO_COLOR"] = extra["NO_COLOR"] ?? ""
+            let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            let command = "env \(assignments) '\(BuildProducts.abplayer.path)' " + arguments.map { "'\($0)'" }.joined(separator: " ")
+            let tmuxCommand = ["tmux", "-S", socket, "new-session", "-d", "-x", "80", "-y", "30", command]
+                .map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+            // (As in ReplTerminalTests: the tmux server must not keep the runner's pipes open.)
+            let script = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; "#
+                + "exec \(tmuxCommand) >/dev/null 2>&1 </dev/null"
+            _ = try Command.run("/bin/bash", ["-c", script], timeout: 30).requireSuccess()
+        }
+
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> CommandResult {
+            try Command.run("tmux", ["-S", socket] + arguments, timeout: 30)
+        }
+
+        func send(_ keys: String...) throws {
+            _ = try tmux(["send-keys"] + keys).requireSuccess()
+        }
+
+        /// The visible screen; with `escapes`, its colour sequences kept.
+        func screen(escapes: Bool = false) -> String {
+            (try? tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])))?.stdoutString ?? ""
+        }
+
+        /// Waits (blocking this thread) until `condition` holds for the screen; the screen then,
+        /// nil after `timeout` seconds (measured).
+        func waitUntil(timeout: Double = 20, escapes: Bool = false, _ condition: (String) -> Bool) -> String? {
+            let clock = ContinuousClock()
+            let start = clock.now
+            while (clock.now - start).secondsValue < timeout {
+                let shown = screen(escapes: escapes)
+                if condition(shown) { return shown }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+
+        func waitFor(_ text: String, timeout: Double = 20) -> String? {
+            waitUntil(timeout: timeout) { $0.contains(text) }
+        }
+
+        /// `status --json` typed at the prompt, read back (wrapped lines joined).
+        func status() throws -> ReplTests.StatusJSON {
+            func jsonLines() -> [Substring] {
+                ((try? tmux(["capture-pane", "-p", "-J", "-S", "-"]))?.stdoutString ?? "")
+                    .split(separator: "\n").filter { $0.hasPrefix("{") }
+            }
+            let before = jsonLines().count
+            try send("status --json", "Enter")
+            let clock = ContinuousClock()
+            let start = clock.now
+            while jsonLines().count <= before, (clock.now - start).secondsValue < 20 { Thread.sleep(forTimeInterval: 0.1) }
+            let line = try #require(jsonLines().last, "\(screen())")
+            return try JSONDecoder().decode(ReplTests.StatusJSON.self, from: Data(line.utf8))
+        }
+
+        func stop() {
+            _ = try? tmux(["send-keys", "q"])
+            _ = try? tmux(["send-keys", "C-u", "C-d"])
+            let clock = ContinuousClock()
+            let start = clock.now
+            while (try? tmux(["has-session"]))?.status == 0, (clock.now - start).secondsValue < 10 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            _ = try? tmux(["kill-server"])
+        }
+    }
+
+    /// The shelf "Fiction" with "Blue Book" (no cover) and "Red Book": a 60 s MP3 with the
+    /// chapters "Opening" and "Second" (at 30 s), then a 60 s MP3 carrying a test-pattern cover.
+    static func library(_ name: String) throws -> (AbplayerProcess, String) {
+        let abplayer = try AbplayerProcess(name)
+        let cover = abplayer.home.appending(path: "cover.jpg")
+        _ = try Command.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=160x120", "-frames:v", "1", cover.path])
+            .requireSuccess()
+        let red = abplayer.home.appending(path: "books/Red Book")
+        let blue = abplayer.home.appending(path: "books/Blue Book")
+        for folder in [red, blue] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let chaptered = try Fixtures.withChapters(try Fixtures.mp3(seconds: 60, vbr: false, id3: ID3Options(title: "Part 1")),
+                                                  chapters: [(0, "Opening"), (30, "Second")], totalSeconds: 60)
+        try FileManager.default.copyItem(at: chaptered, to: red.appending(path: "01.mp3"))
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 60, vbr: false, id3: ID3Options(title: "Part 2", cover: cover)),
+                                         to: red.appending(path: "02.mp3"))
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 20, vbr: false), to: blue.appending(path: "01.mp3"))
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, "--shelf", "Fiction", red.path, blue.path]).requireSuccess()
+        return (abplayer, library)
+    }
+
+    /// Lines of the screen as shown, without trailing spaces.
+    static func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+    }
+
+    static let colorSequence = try! NSRegularExpression(pattern: "\u{1B}\\[[0-9;]*m")
+
+    static func hasColor(_ text: String) -> Bool {
+        colorSequence.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    static func blockSymbols(_ text: String) -> Int {
+        text.unicodeScalars.filter { (0x2580...0x259F).contains($0.value) }.count
+    }
+
+    @Test func theGalleryPlaysAndTheScreenPausesSkipsResizesShowsArtAndReturnsToThePrompt() throws {
+        // Given a library with two books on "Fiction", and the REPL in a colour terminal playing
+        // into a private PulseAudio
+        let (abplayer, library) = try Self.library("screen-pulse")
+        let server = try PulseServer()
+        let screen = try Screen(abplayer, name: "pulse", arguments: ["--output", "pulse", "--library", library],
+                                environment: server.environment.merging(["TERM": "xterm-256color", "COLORTERM": "truecolor"]) { _, new in new })
+        defer { screen.stop() }
+        #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
+
+        // When the gallery of "Fiction" shows: the first book has no cover, so a framed title card
+        try screen.send("art Fiction", "Enter")
+        let first = screen.waitFor("1/2  Blue Book")
+        #expect(first?.contains("(no cover)") == true && first?.contains("┌") == true, "\(screen.screen())")
+        // and → moves to the second book, whose cover is drawn with chafa's symbols in colour
+        try screen.send("Right")
+        let second = screen.waitUntil(escapes: true) { $0.contains("2/2  Red Book") && Self.blockSymbols($0) > 50 }
+        #expect(second.map(Self.hasColor) == true, "\(second ?? screen.screen())")
+
+        // and Enter plays it and shows the player screen with the book and its chapter
+        try screen.send("Enter")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Red Book") && $0.contains("chapter 1/2: Opening") } != nil,
+                "\(screen.screen())")
+        #expect(screen.waitFor("item 0:02 /") != nil, "position advances: \(screen.screen())")
+
+        // When space is pressed, the screen says paused
+        try screen.send("Space")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+        // and → moves forward by the skip interval (30 s)
+        try screen.send("q")
+        #expect(screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" } != nil, "prompt back: \(screen.screen())")
+        let paused = try screen.status()
+        #expect(paused.state == "paused")
+        let clock = ContinuousClock()
+        let pausedAt = clock.now
+        while (clock.now - pausedAt).secondsValue < 1.5 { Thread.sleep(forTimeInterval: 0.1) }
+        try screen.send("now", "Enter")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+        try screen.send("Right")
+        #expect(screen.waitFor("chapter 2/2: Second") != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" } != nil, "prompt back: \(screen.screen())")
+        let skipped = try screen.status()
+        // Then the position did not advance while paused (over at least a second, measured), but by the skip
+        #expect((clock.now - pausedAt).secondsValue > 1)
+        #expect(skipped.state == "paused")
+        let moved = (skipped.bookPosition ?? 0) - (paused.bookPosition ?? 0)
+        #expect(abs(moved - 30) < 0.3, "moved \(moved) s")
+
+        // When ↑ and ] change volume and speed, b bookmarks and u undoes the skip
+        try screen.send("now", "Enter")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+        try screen.send("Up", "]")
+        #expect(screen.waitFor("speed 1.1x  volume 105%") != nil, "\(screen.screen())")
+        try screen.send("b")
+        #expect(screen.waitFor("bookmarked 0:3") != nil, "\(screen.screen())")
+        try screen.send("u")
+        #expect(screen.waitFor("back to 0:0") != nil, "\(screen.screen())")
+        // and s cycles the sleep timer: 15 minutes, then 30 (paused: not counting down)
+        try screen.send("s")
+        #expect(screen.waitFor("sleep 15:00 left") != nil, "\(screen.screen())")
+        try screen.send("s")
+        #expect(screen.waitFor("sleep 30:00 left") != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" } != nil, "prompt back: \(screen.screen())")
+        // Then the prompt's status has them (the same commands ran), and the place is back before the skip
+        let undone = try screen.status()
+        #expect(abs((undone.bookPosition ?? 0) - (paused.bookPosition ?? 0)) < 0.3, "\(undone.bookPosition ?? -1) vs \(paused.bookPosition ?? -1)")
+        try screen.send("bookmarks", "Enter")
+        #expect(screen.waitUntil { Self.lines($0).contains { $0.hasPrefix("#") && $0.contains("0:3") } } != nil, "\(screen.screen())")
+        try screen.send("status", "Enter")
+        #expect(screen.waitFor("speed 1.1x  volume 105%  output pulse") != nil, "\(screen.screen())")
+
+        // When the window shrinks to 50x20 while the screen shows
+        try screen.send("now", "Enter")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+        try screen.tmux(["resize-window", "-x", "50", "-y", "20"]).requireSuccess()
+        // Then it is redrawn at the new width: the bars end at column 50, no line is longer
+        let narrow = screen.waitUntil { shown in
+            Self.lines(shown).contains { $0.hasPrefix("[") && $0.count == 50 && $0.contains("book") }
+        }
+        #expect(narrow.map { Self.lines($0).allSatisfy { $0.count <= 50 } } == true, "\(screen.screen())")
+
+        // When a shows the cover: many chafa symbols; a again is the player
+        try screen.send("a")
+        #expect(screen.waitUntil { Self.blockSymbols($0) > 50 && $0.contains("Red Book — a/q back") } != nil, "\(screen.screen())")
+        try screen.send("a")
+        #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
+
+        // When q leaves, the prompt is back as it was, with what was typed before above it
+        try screen.send("q")
+        let prompt = screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" }
+        #expect(prompt?.contains("abplayer /> now") == true, "\(screen.screen())")
+        // and it still takes commands
+        #expect(try screen.status().book == "Red Book")
+    }
+
+    @Test func abplayerNowResumesTheLastBookAndNoColorMeansNoColourSequence() throws {
+        // Given a book played for a moment before
+        let (abplayer, library) = try Self.library("screen-nocolor")
+        _ = try abplayer.run(["-c", "play \"Red Book\"; seek 0:50", "--output", "null", "--library", library]).requireSuccess()
+
+        // When `abplayer now` starts with NO_COLOR=1
+        let screen = try Screen(abplayer, name: "nocolor", arguments: ["now", "--output", "null", "--library", library],
+                                environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"])
+        defer { screen.stop() }
+        // Then the player screen shows the book played last, from where it was left
+        let shown = screen.waitUntil(escapes: true) { $0.contains("PLAYING") && $0.contains("Red Book") && $0.contains("book 0:5") }
+        #expect(shown != nil, "\(screen.screen())")
+        // and without any colour sequence, also on the cover
+        #expect(shown.map(Self.hasColor) == false, "\(shown ?? "")")
+        try screen.send("a")
+        let art = screen.waitUntil(escapes: true) { Self.blockSymbols($0) > 50 }
+        #expect(art.map(Self.hasColor) == false, "\(art ?? screen.screen())")
+        // and unknown keys do nothing; q gives the prompt
+        try screen.send("a", "x", "F5", "Z")
+        try screen.send("q")
+        #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
+    }
+}
+
+extension PlayerScreenTests {
+    @Test func withoutATerminalNowIsOnePlainLineAndArtListsTheBooks() throws {
+        // Given a library, and commands from -c (not a terminal)
+        let (abplayer, library) = try Self.library("screen-plain")
+        let result = try abplayer.run(["-c", "now; play \"Red Book\"; seek 0:45; now; art Fiction", "--output", "null", "--library", library])
+        let out = result.stdoutString
+        // Then `now` with nothing ever played says so (and the script fails), the next `now` is one
+        // plain status line, `art` lists the books, and no escape sequence is printed
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("now: nothing to show"), "\(result.stderr)")
+        #expect(out.contains("Red Book — playing  item 1/2 0:45/1:00  chapter 2/2: Second  book 0:45/2:00"), "\(out)")
+        #expect(out.contains("the player screen needs a terminal"))
+        #expect(out.contains("Blue Book") && out.contains("the cover gallery needs a terminal"))
+        #expect(!out.contains("\u{1B}"))
+    }
+}
