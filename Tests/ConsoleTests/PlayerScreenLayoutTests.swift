@@ -9,7 +9,7 @@ import Testing
              "itemNumber": 2, "itemCount": 12, "chapter": "Rebellion", "chapterNumber": 5, "chapterCount": 40,
              "itemPosition": 150, "itemDuration": 600, "bookPosition": 750, "bookDuration": 3000,
              "timeLeft": 1500, "speed": 1.5, "volume": 80, "output": "pulse", "state": "\(state)",
-             "repeatMode": "off", "shuffle": false}
+             "repeatMode": "off", "shuffle": false, "queue": 0}
             """
         var status = try JSONDecoder().decode(Status.self, from: Data(json.utf8))
         status.sleep = sleep
