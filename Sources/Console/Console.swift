@@ -16,6 +16,8 @@ public enum ConsoleInput: Sendable {
     case key(Key)
     /// The terminal's window changed size (SIGWINCH).
     case resize
+    /// A command line from the control socket or MPRIS.
+    case remote(RemoteRequest)
 }
 
 /// Runs the REPL's commands against the library and the book being played. Everything happens
@@ -36,13 +38,20 @@ public final class Console {
     /// above the prompt instead of into the middle of what is being typed.
     var userIsAtPrompt = false
     var session: PlayerSession?
-    private var generation = 0
+    /// Which engine is current: events of an earlier book's engine are dropped.
+    private(set) var generation = 0
     let inputs: AsyncStream<ConsoleInput>.Continuation
     /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
     let screens = ScreenHost()
     public let keyMode = KeyMode()
     /// Whether the commands come from a terminal (a full screen can show).
     var isInteractive = false
+    /// The state and events for observers outside the terminal (MPRIS, the control socket).
+    public let broadcast = ConsoleBroadcast()
+    /// The session's jump count when the state was last published: more means it jumped.
+    var publishedJumps = 0
+    /// Where what is said goes while a remote line runs.
+    var capture: OutputCapture?
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -353,11 +362,13 @@ public final class Console {
     // MARK: Output
 
     func say(_ text: String) {
+        if let capture { capture.output.append(text); return }
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func complain(_ text: String) {
+        if let capture { capture.errors.append(text); return }
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }

@@ -77,22 +77,33 @@ extension Console {
                 if outcome == .failed { succeeded = false }
                 if outcome == .quit { break loop }
                 userIsAtPrompt = source.isTerminal
+                publishState()
                 lineDone.signal()
             case let .event(event, generation):
+                guard generation == self.generation else { continue }
                 handle(event, generation: generation)
                 redrawScreen()
+                publishState(after: event)
             case let .key(key):
                 handle(key)
+                publishState()
                 lineDone.signal()
             case .resize: redrawScreen()
             case let .sleepTimerDue(generation):
                 sleepTimerDue(generation: generation)
                 redrawScreen()
+                publishState()
+            case let .remote(request):
+                // A remote client's failure is its own (in its reply), not the session's.
+                if perform(request) == .quit { break loop }
+                redrawScreen()
+                publishState()
             case .endOfInput, .terminate: break loop
             }
         }
         closeScreen()
         close()
+        publishState()
         return succeeded
     }
 }

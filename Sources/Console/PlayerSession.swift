@@ -17,6 +17,8 @@ final class PlayerSession {
     /// A jump the engine has not reported hearing yet. Position events for other places are
     /// from before it (already queued) and must not move us back.
     private var pendingJump: PlaybackPosition?
+    /// How many jumps there were (observers are told of each as a seek).
+    private(set) var jumps = 0
     var sleepTimer = SleepTimer()
     /// The most auto-rewind goes back on resume; nil: off.
     var rewindMaxSeconds: Double?
@@ -69,6 +71,7 @@ final class PlayerSession {
 
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
+        jumps += 1
         if let kind { recorder.recordJump(kind) }
         engine.seek(to: target)
         position = target

@@ -2,31 +2,32 @@ import Foundation
 import PlayerCore
 
 /// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`, `null` in JSON).
-struct Status: Codable, Equatable {
-    var book: String
-    var bookId: Int64
-    var item: String
-    var itemNumber: Int
-    var itemCount: Int
-    var chapter: String?
-    var chapterNumber: Int?
-    var chapterCount: Int
-    var itemPosition: Double
-    var itemDuration: Double?
-    var bookPosition: Double?
-    var bookDuration: Double?
+public struct Status: Codable, Equatable, Sendable {
+    public var book: String
+    public var author: String?
+    public var bookId: Int64
+    public var item: String
+    public var itemNumber: Int
+    public var itemCount: Int
+    public var chapter: String?
+    public var chapterNumber: Int?
+    public var chapterCount: Int
+    public var itemPosition: Double
+    public var itemDuration: Double?
+    public var bookPosition: Double?
+    public var bookDuration: Double?
     /// At the current speed.
-    var timeLeft: Double?
-    var speed: Double
-    var volume: Double
-    var output: String
-    var state: String
+    public var timeLeft: Double?
+    public var speed: Double
+    public var volume: Double
+    public var output: String
+    public var state: String
     /// "12:34 left", "end of chapter", "end of item", "fading out"; nil when off.
-    var sleep: String?
-    var repeatMode: String
-    var shuffle: Bool
+    public var sleep: String?
+    public var repeatMode: String
+    public var shuffle: Bool
     /// Books waiting in the queue.
-    var queue = 0
+    public var queue = 0
 
     init(session: PlayerSession) {
         let timeline = session.timeline
@@ -35,6 +36,7 @@ struct Status: Codable, Equatable {
         let chapters = timeline.chapters
         let chapterIndex = timeline.chapterIndex(at: position)
         book = session.book.title
+        author = session.book.author
         bookId = session.book.id!
         self.item = item.title
         itemNumber = position.item + 1

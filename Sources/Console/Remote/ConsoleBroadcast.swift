@@ -1,0 +1,89 @@
+public import PlayerCore
+import Synchronization
+
+/// Something the console tells observers outside the terminal (MPRIS, `subscribe` on the control
+/// socket).
+public enum ConsoleEvent: Sendable {
+    /// What `status` shows changed in more than the clock: state, book, item, chapter, speed,
+    /// volume, output, sleep mode, repeat, shuffle. Nil: no book is loaded any more.
+    case changed(Status?)
+    /// The position moved by playing (at the engine's position-event rate, a few times a second).
+    case position(Status)
+    /// The listener jumped: seek, skip, goto, item, chapter, undo, auto-rewind.
+    case seeked(Status)
+    /// An engine event as it came.
+    case engine(PlaybackEvent)
+}
+
+/// The console's state for observers on other threads: the last `Status` (read at any time) and
+/// a stream of `ConsoleEvent`s per subscriber. Published from the console's task after every
+/// input it handles, so observers never touch the console itself.
+public final class ConsoleBroadcast: Sendable {
+    private struct State {
+        var current: Status?
+        var nextId = 0
+        var subscribers: [Int: AsyncStream<ConsoleEvent>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The status now; nil when no book is loaded.
+    public var current: Status? { state.withLock { $0.current } }
+
+    /// Events from now on. A slow subscriber loses the oldest ones beyond 1,000, never blocks
+    /// the console. The stream ends when the subscriber drops it.
+    public func subscribe() -> AsyncStream<ConsoleEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(1000))
+        let id = state.withLock { state in
+            let id = state.nextId
+            state.nextId += 1
+            state.subscribers[id] = continuation
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func publish(_ event: ConsoleEvent) {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(event) }
+    }
+
+    /// Takes the status after an input: says `changed`, `seeked` or `position` as it differs
+    /// from the last one.
+    func update(_ status: Status?, jumped: Bool) {
+        let previous = state.withLock { state in
+            let previous = state.current
+            state.current = status
+            return previous
+        }
+        guard let status else {
+            if previous != nil { publish(.changed(nil)) }
+            return
+        }
+        if previous.map(\.withoutClock) != status.withoutClock {
+            publish(.changed(status))
+        }
+        if jumped {
+            publish(.seeked(status))
+        } else if previous?.itemPosition != status.itemPosition || previous?.itemNumber != status.itemNumber {
+            publish(.position(status))
+        }
+    }
+}
+
+extension Status {
+    /// The status without what changes as time passes (positions, time left, a sleep countdown):
+    /// two statuses differing only in these are the same state later.
+    var withoutClock: Status {
+        var copy = self
+        copy.itemPosition = 0
+        copy.bookPosition = nil
+        copy.timeLeft = nil
+        if copy.sleep?.hasSuffix(" left") == true { copy.sleep = "counting down" }
+        return copy
+    }
+}

@@ -1,0 +1,37 @@
+/// A command line from outside the terminal (the control socket, MPRIS), run on the console's
+/// task exactly like a typed line; what the commands say comes back in the reply instead of on
+/// the terminal.
+public struct RemoteRequest: Sendable {
+    public let line: String
+    public let reply: @Sendable (RemoteReply) -> Void
+
+    public init(line: String, reply: @escaping @Sendable (RemoteReply) -> Void) {
+        self.line = line
+        self.reply = reply
+    }
+}
+
+/// What running a remote line did.
+public struct RemoteReply: Codable, Equatable, Sendable {
+    /// True when every command of the line succeeded.
+    public var ok: Bool
+    /// What the commands said, line by line (what a terminal would show on standard output).
+    public var output: [String]
+    /// What went wrong, one line each (standard error on a terminal).
+    public var errors: [String]
+    /// True when the line asked the player to quit.
+    public var quit: Bool
+
+    public init(ok: Bool, output: [String], errors: [String], quit: Bool = false) {
+        self.ok = ok
+        self.output = output
+        self.errors = errors
+        self.quit = quit
+    }
+}
+
+/// Collects what the console says while it runs a remote line.
+final class OutputCapture {
+    var output: [String] = []
+    var errors: [String] = []
+}
