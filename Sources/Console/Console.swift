@@ -255,18 +255,41 @@ public final class Console {
         session.jump(to: session.timeline.position(item: item, seconds: offset), kind: .beforeItemJump)
     }
 
+    /// The next item: in shuffle, one not heard yet in this pass (a new pass when all were);
+    /// with `repeat book`, the first after the last.
     func nextItem() throws {
         let session = try playing()
-        let next = session.position.item + 1
-        guard next < session.timeline.items.count else { throw CommandError("this is the last item") }
+        let count = session.timeline.items.count
+        let here = session.position.item
+        var next = here + 1
+        if session.settings.shuffle && count > 1 {
+            var unheard = Set(0..<count).subtracting(session.heardThisPass).subtracting([here])
+            if unheard.isEmpty {
+                session.heardThisPass = [here]
+                unheard = Set(0..<count).subtracting([here])
+            }
+            next = unheard.randomElement()!
+        } else if next == count && session.settings.repeatMode == .book {
+            next = 0
+        }
+        guard next < count else { throw CommandError("this is the last item") }
         session.jump(to: PlaybackPosition(item: next, frame: 0), kind: .beforeItemJump)
     }
 
+    /// Like a CD player: back to the start of this item, unless within its first 3 seconds; then
+    /// the item before (in shuffle, the one heard before this one).
     func previousItem() throws {
         let session = try playing()
-        // Like a CD player: back to the start of this item, unless within its first 3 seconds.
         let here = session.position
-        let target = session.timeline.seconds(inItem: here) >= 3 || here.item == 0 ? here.item : here.item - 1
+        var target = here.item
+        if session.timeline.seconds(inItem: here) < 3 {
+            if session.settings.shuffle {
+                if session.heardThisPass.last == here.item { session.heardThisPass.removeLast() }
+                if let before = session.heardThisPass.popLast() { target = before }
+            } else if here.item > 0 {
+                target = here.item - 1
+            }
+        }
         session.jump(to: PlaybackPosition(item: target, frame: 0), kind: .beforeItemJump)
     }
 

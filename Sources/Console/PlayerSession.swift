@@ -19,6 +19,9 @@ final class PlayerSession {
     private var pendingJump: PlaybackPosition?
     /// How many jumps there were (observers are told of each as a seek).
     private(set) var jumps = 0
+    /// The items heard in this shuffle pass, in the order heard: `next` picks among the others,
+    /// `prev` goes back along it.
+    var heardThisPass: [Int] = []
     var sleepTimer = SleepTimer()
     /// The most auto-rewind goes back on resume; nil: off.
     var rewindMaxSeconds: Double?
@@ -95,6 +98,7 @@ final class PlayerSession {
             recorder.handle(event)
             return nil
         case let .itemChanged(info):
+            if heardThisPass.last != info.index { heardThisPass.append(info.index) }
             if !info.metadata.chapters.isEmpty, timeline.items.indices.contains(info.index) {
                 timeline.items[info.index].chapters = info.metadata.chapters.map {
                     ChapterMark(startFrame: $0.startFrame, title: $0.title)

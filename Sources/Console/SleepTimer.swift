@@ -88,7 +88,8 @@ struct SleepTimer {
     var description: String? {
         switch mode {
         case .off: nil
-        case .duration: "\(Timecode.format(seconds: remaining().seconds)) left"
+        // Rounded up: a timer just set to 30 minutes says 30:00, not 29:59.
+        case .duration: "\(Timecode.format(seconds: remaining().seconds.rounded(.up))) left"
         case .endOfChapter: "end of chapter"
         case .endOfItem: "end of item"
         case .fading: "fading out"

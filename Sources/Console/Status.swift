@@ -1,7 +1,7 @@
 import Foundation
 import PlayerCore
 
-/// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`, `null` in JSON).
+/// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`; left out of the JSON).
 public struct Status: Codable, Equatable, Sendable {
     public var book: String
     public var author: String?

@@ -135,7 +135,7 @@ import Testing
         let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "wav:\(out.path)"])
         repl.send("play Tone")
         repl.send("sleep 0:10")
-        #expect(repl.waitForLine(containing: "sleep timer: 0:0") != nil)
+        #expect(repl.waitForLine(containing: "sleep timer: 0:1") != nil)
 
         // When 'play' is typed 4 s in
         Thread.sleep(forTimeInterval: 4)
@@ -196,7 +196,7 @@ import Testing
         #expect(timer[1].hasPrefix("14:5") || timer[1] == "15:00 left", "\(timer[1])")
         #expect(timer[2].hasPrefix("14:5") || timer[2] == "15:00 left")
         #expect(timer[3] == "off")
-        #expect(timer[4...8].map { $0.prefix(2) } == ["14", "29", "44", "59", "en"], "\(timer)")
+        #expect(timer[4...8].map { $0.prefix(2) } == ["15", "30", "45", "1:", "en"], "\(timer)")
         #expect(timer[8] == "end of chapter")
         #expect(timer[9] == "off")
         #expect(timer[10] == "off")
@@ -369,5 +369,30 @@ import Testing
         let matched = heard.map { hz in frequencies.firstIndex { abs($0 - hz) < 5 } }
         #expect(Set(matched.compactMap { $0 }).count == 4, "heard \(heard)")
         #expect(matched.first == 0, "the first item plays first")
+    }
+
+    @Test func nextInShuffleVisitsEveryItemOnceAndPrevGoesBackAlongWhatWasHeard() throws {
+        // Given a shuffled book of four 8 s items
+        let (abplayer, library) = try Self.library("shuffle-next", books: [("Deck", [(300, 8), (500, 8), (700, 8), (900, 8)])])
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "null"])
+        repl.send("play Deck")
+        repl.send("shuffle on")
+        var heard = [repl.status()?.itemNumber]
+
+        // When next is asked three times (each item heard a moment)
+        for _ in 0..<3 {
+            repl.send("next")
+            Thread.sleep(forTimeInterval: 0.5)
+            heard.append(repl.status()?.itemNumber)
+        }
+        // and prev, within the first seconds of the last one
+        repl.send("prev")
+        Thread.sleep(forTimeInterval: 0.5)
+        let back = repl.status()
+        #expect(repl.quit() == 0, "\(repl.stderrLines)")
+
+        // Then the four items were each heard once, and prev went to the one heard before
+        #expect(Set(heard.compactMap { $0 }) == [1, 2, 3, 4], "heard \(heard)")
+        #expect(back?.itemNumber == heard[2], "heard \(heard), back at \(String(describing: back?.itemNumber))")
     }
 }
