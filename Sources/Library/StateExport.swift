@@ -12,10 +12,14 @@ import GRDB
 ///                "items": [fingerprint, ...],            // in play order; "size:fnv1a64hex"
 ///                "finished": Bool,
 ///                "position": { "item": fingerprint, "frame": Int, "updatedAt": ISO-8601 }?,
-///                "settings": { "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerMinutes"? }?,
+///                "settings": { "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerMinutes"?,
+///                              "repeatMode": "off"|"item"|"book"? }?,
+///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
-///                                 "note": String?, "createdAt": ISO-8601 } ] } ] }
+///                                 "note": String?, "createdAt": ISO-8601 } ] } ],
+///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double }? }
 /// ```
+/// Fields marked `?` may be absent (files from before they existed import as before).
 /// Frames count at the item's own sample rate.
 public struct StateExport: Codable, Sendable, Equatable {
     public struct ExportedPosition: Codable, Sendable, Equatable {
@@ -30,6 +34,7 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var shuffle: Bool
         public var skipIntervalSeconds: Double
         public var sleepTimerMinutes: Double?
+        public var repeatMode: RepeatMode?
     }
 
     public struct ExportedBookmark: Codable, Sendable, Equatable {
@@ -48,12 +53,19 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var position: ExportedPosition?
         public var settings: ExportedSettings?
         public var bookmarks: [ExportedBookmark]
+        public var queuePlace: Int?
     }
 
     public var format = "abplayer-state"
     public var version = 1
     public var exportedAt: Date
     public var books: [ExportedBook]
+    public var preferences: ExportedPreferences?
+
+    public struct ExportedPreferences: Codable, Sendable, Equatable {
+        public var autoRewind: Bool
+        public var autoRewindMaxSeconds: Double
+    }
 
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
@@ -92,6 +104,9 @@ extension LibraryDatabase {
             let positions = Dictionary(uniqueKeysWithValues: try Position.fetchAll(db).map { ($0.bookId, $0) })
             let settings = Dictionary(uniqueKeysWithValues: try BookSettings.fetchAll(db).map { ($0.bookId, $0) })
             let bookmarks = Dictionary(grouping: try Bookmark.order(Bookmark.Columns.createdAt).fetchAll(db), by: \.bookId)
+            let queue = try QueueEntry.order(Column("position")).fetchAll(db)
+            let queuePlaces = Dictionary(uniqueKeysWithValues: queue.enumerated().map { ($1.bookId, $0 + 1) })
+            let preferences = try PlayerPreferences.fetchOne(db) ?? PlayerPreferences()
             return StateExport(exportedAt: Date(), books: books.map { book in
                 let items = itemsOfBook[book.id!] ?? []
                 let fingerprints = Dictionary(items.map { ($0.mediaId, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
@@ -100,7 +115,8 @@ extension LibraryDatabase {
                 }
                 let exportedSettings = settings[book.id!].map {
                     StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
-                                                 skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerMinutes: $0.sleepTimerMinutes)
+                                                 skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerMinutes: $0.sleepTimerMinutes,
+                                                 repeatMode: $0.repeatMode)
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
                     fingerprints[b.mediaId].map {
@@ -109,8 +125,10 @@ extension LibraryDatabase {
                 }
                 return StateExport.ExportedBook(
                     title: book.title, author: book.author, items: items.map(\.fingerprint), finished: book.finishedAt != nil,
-                    position: position, settings: exportedSettings, bookmarks: exportedBookmarks)
-            })
+                    position: position, settings: exportedSettings, bookmarks: exportedBookmarks,
+                    queuePlace: queuePlaces[book.id!])
+            }, preferences: StateExport.ExportedPreferences(autoRewind: preferences.autoRewind,
+                                                autoRewindMaxSeconds: preferences.autoRewindMaxSeconds))
         }
     }
 
@@ -122,6 +140,7 @@ extension LibraryDatabase {
         guard state.version <= 1 else { throw LibraryError.invalid("state file version \(state.version) is newer than this abplayer understands (1)") }
         return try writer.write { db in
             var report = StateImportReport()
+            var queued: [(place: Int, bookId: Int64)] = []
             for exported in state.books {
                 let json = String(decoding: try JSONEncoder().encode(exported.items), as: UTF8.self)
                 guard let bookId = try Int64.fetchOne(db, sql: """
@@ -144,6 +163,7 @@ extension LibraryDatabase {
                     settings.shuffle = s.shuffle
                     settings.skipIntervalSeconds = s.skipIntervalSeconds
                     settings.sleepTimerMinutes = s.sleepTimerMinutes
+                    settings.repeatMode = s.repeatMode ?? .off
                     try settings.save(db)
                 }
                 try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
@@ -158,7 +178,21 @@ extension LibraryDatabase {
                                             note: b.note, createdAt: b.createdAt)
                     try bookmark.insert(db)
                 }
+                if let place = exported.queuePlace { queued.append((place, bookId)) }
                 report.matched.append(exported.title)
+            }
+            // The queue as exported, when the file has one: its order, by place.
+            if state.books.contains(where: { $0.queuePlace != nil }) {
+                try QueueEntry.deleteAll(db)
+                for (index, entry) in queued.sorted(by: { $0.place < $1.place }).enumerated() {
+                    try QueueEntry(bookId: entry.bookId, position: index).save(db)
+                }
+            }
+            if let exported = state.preferences {
+                var preferences = try PlayerPreferences.fetchOne(db) ?? PlayerPreferences()
+                preferences.autoRewind = exported.autoRewind
+                preferences.autoRewindMaxSeconds = exported.autoRewindMaxSeconds
+                try preferences.save(db)
             }
             return report
         }

@@ -19,7 +19,15 @@ import TestSupport
         settings.speed = 1.5
         settings.skipIntervalSeconds = 10
         settings.sleepTimerMinutes = 20
+        settings.repeatMode = .book
         try library.saveSettings(settings)
+        // and a queue of two books, and the auto-rewind preference
+        let master = try library.book(matching: "Мастер")
+        _ = try library.enqueue(bookId: master.id!)
+        _ = try library.enqueue(bookId: war.id!)
+        var preferences = try library.playerPreferences()
+        preferences.autoRewindMaxSeconds = 12
+        try library.savePlayerPreferences(preferences)
         try library.addBookmark(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
         try library.addBookmark(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
         try library.markFinished(bookId: try library.book(matching: "Мастер").id!)
@@ -44,6 +52,8 @@ import TestSupport
         #expect(marks.map(\.kind) == [.user, .beforeSeek])
         #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])
         #expect(try other.bookListing(id: try other.book(matching: "Мастер").id!).finished)
+        #expect(try other.queue().map(\.title) == [master.title, war.title])
+        #expect(try other.playerPreferences().autoRewindMaxSeconds == 12)
         // and the document says what it is
         let top = try JSONSerialization.jsonObject(with: json) as? [String: Any]
         #expect(top?["format"] as? String == "abplayer-state" && top?["version"] as? Int == 1)
