@@ -144,6 +144,7 @@ extension Console {
         case let .rename(reference, title):
             let book = try resolveBook(reference)
             try library.renameBook(book.id!, to: title)
+            if let session, session.book.id == book.id { session.book.title = title }
             say("#\(book.id!) \(title)")
         case let .move(reference, shelf):
             let book = try resolveBook(reference)

@@ -5,7 +5,8 @@ import PlayerCore
 /// The book being played: its engine, the recorder saving its position, and where it is.
 /// Used from the REPL's one task, which also feeds it the engine's events.
 final class PlayerSession {
-    let book: Book
+    /// The book as loaded; its title follows a rename while it plays.
+    var book: Book
     let mediaIds: [Int64]
     let engine: PlaybackEngine
     let recorder: ListeningRecorder

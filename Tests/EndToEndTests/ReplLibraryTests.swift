@@ -51,6 +51,23 @@ import Testing
         #expect(dunes.first?.items.map { $0.durationSeconds?.rounded() } == [6, 4])
     }
 
+    @Test func renamingTheBookPlayingShowsInStatusAndArtTakesRelativeShelves() throws {
+        // Given a library with "Ender's Game" on "Science Fiction"
+        let (abplayer, library) = try ReplTests.library("repl-library-rename")
+
+        // When the book playing is renamed, and the gallery is asked for '..' from inside the shelf
+        let result = try abplayer.run(["-c", "play Ender; book rename Ender \"Ender's Shadow\"; status --json; "
+                                       + "cd \"Science Fiction\"; art ..", "--output", "null", "--library", library])
+
+        // Then status has the new title, and the gallery (plain lines without a terminal) lists
+        // the books from the top
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = result.stdoutString.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+        #expect(json.contains("\"book\":\"Ender's Shadow\""), "\(json)")
+        let listed = result.stdoutString.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains("Ender's Shadow") && $0.hasSuffix("%") }
+        #expect(listed.count == 1, "\(result.stdoutString)")
+    }
+
     @Test func bookmarksHistoryExportAndImportState() throws {
         // Given a book played to 0:25 with a bookmark there
         let (abplayer, library) = try ReplTests.library("repl-library-state")

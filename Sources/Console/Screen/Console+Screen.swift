@@ -41,7 +41,7 @@ extension Console {
     }
 
     func showGallery(shelf: String?) throws {
-        let path = shelf.map { $0.hasPrefix("/") ? String($0.dropFirst()) : (location.current.isEmpty ? $0 : location.current + "/" + $0) }
+        let path = shelf.map(absoluteShelfPath)
             ?? location.current
         let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
         guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
