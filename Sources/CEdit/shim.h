@@ -40,3 +40,9 @@ typedef int (*abp_getc_fn)(EditLine *, wchar_t *);
 static inline int abp_el_set_getc(EditLine *el, abp_getc_fn fn) { return el_set(el, EL_GETCFN, fn); }
 /// Redraws the prompt and the line being edited (after something else was written).
 static inline int abp_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
+
+/* The terminal cells a character takes (what libedit itself measures lines with). glibc has
+ * wcwidth, but declares it only under _XOPEN_SOURCE, which Swift's Glibc module does not set. */
+#include <wchar.h>
+extern int wcwidth(wchar_t c);
+static inline int abp_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

@@ -26,6 +26,7 @@ struct Repl: AsyncParsableCommand {
 
     /// `firstLine`: a command run before the prompt shows (`abplayer now`).
     func run(firstLine: String?) async throws {
+        useUTF8CharacterType()
         let database = try library.open()
         let registry = plugins.makeRegistry()
         let outputs = Outputs(
@@ -74,5 +75,14 @@ struct TerminalState {
     func restore() {
         guard var settings = saved else { return }
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+}
+
+/// libedit's reading and the screen's character widths need a UTF-8 character type: the
+/// user's locale when it is one, else C.UTF-8 (we always read and write UTF-8).
+func useUTF8CharacterType() {
+    let chosen = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
+    if !chosen.uppercased().replacingOccurrences(of: "-", with: "").contains("UTF8") {
+        setlocale(LC_CTYPE, "C.UTF-8")
     }
 }

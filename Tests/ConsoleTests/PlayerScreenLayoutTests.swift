@@ -100,3 +100,18 @@ import Testing
         #expect(card.contains { $0.contains("Dune") } && card.contains { $0.contains("Frank Herbert") })
     }
 }
+
+@Suite struct TextFitTests {
+    @Test func wideCharactersTakeTwoCellsAndAreCutByCells() {
+        // Given the UTF-8 character type the REPL sets at start
+        setlocale(LC_CTYPE, "C.UTF-8")
+        // Then CJK takes two cells, a combining mark none, ASCII one
+        #expect(TextFit.cells("日本") == 4)
+        #expect(TextFit.cells("e\u{301}") == 1)
+        #expect(TextFit.cells("abc") == 3)
+        // and a wide title cut to 9 cells keeps 4 characters and the ellipsis, never 10 cells
+        let cut = TextFit.truncate("吾輩は猫である。名前はまだ無い", to: 9)
+        #expect(cut == "吾輩は猫…")
+        #expect(TextFit.cells(cut) <= 9)
+    }
+}

@@ -35,8 +35,8 @@ struct Gallery {
         let inner = width - 2
         func centered(_ text: String) -> String {
             let fitted = TextFit.truncate(text, to: inner - 2)
-            let left = (inner - fitted.count) / 2
-            return "│" + String(repeating: " ", count: left) + fitted + String(repeating: " ", count: inner - left - fitted.count) + "│"
+            let left = (inner - TextFit.cells(fitted)) / 2
+            return "│" + String(repeating: " ", count: left) + fitted + String(repeating: " ", count: inner - left - TextFit.cells(fitted)) + "│"
         }
         let texts = [title] + (author.map { [$0] } ?? []) + ["(no cover)"]
         var body = Array(repeating: centered(""), count: max(texts.count, height - 2))

@@ -1,3 +1,4 @@
+import CEdit
 /// How the screen may draw, from the environment.
 ///
 /// Plain ANSI (ECMA-48) sequences rather than terminfo: the few we use — cursor home, erase to
@@ -47,12 +48,30 @@ struct ScreenSize: Equatable, Sendable {
     var rows: Int
 }
 
-/// Text cut to fit a width (one cell per character; wide CJK characters are not measured).
+/// Text measured and cut in terminal cells: a wide character (CJK, most emoji) takes two, a
+/// combining mark none. The widths come from the C library's `wcwidth` (Unicode's East Asian
+/// Width, under the UTF-8 locale the console sets at start).
 enum TextFit {
+    static func cells(_ character: Character) -> Int {
+        let widths = character.unicodeScalars.map { Int(abp_wcwidth($0.value)) }
+        // Unknown to the locale (-1): count the character as one cell, as most terminals do.
+        return max(1, widths.reduce(0) { $0 + max(0, $1) })
+    }
+
+    static func cells(_ text: String) -> Int { text.reduce(0) { $0 + cells($1) } }
+
     static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
-        guard text.count > width else { return text }
-        return width == 1 ? "…" : String(text.prefix(width - 1)) + "…"
+        guard cells(text) > width else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let size = cells(character)
+            if used + size > width - 1 { break }
+            kept.append(character)
+            used += size
+        }
+        return kept + "…"
     }
 
     /// A bar of `width` cells, `share` (0...1) of it filled.
