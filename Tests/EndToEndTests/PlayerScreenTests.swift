@@ -6,83 +6,10 @@ import Testing
 /// tmux (a pseudo-terminal) typed into with send-keys and read with capture-pane, the audio going
 /// to a private PulseAudio's null sink so positions come from a real output's clock.
 @Suite(.serialized) struct PlayerScreenTests {
-    /// A tmux server of its own running abplayer with `arguments` in an 80x30 window.
-    struct Screen {
-        let socket: String
-
-        init(_ abplayer: AbplayerProcess, name: String, arguments: [String], environment extra: [String: String]) throws {
-            socket = abplayer.home.appending(path: "\(name).tmux").path
-            var environment = abplayer.environment.merging(extra) { _, new in new }
-            environment["XDG_STATE_HOME"] = abplayer.home.appending(path: "state").path
-            environment["LANG"] = "C.UTF-8"
-            // The test runner may run with NO_COLOR set; empty means colour allowed.
-            environment["NO_COLOR"] = extra["NO_COLOR"] ?? ""
-            let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-            let command = "env \(assignments) '\(BuildProducts.abplayer.path)' " + arguments.map { "'\($0)'" }.joined(separator: " ")
-            let tmuxCommand = ["tmux", "-S", socket, "new-session", "-d", "-x", "80", "-y", "30", command]
-                .map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
-            // (As in ReplTerminalTests: the tmux server must not keep the runner's pipes open.)
-            let script = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; "#
-                + "exec \(tmuxCommand) >/dev/null 2>&1 </dev/null"
-            _ = try Command.run("/bin/bash", ["-c", script], timeout: 30).requireSuccess()
-        }
-
-        @discardableResult
-        func tmux(_ arguments: [String]) throws -> CommandResult {
-            try Command.run("tmux", ["-S", socket] + arguments, timeout: 30)
-        }
-
-        func send(_ keys: String...) throws {
-            _ = try tmux(["send-keys"] + keys).requireSuccess()
-        }
-
-        /// The visible screen; with `escapes`, its colour sequences kept.
-        func screen(escapes: Bool = false) -> String {
-            (try? tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])))?.stdoutString ?? ""
-        }
-
-        /// Waits (blocking this thread) until `condition` holds for the screen; the screen then,
-        /// nil after `timeout` seconds (measured).
-        func waitUntil(timeout: Double = 20, escapes: Bool = false, _ condition: (String) -> Bool) -> String? {
-            let clock = ContinuousClock()
-            let start = clock.now
-            while (clock.now - start).secondsValue < timeout {
-                let shown = screen(escapes: escapes)
-                if condition(shown) { return shown }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return nil
-        }
-
-        func waitFor(_ text: String, timeout: Double = 20) -> String? {
-            waitUntil(timeout: timeout) { $0.contains(text) }
-        }
-
-        /// `status --json` typed at the prompt, read back (wrapped lines joined).
-        func status() throws -> ReplTests.StatusJSON {
-            func jsonLines() -> [Substring] {
-                ((try? tmux(["capture-pane", "-p", "-J", "-S", "-"]))?.stdoutString ?? "")
-                    .split(separator: "\n").filter { $0.hasPrefix("{") }
-            }
-            let before = jsonLines().count
-            try send("status --json", "Enter")
-            let clock = ContinuousClock()
-            let start = clock.now
-            while jsonLines().count <= before, (clock.now - start).secondsValue < 20 { Thread.sleep(forTimeInterval: 0.1) }
-            let line = try #require(jsonLines().last, "\(screen())")
-            return try JSONDecoder().decode(ReplTests.StatusJSON.self, from: Data(line.utf8))
-        }
-
-        func stop() {
-            _ = try? tmux(["send-keys", "q"])
-            _ = try? tmux(["send-keys", "C-u", "C-d"])
-            let clock = ContinuousClock()
-            let start = clock.now
-            while (try? tmux(["has-session"]))?.status == 0, (clock.now - start).secondsValue < 10 {
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            _ = try? tmux(["kill-server"])
-        }
+    /// abplayer with `arguments` on an 80x30 terminal.
+    static func screen(_ abplayer: AbplayerProcess, name: String, arguments: [String],
+                       environment: [String: String]) throws -> TmuxTerminal {
+        try TmuxTerminal(abplayer, name: name, arguments: arguments, environment: environment, columns: 80, rows: 30)
     }
 
     /// The shelf "Fiction" with "Blue Book" (no cover) and "Red Book": a 60 s MP3 with the
@@ -126,7 +53,7 @@ import Testing
         // into a private PulseAudio
         let (abplayer, library) = try Self.library("screen-pulse")
         let server = try PulseServer()
-        let screen = try Screen(abplayer, name: "pulse", arguments: ["--output", "pulse", "--library", library],
+        let screen = try Self.screen(abplayer, name: "pulse", arguments: ["--output", "pulse", "--library", library],
                                 environment: server.environment.merging(["TERM": "xterm-256color", "COLORTERM": "truecolor"]) { _, new in new })
         defer { screen.stop() }
         #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
@@ -224,7 +151,7 @@ import Testing
         _ = try abplayer.run(["-c", "play \"Red Book\"; seek 0:50", "--output", "null", "--library", library]).requireSuccess()
 
         // When `abplayer now` starts with NO_COLOR=1
-        let screen = try Screen(abplayer, name: "nocolor", arguments: ["now", "--output", "null", "--library", library],
+        let screen = try Self.screen(abplayer, name: "nocolor", arguments: ["now", "--output", "null", "--library", library],
                                 environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"])
         defer { screen.stop() }
         // Then the player screen shows the book played last, from where it was left

@@ -17,22 +17,22 @@ extension ReplTerminalTests {
     }
 
     /// The screen with wrapped lines joined.
-    static func joinedScreen(_ terminal: Terminal) -> String {
+    static func joinedScreen(_ terminal: TmuxTerminal) -> String {
         (try? terminal.tmux(["capture-pane", "-p", "-J"]))?.stdoutString ?? ""
     }
 
     @Test func aNoticeArrivingWhileTypingGoesAboveTheTypedLine() throws {
         // Given a 3 s book playing, and the listener halfway through typing a command
         let (abplayer, library) = try Self.toneLibrary("repl-notice", seconds: 3)
-        let terminal = try Terminal(abplayer, library: library, name: "notice")
+        let terminal = try Self.terminal(abplayer, library: library, name: "notice")
         defer { terminal.stop() }
-        #expect(try terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
         try terminal.send("play Tone", "Enter")
-        #expect(try terminal.waitFor("playing #1 Tone") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("playing #1 Tone") != nil, "\(terminal.screen())")
         try terminal.send("stätu")
 
         // When the book ends (a notice from the engine)
-        let screen = try #require(try terminal.waitFor("Tone: the end"), "\(terminal.screen())")
+        let screen = try #require(terminal.waitFor("Tone: the end"), "\(terminal.screen())")
 
         // Then the notice is a line of its own, and below it the prompt shows what was typed
         let lines = screen.split(separator: "\n").map(String.init)
@@ -40,7 +40,7 @@ extension ReplTerminalTests {
         #expect(lines.dropFirst(notice + 1).first == "abplayer /> stätu", "\(screen)")
         // and the typed text is still being edited: finishing it runs the command
         try terminal.send("BSpace", "BSpace", "BSpace", "atus", "Enter")
-        #expect(try terminal.waitFor("Tone — stopped") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("Tone — stopped") != nil, "\(terminal.screen())")
     }
 
     @Test func aBookPlaysThroughPrivatePulseAudioPausesAndReportsItsPlace() async throws {
@@ -49,15 +49,15 @@ extension ReplTerminalTests {
         let (abplayer, library) = try ReplTests.library("repl-pulse")
         let recording = try server.record()
         try await Task.sleep(for: .milliseconds(300))
-        let terminal = try Terminal(abplayer, library: library, name: "pulse", output: "pulse", environment: server.environment)
+        let terminal = try Self.terminal(abplayer, library: library, name: "pulse", output: "pulse", environment: server.environment)
         defer { terminal.stop() }
-        #expect(try terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
 
         // When the listener types `play Ender`, waits, then pauses
         try terminal.send(#"play "Ender's Game""#, "Enter")
         let clock = ContinuousClock()
         let typed = clock.now
-        #expect(try terminal.waitFor("through pulse") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("through pulse") != nil, "\(terminal.screen())")
         try await Task.sleep(for: .milliseconds(1500))
         let inputs = try Command.run("pactl", ["list", "sink-inputs"], environment: server.environment, timeout: 10)
         try terminal.send("pause", "Enter")
@@ -85,7 +85,7 @@ extension ReplTerminalTests {
 
     /// Waits (blocking this test's thread, up to 20 s measured) for a `status --json` line on the
     /// screen that satisfies `wanted`.
-    static func waitForStatus(_ terminal: Terminal, after marker: String? = nil,
+    static func waitForStatus(_ terminal: TmuxTerminal, after marker: String? = nil,
                               _ wanted: (ReplTests.StatusJSON) -> Bool) -> ReplTests.StatusJSON? {
         let clock = ContinuousClock()
         let start = clock.now
@@ -97,7 +97,7 @@ extension ReplTerminalTests {
     }
 
     /// The last `status --json` line on the screen (its wrapped rows joined).
-    static func lastStatus(_ terminal: Terminal, after marker: String? = nil) -> ReplTests.StatusJSON? {
+    static func lastStatus(_ terminal: TmuxTerminal, after marker: String? = nil) -> ReplTests.StatusJSON? {
         var lines = joinedScreen(terminal).split(separator: "\n")
         if let marker {
             guard let index = lines.lastIndex(where: { $0.contains(marker) }) else { return nil }
@@ -113,15 +113,15 @@ extension ReplTerminalTests {
         let (abplayer, library) = try Self.toneLibrary("repl-speed", seconds: 8)
         _ = try abplayer.run(["book", "settings", "--library", library, "Tone", "--speed", "2"]).requireSuccess()
         let output = abplayer.home.appending(path: "speed2.wav")
-        let terminal = try Terminal(abplayer, library: library, name: "speed", output: "wav:\(output.path)")
+        let terminal = try Self.terminal(abplayer, library: library, name: "speed", output: "wav:\(output.path)")
         defer { terminal.stop() }
-        #expect(try terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
 
         // When it plays to the end
         let clock = ContinuousClock()
         let started = clock.now
         try terminal.send("play Tone", "Enter")
-        _ = try #require(try terminal.waitFor("Tone: the end", timeout: 30), "\(terminal.screen())")
+        _ = try #require(terminal.waitFor("Tone: the end", timeout: 30), "\(terminal.screen())")
         let wall = (clock.now - started).secondsValue
         terminal.stop() // waits for abplayer to quit, closing the WAV file
 
