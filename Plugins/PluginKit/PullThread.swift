@@ -20,10 +20,13 @@ public final class PullThread: @unchecked Sendable {
     /// Called on the thread once a period; returns how many frames the host supplied. Fewer than
     /// `periodFrames` is an underrun while running, and the end of the audio while draining.
     public typealias Render = (_ periodFrames: Int) -> Int
+    /// Sleeps until the host has `frames` frames ready, or a timeout passes (the source's `wait`).
+    public typealias WaitForAudio = (_ frames: Int) -> Void
 
     private let periodFrames: Int
     private let pacing: Pacing
     private let render: Render
+    private let waitForAudio: WaitForAudio?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var state = State.idle // guarded by mutex
@@ -32,9 +35,11 @@ public final class PullThread: @unchecked Sendable {
     private var rendering = false
     private var thread: pthread_t?
 
-    public init(periodFrames: Int, pacing: Pacing, render: @escaping Render) {
+    /// `waitForAudio`: how to sleep after an underrun when unpaced (nil: a short nap).
+    public init(periodFrames: Int, pacing: Pacing, waitForAudio: WaitForAudio? = nil, render: @escaping Render) {
         self.periodFrames = periodFrames
         self.pacing = pacing
+        self.waitForAudio = waitForAudio
         self.render = render
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -122,12 +127,17 @@ public final class PullThread: @unchecked Sendable {
             // A device consumes a whole period whatever it got (silence fills the rest).
             clock.wait(afterFrames: periodFrames)
             if supplied < periodFrames && !draining, case .unpaced = pacing {
-                // An underrun with no clock to wait on: the host's decoder is behind. Give it the
-                // core for a moment rather than spin (the ABI gives sinks no wake-up signal).
-                // Short: at decoding speed the host refills half a second of audio in well under
-                // a millisecond, so a longer nap would make this thread the bottleneck.
-                var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
-                nanosleep(&pause, nil)
+                // An underrun with no clock to wait on: the host's decoder is behind. Sleep until
+                // it has a period ready (ABI 1.2's wait), rather than spin.
+                if let waitForAudio {
+                    waitForAudio(periodFrames)
+                } else {
+                    // A host before 1.2: nap. Short: at decoding speed the host refills half a
+                    // second of audio in well under a millisecond, so a longer nap would make
+                    // this thread the bottleneck.
+                    var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+                    nanosleep(&pause, nil)
+                }
             }
 
             pthread_mutex_lock(mutex)

@@ -17,6 +17,9 @@ public final class RingBuffer: @unchecked Sendable {
     private let written = Atomic<Int>(0)
     private let read = Atomic<Int>(0)
     private let wakeProducer: UnsafeMutablePointer<sem_t>
+    private let wakeConsumer: UnsafeMutablePointer<sem_t>
+    /// The frames a consumer sleeping in `waitForData` waits for; 0 when none sleeps.
+    private let consumerWants = Atomic<Int>(0)
 
     public init(channels: Int, capacityFrames: Int) {
         precondition(channels > 0 && capacityFrames > 0)
@@ -26,11 +29,15 @@ public final class RingBuffer: @unchecked Sendable {
         storage.initialize(repeating: 0, count: channels * capacityFrames)
         wakeProducer = .allocate(capacity: 1)
         sem_init(wakeProducer, 0, 0)
+        wakeConsumer = .allocate(capacity: 1)
+        sem_init(wakeConsumer, 0, 0)
     }
 
     deinit {
         sem_destroy(wakeProducer)
         wakeProducer.deallocate()
+        sem_destroy(wakeConsumer)
+        wakeConsumer.deallocate()
         storage.deallocate()
     }
 
@@ -78,7 +85,38 @@ public final class RingBuffer: @unchecked Sendable {
             storage.update(from: buffer + first * channels, count: (count - first) * channels)
         }
         written.store(end + count, ordering: .releasing)
+        let wanted = consumerWants.load(ordering: .acquiring)
+        if wanted > 0, end + count - read.load(ordering: .acquiring) >= wanted,
+           consumerWants.compareExchange(expected: wanted, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            sem_post(wakeConsumer)
+        }
         return count
+    }
+
+    /// Wakes a consumer sleeping in `waitForData` (the producer stopped, drains or changes).
+    public func wakeConsumerNow() {
+        if consumerWants.exchange(0, ordering: .acquiringAndReleasing) > 0 { sem_post(wakeConsumer) }
+    }
+
+    // MARK: Consumer without a clock (a file or null sink)
+
+    /// Sleeps until `frames` frames are ready, `wakeConsumerNow()`, or `seconds` pass. Blocks:
+    /// only for sinks with no device clock, after an underrun, instead of polling.
+    public func waitForData(frames: Int, timeout seconds: Double) {
+        let frames = max(1, min(frames, capacityFrames))
+        consumerWants.store(frames, ordering: .releasing)
+        // Data written before the wish was published would wake nobody: look once more.
+        if availableFrames >= frames {
+            consumerWants.store(0, ordering: .releasing)
+            return
+        }
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(seconds * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while sem_timedwait(wakeConsumer, &deadline) == -1 && errno == EINTR {}
+        consumerWants.store(0, ordering: .releasing)
     }
 
     /// Discards everything not yet read. Only while the consumer is stopped.

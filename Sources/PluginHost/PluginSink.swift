@@ -41,6 +41,13 @@ final class PluginSink: Sink {
                 size_t($0.read(into: buffer, frames: Int(frames)))
             }
         }
+        // Blocks (ABI 1.2): for sinks with no clock of their own, after an underrun.
+        source.pointee.wait = { context, frames, timeoutMilliseconds in
+            guard let context, let ring = context.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)[0] else { return }
+            Unmanaged<RingBuffer>.fromOpaque(ring)._withUnsafeGuaranteedRef {
+                $0.waitForData(frames: Int(frames), timeout: Double(timeoutMilliseconds) / 1000)
+            }
+        }
         // Not real-time: plugins call it from a thread of their own (the ABI says so).
         source.pointee.status = { context, status, message in
             guard let context, let box = context.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)[1] else { return }
@@ -78,16 +85,28 @@ final class PluginSink: Sink {
         sourceContext.deallocate()
     }
 
+    // A sink thread sleeping in the source's `wait` looks again at once when asked to pause,
+    // drain, stop or close, instead of at its timeout.
     func start() throws { try check(ops.start(instance)) }
-    func pause() throws { try check(ops.pause(instance)) }
+    func pause() throws {
+        ring.wakeConsumerNow()
+        try check(ops.pause(instance))
+    }
     func resume() throws { try check(ops.resume(instance)) }
-    func drain() throws { try check(ops.drain(instance)) }
-    func stop() throws { try check(ops.stop(instance)) }
+    func drain() throws {
+        ring.wakeConsumerNow()
+        try check(ops.drain(instance))
+    }
+    func stop() throws {
+        ring.wakeConsumerNow()
+        try check(ops.stop(instance))
+    }
     var latencyFrames: Int64 { max(0, ops.latency(instance)) }
 
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        ring.wakeConsumerNow()
         ops.close(instance)
     }
 

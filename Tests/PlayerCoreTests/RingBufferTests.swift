@@ -1,4 +1,6 @@
+import Foundation
 import PlayerCore
+import Synchronization
 import Testing
 
 @Suite struct RingBufferTests {
@@ -72,5 +74,52 @@ import Testing
         }
         // Then nothing is lost, duplicated or torn
         #expect(await consumer.value == 0)
+    }
+
+    @Test func aConsumerWaitingForDataWakesWhenEnoughIsWrittenNotAtItsTimeout() {
+        // Given a consumer waiting (on its own thread) for 100 frames, with a 10 s timeout
+        let ring = RingBuffer(channels: 1, capacityFrames: 1000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let woke = DispatchSemaphore(value: 0)
+        let elapsed = Mutex<Duration?>(nil)
+        Thread.detachNewThread {
+            ring.waitForData(frames: 100, timeout: 10)
+            elapsed.withLock { $0 = start.duration(to: clock.now) }
+            woke.signal()
+        }
+        // When 50 frames come, then (after a moment) 50 more
+        let half = [Float](repeating: 0.5, count: 50)
+        Thread.sleep(forTimeInterval: 0.2)
+        half.withUnsafeBufferPointer { _ = ring.write(from: $0.baseAddress!, frames: 50) }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(elapsed.withLock { $0 } == nil, "woke with only half of what it waits for")
+        half.withUnsafeBufferPointer { _ = ring.write(from: $0.baseAddress!, frames: 50) }
+        // Then it wakes then, long before its timeout
+        #expect(woke.wait(timeout: .now() + 5) == .success)
+        #expect((elapsed.withLock { $0 } ?? .seconds(99)) < .seconds(5))
+    }
+
+    @Test func aWaitingConsumerWakesWhenTheProducerAsksAndOtherwiseAtItsTimeout() {
+        let ring = RingBuffer(channels: 1, capacityFrames: 1000)
+        let clock = ContinuousClock()
+        // Given a consumer waiting with nothing coming: it returns at its timeout
+        let start = clock.now
+        ring.waitForData(frames: 10, timeout: 0.3)
+        #expect(start.duration(to: clock.now) >= .milliseconds(290))
+        // When the producer wakes a consumer waiting with a 10 s timeout
+        let woke = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            ring.waitForData(frames: 10, timeout: 10)
+            woke.signal()
+        }
+        // (asked again until it wakes: the thread may not have started waiting yet)
+        var asked = 0
+        while woke.wait(timeout: .now() + 0.1) == .timedOut, asked < 50 {
+            ring.wakeConsumerNow()
+            asked += 1
+        }
+        // Then it returns then, not at its timeout
+        #expect(asked < 50)
     }
 }

@@ -25,6 +25,8 @@ ABP_ASSERT_OFFSET(abp_sink_ops, open, 8);
 ABP_ASSERT_OFFSET(abp_sink_ops, close, 72);
 ABP_ASSERT_OFFSET(abp_stream_info, total_frames, 16);
 ABP_ASSERT_OFFSET(abp_audio_source, pull, 16);
+ABP_ASSERT_OFFSET(abp_audio_source, status, 24);
+ABP_ASSERT_OFFSET(abp_audio_source, wait, 32);
 ABP_ASSERT_OFFSET(abp_metadata_callbacks, picture, 32);
 #endif
 _Static_assert(ABP_ERR_MOVED == -9, "status codes are append-only");

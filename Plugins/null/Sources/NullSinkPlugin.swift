@@ -15,11 +15,12 @@ private final class NullSink {
     init(format: abp_format, source: abp_audio_source, paced: Bool) {
         self.format = format
         self.source = source
-        // 20 ms, like a typical device period; unpaced, 100 ms, to take the ring in few pulls.
-        let periodFrames = Int(format.rate) / (paced ? 50 : 10)
+        // 20 ms, like a typical device period; unpaced, 250 ms (half the host's ring), to take the
+        // ring in few pulls and wake once per pull.
+        let periodFrames = Int(format.rate) / (paced ? 50 : 4)
         scratch = .allocate(capacity: periodFrames * Int(format.channels))
         let pacing: PullThread.Pacing = paced ? .realTime(rate: Int(format.rate)) : .unpaced
-        thread = PullThread(periodFrames: periodFrames, pacing: pacing) { [source, scratch] frames in
+        thread = PullThread(periodFrames: periodFrames, pacing: pacing, waitForAudio: source.pullThreadWait) { [source, scratch] frames in
             source.pull(source.ctx, scratch.baseAddress, frames)
         }
     }

@@ -192,7 +192,9 @@ private final class WavSink {
 
     init(output: WavOutput, periodFrames: Int, pacing: PullThread.Pacing) {
         self.output = output
-        thread = PullThread(periodFrames: periodFrames, pacing: pacing) { [output] in output.period($0) }
+        thread = PullThread(periodFrames: periodFrames, pacing: pacing, waitForAudio: output.source.pullThreadWait) { [output] in
+            output.period($0)
+        }
     }
 
     /// Flushes and patches the header; ABP_ERR_IO with last_error set once writing has failed.
@@ -213,8 +215,9 @@ private func openSink(
         throw WavError(ABP_ERR_INVALID, "cannot write \(requested.channels) channels at \(requested.rate) Hz")
     }
     let file = try WavFile(path: path, format: requested)
-    // 20 ms, like a typical device period; unpaced, 100 ms, to take the ring in few pulls.
-    let periodFrames = max(Int(requested.rate) / (paced ? 50 : 10), 1)
+    // 20 ms, like a typical device period; unpaced, 250 ms (half the host's ring), to take the
+    // ring in few pulls and wake once per pull.
+    let periodFrames = max(Int(requested.rate) / (paced ? 50 : 4), 1)
     return WavSink(
         output: WavOutput(source: source, file: file, periodFrames: periodFrames), periodFrames: periodFrames,
         pacing: paced ? .realTime(rate: Int(requested.rate)) : .unpaced)

@@ -44,6 +44,9 @@
  *   1.1  (2026-11) ABP_ERR_MOVED, a status a sink reports through abp_audio_source.status when
  *        the server moved its stream to another device (headphones unplugged). Hosts at 1.0
  *        never receive it from 1.0 plugins; a 1.1 plugin must not send it to a 1.0 host.
+ *   1.2  (2026-11) abp_audio_source.wait: a sink with no clock of its own (a file, a null
+ *        output) sleeps until the host has audio instead of polling. Present when the source's
+ *        struct_size covers it.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef ABPLAYER_PLUGIN_H
@@ -57,7 +60,7 @@ extern "C" {
 #endif
 
 #define ABP_ABI_MAJOR 1
-#define ABP_ABI_MINOR 1
+#define ABP_ABI_MINOR 2
 
 /* The one symbol a plugin exports (the only one the host looks up). */
 #define ABP_ENTRY_SYMBOL "abplayer_plugin_entry"
@@ -248,6 +251,12 @@ typedef struct abp_audio_source {
      * was moved elsewhere by its server (ABP_ERR_MOVED, since 1.1; only when host abi_minor >= 1)
      * or came back (ABP_OK). `message` is one line. Not real-time safe: call it from a non-audio thread. May be NULL. */
     void (*status)(void *ctx, abp_status status, const char *message);
+    /* (1.2; present when struct_size >= offsetof(abp_audio_source, wait) + sizeof(void *).)
+     * Sleeps until at least `frames` frames are ready to pull, or `timeout_ms` passed, or the
+     * host wants the sink to look again (it stops, drains or changes something). For sinks
+     * with no clock of their own after an underrun, instead of polling; a device-driven sink
+     * never needs it. Not real-time safe: it blocks. Call from the thread that pulls. */
+    void (*wait)(void *ctx, size_t frames, uint32_t timeout_ms);
 } abp_audio_source;
 
 typedef struct abp_sink abp_sink; /* opaque, the plugin's instance */
