@@ -21,7 +21,11 @@ final class BusConnection: @unchecked Sendable {
         dbus_error_init(&error)
         // Private: ours to close, never shared with another library in the process.
         guard let raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error) else {
-            throw BusError(description: take(&error) ?? "no session bus")
+            let reason = take(&error) ?? "no session bus"
+            // Unset, libdbus tries $XDG_RUNTIME_DIR/bus and then X11 autolaunch, and reports
+            // only the last ("Unable to autolaunch a dbus-daemon without a $DISPLAY for X11").
+            let address = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+            throw BusError(description: address.isEmpty ? "no session bus (DBUS_SESSION_BUS_ADDRESS is not set)" : reason)
         }
         // libdbus's default is to _exit the process when the bus goes away.
         dbus_connection_set_exit_on_disconnect(raw, 0)

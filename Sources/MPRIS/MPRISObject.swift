@@ -164,7 +164,7 @@ final class MPRISObject {
                 DBusValue.int64(position).append(to: &$0)
             }
         case .position, .engine:
-            break
+            break // not forwarded (see MPRISService.start)
         }
     }
 }

@@ -18,6 +18,9 @@ public final class MPRISService: Sendable {
     public let busName: String
     private let mailbox: Mailbox
     private let finished = DispatchSemaphore(value: 0)
+    /// Forwards the console's events to the MPRIS thread; cancelled at `stop`.
+    private let forwarding = Mutex<Task<Void, Never>?>(nil)
+    private let stopped = Mutex(false)
 
     private init(busName: String, mailbox: Mailbox) {
         self.busName = busName
@@ -42,8 +45,17 @@ public final class MPRISService: Sendable {
             let service = MPRISService(busName: name, mailbox: mailbox)
             broadcast.askForCoverFiles()
             let events = broadcast.subscribe()
-            Task.detached {
-                for await event in events { mailbox.post(.event(event)) }
+            service.forwarding.withLock { task in
+                task = Task.detached {
+                    for await event in events {
+                        // Only what is announced: a position moving by playing (ten times a
+                        // second) would wake the MPRIS thread for nothing.
+                        switch event {
+                        case .changed, .seeked: mailbox.post(.event(event))
+                        case .position, .engine: break
+                        }
+                    }
+                }
             }
             let finished = service.finished
             Thread.detachNewThread {
@@ -61,6 +73,12 @@ public final class MPRISService: Sendable {
 
     /// Leaves the bus (the name goes with the connection) and waits until the thread is done.
     public func stop() {
+        let already = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !already else { return }
+        forwarding.withLock { $0?.cancel() }
         mailbox.post(.stop)
         finished.wait()
     }
