@@ -19,7 +19,10 @@ enum MPRISCommand: Equatable {
         case "PlayPause": self = .line("toggle")
         // An audiobook player never throws the place away: Stop keeps it, like Pause.
         case "Stop": self = .line("pause")
-        case "Next": self = .line(status.map { $0.chapterCount > 0 ? "chapter next" : "next" } ?? "next")
+        case "Next":
+            // The spec: with CanGoNext false (the last chapter or item), Next does nothing.
+            guard let status, MPRISProperties.hasNext(status) else { self = .ignore; return }
+            self = .line(status.chapterCount > 0 ? "chapter next" : "next")
         case "Previous": self = .line(status.map { $0.chapterCount > 0 ? "chapter prev" : "prev" } ?? "prev")
         case "Seek":
             guard let offset = arguments.first?.number else { self = .refuse("Seek takes an offset in microseconds (x)"); return }

@@ -84,6 +84,11 @@ struct MPRISMappingTests {
         #expect(MPRISCommand(method: "SetPosition", arguments: [.objectPath("/org/abplayer/track/b7_i2_c4"), .int64(121_000_000)],
                              status: status) == .ignore)
         #expect(MPRISCommand(method: "Fly", arguments: [], status: status) == nil)
+        // Next in the last chapter, or with nothing loaded, does nothing (CanGoNext is false)
+        var last = status
+        last.chapterNumber = 6
+        #expect(MPRISCommand(method: "Next", arguments: [], status: last) == .ignore)
+        #expect(MPRISCommand(method: "Next", arguments: [], status: nil) == .ignore)
     }
 
     @Test func propertyWritesAreClampedToWhatThePlayerTakes() {
