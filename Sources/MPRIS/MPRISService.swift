@@ -34,14 +34,18 @@ public final class MPRISService: Sendable {
         let broadcast = console.broadcast
         do {
             let bus = try BusConnection.openSession()
-            let base = "org.mpris.MediaPlayer2.abplayer"
-            var name = base
-            if try !bus.requestName(base) {
-                name = "\(base).instance\(getpid())"
-                guard try bus.requestName(name) else { throw BusError(description: "\(name) is taken") }
+            let name: String
+            let socket: Int32
+            let mailbox: Mailbox
+            do {
+                name = try takeName(on: bus)
+                guard let descriptor = bus.fileDescriptor else { throw BusError(description: "the bus connection has no socket") }
+                socket = descriptor
+                mailbox = try Mailbox()
+            } catch {
+                bus.close()
+                throw error
             }
-            guard let socket = bus.fileDescriptor else { throw BusError(description: "the bus connection has no socket") }
-            let mailbox = try Mailbox()
             let service = MPRISService(busName: name, mailbox: mailbox)
             broadcast.askForCoverFiles()
             let events = broadcast.subscribe()
@@ -69,6 +73,15 @@ public final class MPRISService: Sendable {
             FileHandle.standardError.write(Data("MPRIS is off: \(error)\n".utf8))
             return nil
         }
+    }
+
+    /// `org.mpris.MediaPlayer2.abplayer`, or the spec's `.instance<pid>` when another player has it.
+    private static func takeName(on bus: BusConnection) throws(BusError) -> String {
+        let base = "org.mpris.MediaPlayer2.abplayer"
+        if try bus.requestName(base) { return base }
+        let instance = "\(base).instance\(getpid())"
+        guard try bus.requestName(instance) else { throw BusError(description: "\(instance) is taken") }
+        return instance
     }
 
     /// Leaves the bus (the name goes with the connection) and waits until the thread is done.
