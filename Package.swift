@@ -58,10 +58,14 @@ var targets: [Target] = [
     // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers.
     .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
     .target(name: "Console", dependencies: ["PlayerCore", "Library", "Listening", "CEdit", "CChafa"], swiftSettings: strictSwift),
+    // libdbus-1 (the reference D-Bus library) and MPRIS on the session bus: media keys, desktop
+    // widgets and playerctl drive the console through its remote lines.
+    .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
+    .target(name: "MPRIS", dependencies: ["Console", "CDBus"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost", "Library", "Listening", "Console",
+            "PlayerCore", "PluginHost", "Library", "Listening", "Console", "MPRIS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -76,6 +80,7 @@ var targets: [Target] = [
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
+    .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "Console", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "LibraryTests",
         dependencies: [

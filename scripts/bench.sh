@@ -78,3 +78,5 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
 # Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.
 "$(dirname "$0")/bench-playback.sh" "$bin_dir"
+# MPRIS: CPU while playing with and without it, property round trips against dbus-daemon.
+"$(dirname "$0")/bench-mpris.sh" "$bin_dir"

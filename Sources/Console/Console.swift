@@ -52,6 +52,8 @@ public final class Console {
     var publishedJumps = 0
     /// Where what is said goes while a remote line runs.
     var capture: OutputCapture?
+    /// Cover files written for observers, by book id (nil: the book has none).
+    var coverFiles: [Int64: String?] = [:]
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {

@@ -12,6 +12,10 @@ public struct Status: Codable, Equatable, Sendable {
     public var chapter: String?
     public var chapterNumber: Int?
     public var chapterCount: Int
+    /// Where the current chapter starts in its item, and its length (to the next chapter or the
+    /// end of the item), in seconds: MPRIS describes the chapter as the track.
+    public var chapterStart: Double?
+    public var chapterDuration: Double?
     public var itemPosition: Double
     public var itemDuration: Double?
     public var bookPosition: Double?
@@ -28,6 +32,8 @@ public struct Status: Codable, Equatable, Sendable {
     public var shuffle: Bool
     /// Books waiting in the queue.
     public var queue = 0
+    /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
+    public var cover: String?
 
     init(session: PlayerSession) {
         let timeline = session.timeline
@@ -44,6 +50,16 @@ public struct Status: Codable, Equatable, Sendable {
         chapter = chapterIndex.map { chapters[$0].title }
         chapterNumber = chapterIndex.map { $0 + 1 }
         chapterCount = chapters.count
+        // Only a chapter of the item playing (an item without chapters after one with them is
+        // not inside that chapter as far as a track goes).
+        if let chapterIndex, chapters[chapterIndex].item == position.item {
+            let start = chapters[chapterIndex]
+            let rate = Double(item.sampleRate)
+            let next = chapters.indices.contains(chapterIndex + 1) ? chapters[chapterIndex + 1] : nil
+            let endFrame = next.flatMap { $0.item == start.item ? $0.startFrame : nil } ?? item.frames
+            chapterStart = Double(start.startFrame) / rate
+            chapterDuration = endFrame.map { Double($0 - start.startFrame) / rate }
+        }
         itemPosition = timeline.seconds(inItem: position)
         itemDuration = item.seconds
         bookPosition = timeline.bookSeconds(position)

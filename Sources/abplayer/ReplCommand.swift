@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import MPRIS
 import PlayerCore
 import PluginHost
 
@@ -53,9 +54,12 @@ struct Repl: AsyncParsableCommand {
         } else {
             source = .standardInput
         }
+        // MPRIS (media keys, desktop widgets, playerctl) while the REPL runs; not for a `-c` script.
+        let mpris = commands == nil ? MPRISService.start(console: console, inputs: continuation) : nil
         // SIGHUP too: closing the terminal saves the position like Ctrl-C.
         let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
         let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
+        mpris?.stop()
         terminal.restore()
         withExtendedLifetime(signals) {}
         if !succeeded { throw ExitCode.failure }

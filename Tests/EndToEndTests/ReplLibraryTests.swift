@@ -114,7 +114,9 @@ import Testing
         let lines = result.stdoutString.split(separator: "\n").map(String.init)
         #expect(lines.contains("stopped Dune (position saved): it is being deleted"), "\(lines)")
         #expect(lines.contains("stopped Ender's Game (position saved): items are being removed from it"), "\(lines)")
-        #expect(result.stderr == "status: nothing is playing: 'play BOOK' first\n")
+        // (MPRIS says in one line that it is off when the test machine has no session bus.)
+        #expect(result.stderr.split(separator: "\n").filter { !$0.hasPrefix("MPRIS is off: ") }
+            == ["status: nothing is playing: 'play BOOK' first"], "\(result.stderr)")
         let books = try Self.books(abplayer, library: library)
         #expect(books.map(\.title) == ["Ender's Game"])
         #expect(books.first?.items.count == 1)

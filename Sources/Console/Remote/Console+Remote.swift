@@ -10,6 +10,9 @@ extension Console {
         let outcome = execute(line: request.line)
         self.capture = nil
         userIsAtPrompt = wasAtPrompt
+        // Published before the reply: a client asking for the state right after its command
+        // returned (playerctl play-pause; playerctl status) sees what the command did.
+        publishState()
         request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
                                   quit: outcome == .quit))
         return outcome
@@ -24,6 +27,7 @@ extension Console {
             return
         }
         var status = Status(session: session)
+        if broadcast.wantsCoverFiles { status.cover = coverFile(ofBook: session.book.id!) }
         let isPositionEvent = if case .position = event { true } else { false }
         if isPositionEvent, let current = broadcast.current {
             status.queue = current.queue

@@ -23,6 +23,7 @@ public final class ConsoleBroadcast: Sendable {
         var current: Status?
         var nextId = 0
         var subscribers: [Int: AsyncStream<ConsoleEvent>.Continuation] = [:]
+        var wantsCoverFiles = false
     }
 
     private let state = Mutex(State())
@@ -31,6 +32,13 @@ public final class ConsoleBroadcast: Sendable {
 
     /// The status now; nil when no book is loaded.
     public var current: Status? { state.withLock { $0.current } }
+
+    /// Whether `Status.cover` is filled in (the cover extracted to a file): only when an
+    /// observer shows covers, so a player without one never writes them.
+    public var wantsCoverFiles: Bool { state.withLock { $0.wantsCoverFiles } }
+
+    /// Asks for `Status.cover` from the next status on.
+    public func askForCoverFiles() { state.withLock { $0.wantsCoverFiles = true } }
 
     /// Events from now on. A slow subscriber loses the oldest ones beyond 1,000, never blocks
     /// the console. The stream ends when the subscriber drops it.

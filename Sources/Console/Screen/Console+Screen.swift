@@ -110,12 +110,16 @@ extension Console {
     /// The book's cover picture, decoded: the first item that has one, read by its decoder.
     func cover(ofBook bookId: Int64) -> CoverArt.Pixels? {
         if let known = fullScreen?.covers[bookId] { return known }
-        let media = (try? library.items(ofBook: bookId)) ?? []
-        let picture = media.filter { $0.hasCover && !$0.isMissing }.lazy
-            .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
-        let pixels = picture.flatMap { CoverArt.Pixels(encoded: $0.data) }
+        let pixels = coverPicture(ofBook: bookId).flatMap { CoverArt.Pixels(encoded: $0.data) }
         fullScreen?.covers[bookId] = .some(pixels)
         return pixels
+    }
+
+    /// The book's cover as its file holds it: the first item that has one, read by its decoder.
+    func coverPicture(ofBook bookId: Int64) -> Picture? {
+        let media = (try? library.items(ofBook: bookId)) ?? []
+        return media.filter { $0.hasCover && !$0.isMissing }.lazy
+            .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
     }
 
     /// A key pressed while a screen shows.

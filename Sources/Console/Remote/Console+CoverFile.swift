@@ -1,0 +1,37 @@
+import Foundation
+import PlayerCore
+
+/// Covers as files, for observers that show a picture by URL (MPRIS's `mpris:artUrl`).
+extension Console {
+    /// `$XDG_CACHE_HOME/abplayer/covers/<book id>.<jpg|png>`, extracted from the book's files the
+    /// first time this process asks (so a cover changed by a rescan shows after a restart); nil
+    /// when the book has none or it cannot be written.
+    func coverFile(ofBook bookId: Int64) -> String? {
+        if let known = coverFiles[bookId] { return known }
+        let path = coverPicture(ofBook: bookId).flatMap { Self.writeCover($0, bookId: bookId) }
+        coverFiles[bookId] = .some(path)
+        return path
+    }
+
+    private static func writeCover(_ picture: Picture, bookId: Int64) -> String? {
+        // By its signature: the MIME type a tag claims is often wrong.
+        let isPNG = picture.data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        let isJPEG = picture.data.starts(with: [0xFF, 0xD8])
+        guard isPNG || isJPEG else { return nil }
+        let folder = coversFolder()
+        let file = folder.appendingPathComponent("\(bookId).\(isPNG ? "png" : "jpg")")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(picture.data).write(to: file, options: .atomic)
+            return file.path
+        } catch {
+            return nil
+        }
+    }
+
+    static func coversFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return URL(fileURLWithPath: base).appendingPathComponent("abplayer/covers")
+    }
+}

@@ -1,0 +1,170 @@
+import CDBus
+import Console
+import Foundation
+
+/// The `/org/mpris/MediaPlayer2` object, served on the MPRIS thread: everything here runs on
+/// that one thread, which alone touches the bus connection.
+final class MPRISObject {
+    private let bus: BusConnection
+    private let socket: Int32
+    private let broadcast: ConsoleBroadcast
+    private let inputs: AsyncStream<ConsoleInput>.Continuation
+    private let mailbox: Mailbox
+    /// Method calls waiting for the console's reply, by request number (each message ref'd).
+    private var waiting: [Int: MethodCall] = [:]
+    private var nextRequest = 0
+    /// The Player properties last announced, to send only what changed.
+    private var announced: [(String, DBusValue)]
+
+    init(bus: BusConnection, socket: Int32, broadcast: ConsoleBroadcast,
+         inputs: AsyncStream<ConsoleInput>.Continuation, mailbox: Mailbox) {
+        self.bus = bus
+        self.socket = socket
+        self.broadcast = broadcast
+        self.inputs = inputs
+        self.mailbox = mailbox
+        announced = MPRISProperties.playerValues(broadcast.current)
+    }
+
+    /// Serves until `.stop` or the bus goes away.
+    func run() {
+        defer {
+            for call in waiting.values { dbus_message_unref(call.message) }
+        }
+        while true {
+            // libdbus may already hold messages read while it flushed a reply: take them first,
+            // poll would not see them.
+            while let message = bus.nextMessage() {
+                if let call = MethodCall(message) { handle(call) }
+                dbus_message_unref(message)
+            }
+            var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: mailbox.descriptor, events: Int16(POLLIN), revents: 0)]
+            guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
+            if descriptors[0].revents != 0 {
+                bus.readAvailable()
+                guard bus.isConnected else {
+                    FileHandle.standardError.write(Data("MPRIS is off: the session bus went away\n".utf8))
+                    return
+                }
+            }
+            if descriptors[1].revents != 0 {
+                for job in mailbox.take() {
+                    switch job {
+                    case let .event(event): announce(event)
+                    case let .reply(id, reply): answer(id, reply)
+                    case .stop: return
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Calls
+
+    private func handle(_ call: MethodCall) {
+        let status = broadcast.current
+        switch (call.interface, call.member) {
+        case ("org.freedesktop.DBus.Introspectable", "Introspect"):
+            guard let xml = Introspection.xml(for: call.path) else { return unknownObject(call) }
+            call.reply(on: bus) { DBusValue.string(xml).append(to: &$0) }
+        case ("org.freedesktop.DBus.Peer", "Ping"):
+            call.reply(on: bus)
+        case (_, _) where call.path != MPRISProperties.objectPath:
+            unknownObject(call)
+        case (MPRISProperties.properties, "Get"):
+            guard call.arguments.count == 2, case let .string(interface) = call.arguments[0],
+                  case let .string(name) = call.arguments[1] else { return invalidArguments(call) }
+            guard let values = MPRISProperties.values(of: interface, status) else { return unknownInterface(call, interface) }
+            guard let value = values.first(where: { $0.0 == name })?.1 else {
+                return call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownProperty", "no property \(name) in \(interface)")
+            }
+            call.reply(on: bus) { value.appendVariant(to: &$0) }
+        case (MPRISProperties.properties, "GetAll"):
+            guard case let .string(interface) = call.arguments.first else { return invalidArguments(call) }
+            guard let values = MPRISProperties.values(of: interface, status) else { return unknownInterface(call, interface) }
+            call.reply(on: bus) { DBusValue.appendDictionary(values, to: &$0) }
+        case (MPRISProperties.properties, "Set"):
+            guard call.arguments.count == 3, case let .string(interface) = call.arguments[0],
+                  case let .string(name) = call.arguments[1] else { return invalidArguments(call) }
+            guard interface == MPRISProperties.player, let command = MPRISCommand(setting: name, to: call.arguments[2]) else {
+                return call.fail(on: bus, name: "org.freedesktop.DBus.Error.PropertyReadOnly", "\(interface).\(name) cannot be set")
+            }
+            perform(command, for: call)
+        case (MPRISProperties.root, let method), (MPRISProperties.player, let method):
+            guard let command = MPRISCommand(method: method, arguments: call.arguments, status: status) else {
+                return call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) in \(call.interface)")
+            }
+            perform(command, for: call)
+        default:
+            call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownMethod",
+                      "no method \(call.member) in \(call.interface.isEmpty ? "any interface" : call.interface)")
+        }
+    }
+
+    /// Runs the command's line on the console; the call is answered when the console replies.
+    private func perform(_ command: MPRISCommand, for call: MethodCall) {
+        switch command {
+        case .ignore: call.reply(on: bus)
+        case let .refuse(text): call.fail(on: bus, name: "org.freedesktop.DBus.Error.InvalidArgs", text)
+        case let .line(line):
+            let id = nextRequest
+            nextRequest += 1
+            let mailbox = mailbox
+            let request = RemoteRequest(line: line) { mailbox.post(.reply(id: id, $0)) }
+            guard case .enqueued = inputs.yield(.remote(request)) else {
+                return call.fail(on: bus, name: "org.freedesktop.DBus.Error.Failed", "the player is closing")
+            }
+            dbus_message_ref(call.message)
+            waiting[id] = call
+        }
+    }
+
+    private func answer(_ id: Int, _ reply: RemoteReply) {
+        guard let call = waiting.removeValue(forKey: id) else { return }
+        defer { dbus_message_unref(call.message) }
+        if reply.ok {
+            call.reply(on: bus)
+        } else {
+            call.fail(on: bus, name: "org.mpris.MediaPlayer2.abplayer.Error.Failed", reply.errors.joined(separator: "; "))
+        }
+    }
+
+    private func invalidArguments(_ call: MethodCall) {
+        call.fail(on: bus, name: "org.freedesktop.DBus.Error.InvalidArgs", "wrong arguments for \(call.interface).\(call.member)")
+    }
+
+    private func unknownInterface(_ call: MethodCall, _ interface: String) {
+        call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownInterface", "no interface \(interface) at \(call.path)")
+    }
+
+    private func unknownObject(_ call: MethodCall) {
+        call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownObject", "no object at \(call.path)")
+    }
+
+    // MARK: Signals
+
+    /// A change becomes `PropertiesChanged` with what differs; a jump becomes `Seeked`. A
+    /// position moving by playing says nothing: clients read Position when they want it.
+    private func announce(_ event: ConsoleEvent) {
+        switch event {
+        case let .changed(status):
+            let values = MPRISProperties.playerValues(status)
+            let changed = values.filter { name, value in !announced.contains { $0.0 == name && $0.1 == value } }
+            announced = values
+            guard !changed.isEmpty else { return }
+            emitSignal(on: bus, path: MPRISProperties.objectPath, interface: MPRISProperties.properties, name: "PropertiesChanged") {
+                DBusValue.string(MPRISProperties.player).append(to: &$0)
+                DBusValue.appendDictionary(changed, to: &$0)
+                DBusValue.strings([]).append(to: &$0)
+            }
+        case let .seeked(status):
+            let position = Track(status)?.positionMicroseconds ?? 0
+            emitSignal(on: bus, path: MPRISProperties.objectPath, interface: MPRISProperties.player, name: "Seeked") {
+                DBusValue.int64(position).append(to: &$0)
+            }
+        case .position, .engine:
+            break // not forwarded (see MPRISService.start)
+        }
+    }
+}
