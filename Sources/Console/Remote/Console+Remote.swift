@@ -11,7 +11,7 @@ extension Console {
         self.capture = nil
         userIsAtPrompt = wasAtPrompt
         request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
-                                  quit: outcome == .quit))
+                                  quit: outcome == .quit, status: capture.status))
         return outcome
     }
 
