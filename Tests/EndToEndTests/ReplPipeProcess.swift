@@ -10,11 +10,13 @@ final class ReplPipeProcess: Sendable {
     private let input: FileHandle
     private let output = Mutex((stdout: [String](), stderr: [String]()))
 
-    init(_ abplayer: AbplayerProcess, arguments: [String]) throws {
+    /// `environment`: more variables over the test's own (e.g. XDG_RUNTIME_DIR).
+    init(_ abplayer: AbplayerProcess, arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = BuildProducts.abplayer
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(abplayer.environment) { _, new in new }
+            .merging(environment) { _, new in new }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

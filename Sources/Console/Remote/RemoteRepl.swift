@@ -26,7 +26,7 @@ public enum RemoteRepl {
             case let .send(text):
                 do {
                     let reply = try client.send(text)
-                    for line in reply.standardOutputLines { print(line) }
+                    for line in reply.standardOutputLines { printOutput(line) }
                     for line in reply.errors { printError(line) }
                     if !reply.ok { succeeded = false }
                     if reply.quit { break loop }
@@ -56,6 +56,12 @@ public enum RemoteRepl {
             }
         }
         return .send(line)
+    }
+
+    /// Written at once, not through `print`'s buffer: a script on a pipe reads each answer
+    /// before sending its next line.
+    static func printOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     static func printError(_ text: String) {
