@@ -78,3 +78,5 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
 # Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.
 "$(dirname "$0")/bench-playback.sh" "$bin_dir"
+# The control socket: status round trips against cmus-remote.
+"$(dirname "$0")/bench-control.sh" "$bin_dir"
