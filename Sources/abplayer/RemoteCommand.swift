@@ -22,6 +22,9 @@ struct Remote: ParsableCommand {
     var words: [String] = []
 
     func validate() throws {
+        // The words are captured as they come (so `status --json` reaches the player), which
+        // takes `--help` too.
+        if words.first == "--help" || words.first == "-h" { throw CleanExit.helpRequest(self) }
         if words.isEmpty { throw ValidationError("say which command to send, e.g. 'abplayer remote status'") }
     }
 
