@@ -66,9 +66,9 @@ struct Repl: AsyncParsableCommand {
         } else {
             source = .standardInput
         }
-        // SIGHUP too: closing the terminal saves the position like Ctrl-C. A daemon has no terminal
-        // to close: SIGHUP is left to its default there.
-        let signals = TerminationSignals(daemon ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
+        // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
+        // position like Ctrl-C.
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
         let control: ControlSocketServer?
         do {
             control = try ControlSocketServer(at: library.controlSocket, inputs: continuation, broadcast: console.broadcast) {
