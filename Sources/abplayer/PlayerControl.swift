@@ -24,12 +24,16 @@ extension LibraryOptions {
     }
 
     /// A connection to the player running on this library, or one line saying why there is none
-    /// and a failure exit.
-    func connectToPlayer() throws -> ControlClient {
+    /// and a failure exit. `locked`: the library's lock is known to be held by another process.
+    func connectToPlayer(locked: Bool = false) throws -> ControlClient {
         let socket = controlSocket
         do {
             if let client = try ControlClient(path: socket.path) { return client }
-            printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
+            if locked {
+                printError("abplayer: another process plays \(resolvedPath) (it holds \(resolvedPath).lock) but nothing answers at \(socket.path): an 'abplayer listen' has no control socket; stop it first")
+            } else {
+                printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
+            }
         } catch {
             printError("abplayer: \(error)")
         }

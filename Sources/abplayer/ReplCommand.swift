@@ -96,7 +96,7 @@ extension Repl {
             printError("abplayer: a player is already running on \(library.resolvedPath); reach it with 'abplayer remote COMMAND'")
             throw ExitCode.failure
         }
-        let client = try library.connectToPlayer()
+        let client = try library.connectToPlayer(locked: true)
         let source: LineSource
         if let commands {
             source = .script(commands)

@@ -6,8 +6,9 @@ import Testing
 /// The control socket, `abplayer remote`, one player per library and `--daemon`, through the
 /// real binary: a daemon plays into a wav file (or a private PulseAudio), other processes and raw
 /// socket clients drive it, and what happened is read back from the audio, the replies and the
-/// library.
-@Suite struct ControlSocketTests {
+/// library. One at a time: they block their thread while real time passes, and several at once
+/// would starve the cooperative pool (two threads here) that every async test of the run needs.
+@Suite(.serialized) struct ControlSocketTests {
     @Test func aDaemonPlaysPausesAndSavesItsPlaceOnSigterm() throws {
         // Given a daemon on a library of one 12 s time-coded book, playing into a wav file
         let fixture = try ControlFixture("control-daemon")
@@ -172,7 +173,8 @@ import Testing
                 }
             }
         }
-        group.wait()
+        // Waited for without blocking a thread of the cooperative pool.
+        await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
         // and the book plays to its end
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
