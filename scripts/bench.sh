@@ -80,3 +80,5 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-playback.sh" "$bin_dir"
 # MPRIS: CPU while playing with and without it, property round trips against dbus-daemon.
 "$(dirname "$0")/bench-mpris.sh" "$bin_dir"
+# The control socket: status round trips against cmus-remote.
+"$(dirname "$0")/bench-control.sh" "$bin_dir"

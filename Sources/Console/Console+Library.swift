@@ -8,6 +8,8 @@ import Synchronization
 public final class ShelfLocation: Sendable {
     private let path = Mutex("")
 
+    public init() {}
+
     public var current: String {
         get { path.withLock { $0 } }
         set { path.withLock { $0 = newValue } }

@@ -381,19 +381,24 @@ public final class Console {
     func status(json: Bool) throws {
         var status = Status(session: try playing())
         status.queue = try library.queue().count
+        // A remote client gets the status as an object in its reply.
+        if json, let capture, capture.status == nil {
+            capture.status = status
+            return
+        }
         say(json ? status.json : status.text)
     }
 
     // MARK: Output
 
     func say(_ text: String) {
-        if let capture { capture.output.append(text); return }
+        if let capture { capture.output += OutputCapture.lines(text); return }
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func complain(_ text: String) {
-        if let capture { capture.errors.append(text); return }
+        if let capture { capture.errors += OutputCapture.lines(text); return }
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }

@@ -9,6 +9,9 @@ public enum LineSource {
     case standardInput
     /// The terminal: libedit with a prompt showing the shelf, history and completion.
     case terminal(Completer, historyPath: String)
+    /// `abplayer --daemon`: no lines at all; the commands come from the control socket and
+    /// MPRIS, and only a signal or a remote `quit` ends it.
+    case remoteOnly
 
     var isTerminal: Bool {
         if case .terminal = self { true } else { false }
@@ -21,6 +24,8 @@ public enum LineSource {
     func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore,
                notices: Notices, firstLine: String? = nil, keyMode: KeyMode) {
         switch self {
+        case .remoteOnly:
+            if let firstLine { inputs.yield(.line(firstLine)) }
         case let .script(text):
             if let firstLine { inputs.yield(.line(firstLine)) }
             inputs.yield(.line(text))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import Library
 import Listening
@@ -22,6 +23,12 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let database = try library.open()
+        // One player per library: positions are written by one process only.
+        guard let lock = try library.lockForPlaying() else {
+            printError("abplayer: a player is already running on \(library.resolvedPath); use 'abplayer remote play \(Tokenizer.quoted(book))'")
+            throw ExitCode.failure
+        }
+        defer { lock.release() }
         let (target, media, start, settings) = try reportingLibraryErrors {
             let target = try database.book(matching: book)
             let media = try database.items(ofBook: target.id!)

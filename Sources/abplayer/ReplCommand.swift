@@ -11,7 +11,7 @@ import PluginHost
 struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl", abstract: "The interactive prompt (the default): play and browse books.",
-        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits.")
+        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits. One player runs per library: started while one runs, the REPL (and -c) sends its commands to it. \(ControlSocketPath.helpText)")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -23,12 +23,24 @@ struct Repl: AsyncParsableCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "COMMANDS"))
     var commands: String?
 
+    @Flag(help: "Play with no terminal: no prompt, no standard input; controlled through 'abplayer remote' (and MPRIS). SIGTERM or SIGINT saves the position and stops it.")
+    var daemon = false
+
+    func validate() throws {
+        if daemon && commands != nil { throw ValidationError("--daemon takes no -c: send commands with 'abplayer remote'") }
+    }
+
     func run() async throws { try await run(firstLine: nil) }
 
     /// `firstLine`: a command run before the prompt shows (`abplayer now`).
     func run(firstLine: String?) async throws {
         useUTF8CharacterType()
         let database = try library.open()
+        guard let lock = try library.lockForPlaying() else {
+            try await runAsClient(database: database, firstLine: firstLine)
+            return
+        }
+        defer { lock.release() }
         let registry = plugins.makeRegistry()
         let outputs = Outputs(
             open: { name in
@@ -45,7 +57,9 @@ struct Repl: AsyncParsableCommand {
                               inputs: continuation)
         let source: LineSource
         let terminal = TerminalState()
-        if let commands {
+        if daemon {
+            source = .remoteOnly
+        } else if let commands {
             source = .script(commands)
         } else if isatty(STDIN_FILENO) == 1 {
             let completer = Completer(library: database, location: console.location, outputNames: outputs.names)
@@ -54,14 +68,53 @@ struct Repl: AsyncParsableCommand {
         } else {
             source = .standardInput
         }
-        // MPRIS (media keys, desktop widgets, playerctl) while the REPL runs; not for a `-c` script.
-        let mpris = commands == nil ? MPRISService.start(console: console, inputs: continuation) : nil
-        // SIGHUP too: closing the terminal saves the position like Ctrl-C.
+        // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
+        // position like Ctrl-C.
         let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
+        let control: ControlSocketServer?
+        do {
+            control = try ControlSocketServer(at: library.controlSocket, inputs: continuation, broadcast: console.broadcast) {
+                printError("abplayer: \($0)")
+            }
+        } catch {
+            // Without its socket a daemon could not be reached; the REPL still works, but says so.
+            printError("abplayer: control socket off: \(error)")
+            if daemon { throw ExitCode.failure }
+            control = nil
+        }
+        // MPRIS (media keys, desktop widgets, playerctl) while the REPL or the daemon runs; not
+        // for a `-c` script.
+        let mpris = commands == nil ? MPRISService.start(console: console, inputs: continuation) : nil
         let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
         mpris?.stop()
+        control?.stop()
         terminal.restore()
         withExtendedLifetime(signals) {}
+        if !succeeded { throw ExitCode.failure }
+    }
+}
+
+extension Repl {
+    /// A player already runs on this library: this REPL sends its lines to it.
+    func runAsClient(database: LibraryDatabase, firstLine: String?) async throws {
+        if daemon {
+            printError("abplayer: a player is already running on \(library.resolvedPath); reach it with 'abplayer remote COMMAND'")
+            throw ExitCode.failure
+        }
+        let client = try library.connectToPlayer(locked: true)
+        let source: LineSource
+        if let commands {
+            source = .script(commands)
+        } else if isatty(STDIN_FILENO) == 1 {
+            let completer = Completer(library: database, location: ShelfLocation(), outputNames: ["pulse", "alsa", "jack", "null", "wav:"])
+            source = .terminal(completer, historyPath: LineSource.historyPath())
+            print("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).")
+        } else {
+            source = .standardInput
+        }
+        let terminal = TerminalState()
+        let succeeded = await RemoteRepl.run(source, client: client, firstLine: firstLine)
+        terminal.restore()
         if !succeeded { throw ExitCode.failure }
     }
 }

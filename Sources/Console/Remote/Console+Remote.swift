@@ -14,7 +14,7 @@ extension Console {
         // returned (playerctl play-pause; playerctl status) sees what the command did.
         publishState()
         request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
-                                  quit: outcome == .quit))
+                                  quit: outcome == .quit, status: capture.status))
         return outcome
     }
 

@@ -21,12 +21,15 @@ public struct RemoteReply: Codable, Equatable, Sendable {
     public var errors: [String]
     /// True when the line asked the player to quit.
     public var quit: Bool
+    /// The status asked for with `status --json`, as an object rather than a line of `output`.
+    public var status: Status?
 
-    public init(ok: Bool, output: [String], errors: [String], quit: Bool = false) {
+    public init(ok: Bool, output: [String], errors: [String], quit: Bool = false, status: Status? = nil) {
         self.ok = ok
         self.output = output
         self.errors = errors
         self.quit = quit
+        self.status = status
     }
 }
 
@@ -34,4 +37,11 @@ public struct RemoteReply: Codable, Equatable, Sendable {
 final class OutputCapture {
     var output: [String] = []
     var errors: [String] = []
+    /// The first `status --json` of the line.
+    var status: Status?
+
+    /// A reply holds one line per entry, so text of several lines (`status`) is split.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
 }

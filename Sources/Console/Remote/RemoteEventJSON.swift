@@ -1,0 +1,73 @@
+import Foundation
+import PlayerCore
+
+/// The JSON line of a `ConsoleEvent` for `subscribe`, one stable shape for scripts:
+/// `{"event":"changed"|"position"|"seeked","status":{...}}` (`status` null when no book is
+/// loaded), or `{"event":"engine","engine":{"type":...}}` with the fields of that engine event.
+struct RemoteEventJSON: Encodable {
+    let event: String
+    let status: Status?
+    let engine: EngineEventJSON?
+
+    init(_ consoleEvent: ConsoleEvent) {
+        switch consoleEvent {
+        case let .changed(status): (event, self.status, engine) = ("changed", status, nil)
+        case let .position(status): (event, self.status, engine) = ("position", status, nil)
+        case let .seeked(status): (event, self.status, engine) = ("seeked", status, nil)
+        case let .engine(playbackEvent): (event, status, engine) = ("engine", nil, EngineEventJSON(playbackEvent))
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case event, status, engine }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        if let engine {
+            try container.encode(engine, forKey: .engine)
+        } else {
+            try container.encode(status, forKey: .status) // null when nothing is loaded
+        }
+    }
+
+    static func line(_ event: ConsoleEvent) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(RemoteEventJSON(event))) ?? Data("{}".utf8)) + Data("\n".utf8)
+    }
+}
+
+/// An engine event: `type` names it (the `PlaybackEvent` case); `state`, `item` (0-based),
+/// `frame`, `value` (speed, or volume in percent) and `message` are there when it has them.
+struct EngineEventJSON: Encodable {
+    var type: String
+    var state: String?
+    var item: Int?
+    var frame: Int64?
+    var value: Double?
+    var message: String?
+
+    init(_ event: PlaybackEvent) {
+        switch event {
+        case let .stateChanged(state):
+            type = "stateChanged"
+            self.state = switch state {
+            case .playing: "playing"
+            case .paused: "paused"
+            case .stopped: "stopped"
+            }
+        case let .position(position): type = "position"; item = position.item; frame = position.frame
+        case let .itemChanged(info): type = "itemChanged"; item = info.index
+        case let .failed(index, error): type = "failed"; item = index; message = "\(error)"
+        case .ended: type = "ended"
+        case let .outputLost(reason): type = "outputLost"; message = reason
+        case .outputRestored: type = "outputRestored"
+        case let .outputMoved(reason): type = "outputMoved"; message = reason
+        case .outputChanged: type = "outputChanged"
+        case let .speedChanged(speed): type = "speedChanged"; value = speed
+        case let .volumeChanged(volume): type = "volumeChanged"; value = volume
+        case let .fadedOut(position): type = "fadedOut"; item = position.item; frame = position.frame
+        case .fadeCancelled: type = "fadeCancelled"
+        }
+    }
+}

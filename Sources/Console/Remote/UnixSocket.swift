@@ -1,0 +1,107 @@
+import Foundation
+
+/// The few POSIX socket calls the control socket needs, with `sockaddr_un` filled in once.
+enum UnixSocket {
+    /// sun_path holds 108 bytes with the terminating zero.
+    static let maximumPathLength = 107
+
+    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(ControlSocketError) -> T {
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maximumPathLength else {
+            throw ControlSocketError("the socket path \(path) is longer than \(maximumPathLength) bytes; set XDG_RUNTIME_DIR to a shorter folder")
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
+    static func makeStream() throws(ControlSocketError) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ControlSocketError("socket(): \(String(cString: strerror(errno)))") }
+        return descriptor
+    }
+
+    enum Connection {
+        case connected(Int32)
+        /// connect()'s errno.
+        case failed(Int32)
+    }
+
+    static func connect(to path: String) throws(ControlSocketError) -> Connection {
+        let descriptor = try makeStream()
+        let result = try withAddress(path) { Glibc.connect(descriptor, $0, $1) }
+        if result == 0 { return .connected(descriptor) }
+        let reason = errno
+        close(descriptor)
+        return .failed(reason)
+    }
+
+    /// Writes all of `data`; false when the peer is gone. MSG_NOSIGNAL: a closed peer must not
+    /// kill the player with SIGPIPE.
+    static func send(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += sent
+            }
+            return true
+        }
+    }
+}
+
+/// Reads a socket line by line with a cap on the length, blocking in read(). (`@unchecked`:
+/// one thread at a time reads, the serving one and then, for `subscribe`, the one it hands it to.)
+final class LineReader: @unchecked Sendable {
+    enum Line: Equatable {
+        case bytes([UInt8])
+        /// A line longer than the cap (its rest is skipped up to the next newline).
+        case tooLong
+    }
+
+    private let descriptor: Int32
+    private let maximumLength: Int
+    private var buffer: [UInt8] = []
+    private var skipping = false
+
+    init(_ descriptor: Int32, maximumLength: Int) {
+        self.descriptor = descriptor
+        self.maximumLength = maximumLength
+    }
+
+    /// The next line without its newline; nil at the end of the stream.
+    func next() -> Line? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if skipping {
+                    skipping = false
+                    return .tooLong
+                }
+                return .bytes(line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line)
+            }
+            if buffer.count > maximumLength {
+                buffer.removeAll()
+                skipping = true
+            }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+}

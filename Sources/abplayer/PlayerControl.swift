@@ -1,0 +1,42 @@
+import ArgumentParser
+import Console
+import Foundation
+import Library
+
+/// One player per library, reachable from outside: the lock beside the library and the control
+/// socket whose path is derived from it.
+extension LibraryOptions {
+    /// The library file this command works on.
+    var resolvedPath: String { path ?? LibraryDatabase.defaultPath() }
+
+    var controlSocket: ControlSocketPath {
+        ControlSocketPath(library: resolvedPath, defaultLibrary: LibraryDatabase.defaultPath())
+    }
+
+    /// This process's claim on the library; nil when a player already runs on it.
+    func lockForPlaying() throws -> PlayerLock? {
+        do {
+            return try PlayerLock.acquire(library: resolvedPath)
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// A connection to the player running on this library, or one line saying why there is none
+    /// and a failure exit. `locked`: the library's lock is known to be held by another process.
+    func connectToPlayer(locked: Bool = false) throws -> ControlClient {
+        let socket = controlSocket
+        do {
+            if let client = try ControlClient(path: socket.path) { return client }
+            if locked {
+                printError("abplayer: another process plays \(resolvedPath) (it holds \(resolvedPath).lock) but nothing answers at \(socket.path): an 'abplayer listen' has no control socket; stop it first")
+            } else {
+                printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
+            }
+        } catch {
+            printError("abplayer: \(error)")
+        }
+        throw ExitCode.failure
+    }
+}
