@@ -186,8 +186,10 @@ import Testing
         let bus = try SessionBus()
         let first = try ReplPipeProcess(abplayer, arguments: ["--library", library], environment: bus.environment)
         try #require(bus.waitForName("org.mpris.MediaPlayer2.abplayer"))
-        // When a second one starts on the same bus
-        let second = try ReplPipeProcess(abplayer, arguments: ["--library", library], environment: bus.environment)
+        // When a second one starts on the same bus, with a library of its own (on the same
+        // library it would be a client of the first)
+        let (otherPlayer, otherLibrary) = try Self.library("mpris-second-other")
+        let second = try ReplPipeProcess(otherPlayer, arguments: ["--library", otherLibrary], environment: bus.environment)
         let instance = "org.mpris.MediaPlayer2.abplayer.instance\(second.process.processIdentifier)"
         // Then it takes the spec's instance name, and both answer
         #expect(bus.waitForName(instance))
