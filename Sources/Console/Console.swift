@@ -158,7 +158,11 @@ public final class Console {
 
     func play(_ reference: String?) throws {
         guard let reference else {
-            try playing().play()
+            if let session {
+                session.play()
+            } else {
+                try play("#\(try bookListenedToLast().id!)")
+            }
             return
         }
         // An item of the book being played?
@@ -194,6 +198,15 @@ public final class Console {
         session.start(paths: media.map(\.path))
         let seconds = session.timeline.bookSeconds(startPosition)
         say("playing #\(book.id!) \(book.title) from \(Timecode.format(seconds: seconds)) (item \(start.item + 1)/\(media.count)) through \(outputName)")
+    }
+
+    /// With nothing loaded, `play` (or Play from a media key) carries on with the book in
+    /// progress, else the one played last.
+    func bookListenedToLast() throws -> Book {
+        guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
+            throw CommandError("nothing is playing and no book has been played yet: 'play BOOK'")
+        }
+        return last
     }
 
     func openOutput(_ name: String) throws(CommandError) -> any SinkOpener {

@@ -178,7 +178,7 @@ extension PlayerScreenTests {
         // Then `now` with nothing ever played says so (and the script fails), the next `now` is one
         // plain status line, `art` lists the books, and no escape sequence is printed
         #expect(result.status != 0)
-        #expect(result.stderr.contains("now: nothing to show"), "\(result.stderr)")
+        #expect(result.stderr.contains("now: nothing is playing and no book has been played yet"), "\(result.stderr)")
         #expect(out.contains("Red Book — playing  item 1/2 0:45/1:00  chapter 2/2: Second  book 0:45/2:00"), "\(out)")
         #expect(out.contains("the player screen needs a terminal"))
         #expect(out.contains("Blue Book") && out.contains("the cover gallery needs a terminal"))

@@ -52,6 +52,21 @@ import Testing
         #expect(abs(saved - 25) < 0.5, "saved \(saved) s")
     }
 
+    @Test func playWithNothingLoadedCarriesOnWithTheBookListenedToLast() throws {
+        // Given a book last left at 0:25
+        let (abplayer, library) = try Self.library("repl-play-last")
+        _ = try abplayer.run(["-c", "play Ender; seek 0:25", "--output", "null", "--library", library]).requireSuccess()
+
+        // When a new REPL is told just 'play' (as a media key's Play would)
+        let result = try abplayer.run(["-c", "play; status --json", "--output", "null", "--library", library])
+
+        // Then that book plays on from its place
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try #require(try Self.statuses(result).first, "\(result.stdoutString)")
+        #expect(status.book == "Ender's Game")
+        #expect(abs((status.bookPosition ?? -1) - 25) < 0.5, "\(String(describing: status.bookPosition))")
+    }
+
     @Test func commandsComeFromStandardInputOnePerLine() throws {
         // Given a book last left at 0:25
         let (abplayer, library) = try Self.library("repl-stdin")

@@ -24,13 +24,8 @@ extension Console {
     }
 
     func showPlayer() throws {
-        if session == nil {
-            // Nothing playing: carry on with the book listened to last.
-            guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
-                throw CommandError("nothing to show: nothing is playing and no book has been played yet; 'play BOOK' first")
-            }
-            try execute(.play("#\(last.id!)"))
-        }
+        // Nothing playing: carry on with the book listened to last.
+        if session == nil { try play(nil) }
         let style = screenStyle
         guard style.mode != .plain else {
             say(PlayerScreenLayout(status: Status(session: try playing())).plainLine)
