@@ -110,11 +110,7 @@ public final class RingBuffer: @unchecked Sendable {
             consumerWants.store(0, ordering: .releasing)
             return
         }
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let nanoseconds = Int(deadline.tv_nsec) + Int(seconds * 1e9)
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        var deadline = Self.deadline(after: seconds)
         while sem_timedwait(wakeConsumer, &deadline) == -1 && errno == EINTR {}
         consumerWants.store(0, ordering: .releasing)
     }
@@ -126,14 +122,20 @@ public final class RingBuffer: @unchecked Sendable {
 
     /// Sleeps until the consumer takes something, `wake()` is called, or `seconds` pass.
     public func waitForSpace(timeout seconds: Double) {
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let nanoseconds = Int(deadline.tv_nsec) + Int(seconds * 1e9)
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        var deadline = Self.deadline(after: seconds)
         while sem_timedwait(wakeProducer, &deadline) == -1 && errno == EINTR {}
     }
 
     /// Wakes a producer sleeping in `waitForSpace` (a command arrived).
     public func wake() { sem_post(wakeProducer) }
+
+    /// The CLOCK_REALTIME instant `seconds` from now, as sem_timedwait wants it.
+    private static func deadline(after seconds: Double) -> timespec {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(seconds * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return deadline
+    }
 }
