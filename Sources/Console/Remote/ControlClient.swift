@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A connection to a running player's control socket (`abplayer remote`, a client REPL).
 public final class ControlClient {

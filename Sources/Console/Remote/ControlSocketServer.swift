@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// The control socket: a line protocol taking the REPL's commands, one JSON object answered per

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One player per library: an exclusive `flock` on `<library>.lock`, held for the process's
 /// life. The kernel drops it when the process dies, so a crash never leaves the library locked.
