@@ -249,24 +249,24 @@ private final class AlsaSink: @unchecked Sendable {
         let bytesPerFrame = channels * (sampleFormat == SND_PCM_FORMAT_S16_LE ? 2 : 4)
         var done = 0
         var recoveries = 0
-        var stalledSeconds = 0
+        var lastProgress = monotonicSeconds()
         while done < frames {
             let written = snd_pcm_writei(pcm, buffer + done * bytesPerFrame, snd_pcm_uframes_t(frames - done))
-            if written >= 0 {
+            if written > 0 {
                 done += written
+                lastProgress = monotonicSeconds()
                 continue
             }
-            var error = Int32(written)
+            var error = written == 0 ? -EAGAIN : Int32(written)
             if error == -EAGAIN {
                 // The device is full: wait for room, but not forever. A device can stop taking
-                // audio without an error (alsa-plugins' pulse PCM whose server died can leave a
-                // blocking write waiting for good); after `stallLimitSeconds` it counts as gone.
+                // audio without an error (alsa-plugins' pulse PCM whose server died can say
+                // "ready" and then "try again" for good); when nothing went in for
+                // `stallLimitSeconds` by the clock, it counts as gone.
+                if monotonicSeconds() - lastProgress >= Double(Self.stallLimitSeconds) { return false }
                 let ready = snd_pcm_wait(pcm, 1000)
-                if ready > 0 { stalledSeconds = 0; continue }
-                if ready == 0 {
-                    stalledSeconds += 1
-                    if stalledSeconds >= Self.stallLimitSeconds { return false }
-                    if currentState != .running && currentState != .draining { return true }
+                if ready >= 0 {
+                    if ready == 0, currentState != .running && currentState != .draining { return true }
                     continue
                 }
                 error = ready
@@ -384,4 +384,10 @@ private let descriptor = PluginDescriptor(
 public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
     abp_alsa_silence_library_errors()
     return descriptor.entry(for: host)
+}
+
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
