@@ -55,7 +55,12 @@ cpu_over_10s() { # command [keys...]
 }
 
 ours=$(cpu_over_10s "'$abplayer' now --output null --library '$library'")
-prompt=$(cpu_over_10s "'$abplayer' --output null --library '$library'" "play 01" Enter)
+# A library of its own: the player just measured may still hold its library's lock while it
+# saves and exits, and a second player on a locked library becomes its client.
+prompt_library="$work/prompt-library.sqlite"
+rm -f "$prompt_library"*
+cp "$library" "$prompt_library"
+prompt=$(cpu_over_10s "'$abplayer' --output null --library '$prompt_library'" "play 01" Enter)
 mpv=$(cpu_over_10s "mpv --no-video --ao=null --no-config '$book'")
 printf 'player screen showing a playing book, CPU seconds per 10 s\n  abplayer now %6.3fs | mpv (status line) %6.3fs\n  ratio: %s (informational)\n' \
     "$ours" "$mpv" "$(ratio "$ours" "$mpv")"
