@@ -100,9 +100,9 @@ extension Console {
                 publishState()
             case let .remote(request):
                 // A remote client's failure is its own (in its reply), not the session's.
+                // (perform publishes the state itself, before it replies.)
                 if perform(request) == .quit { break loop }
                 redrawScreen()
-                publishState()
             case .endOfInput, .terminate: break loop
             }
         }

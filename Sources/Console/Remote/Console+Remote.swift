@@ -18,8 +18,8 @@ extension Console {
         return outcome
     }
 
-    /// Publishes the state after an input. `quick`: only the position can have changed (a
-    /// position event), so the queue's length is not read again.
+    /// Publishes the state after an input. After a position event only the position can have
+    /// changed, so the queue's length is not read again.
     func publishState(after event: PlaybackEvent? = nil) {
         if let event { broadcast.publish(.engine(event)) }
         guard let session else {
