@@ -57,8 +57,7 @@ public enum LineSource {
 
     /// `$XDG_STATE_HOME/abplayer/history` (default `~/.local/state`), its folder created.
     public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        let base = XDGDirectory.path("XDG_STATE_HOME", default: ".local/state", environment: environment)
         let folder = base + "/abplayer"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder + "/history"

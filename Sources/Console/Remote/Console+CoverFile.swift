@@ -30,8 +30,7 @@ extension Console {
     }
 
     static func coversFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        let base = XDGDirectory.path("XDG_CACHE_HOME", default: ".cache", environment: environment)
         return URL(fileURLWithPath: base).appendingPathComponent("abplayer/covers")
     }
 }
