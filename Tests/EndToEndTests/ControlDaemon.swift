@@ -89,15 +89,7 @@ final class DaemonProcess: Sendable {
     /// Sends `signal` and waits for the end; the exit status, nil when it had to be killed.
     func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 20) -> Int32? {
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                return nil
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return process.terminationStatus
+        return process.exitStatus(killingAfter: timeout)
     }
 }
 

@@ -71,15 +71,7 @@ final class ReplPipeProcess: Sendable {
     func quit(timeout: TimeInterval = 20) -> Int32? {
         send("quit")
         try? input.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                return nil
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return process.terminationStatus
+        return process.exitStatus(killingAfter: timeout)
     }
 }
 
