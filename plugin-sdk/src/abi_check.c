@@ -15,6 +15,7 @@ ABP_ASSERT_OFFSET(abp_plugin, kind, 8);
 ABP_ASSERT_OFFSET(abp_plugin, id, 16);
 ABP_ASSERT_OFFSET(abp_plugin, decoder, 88);
 ABP_ASSERT_OFFSET(abp_plugin, sink, 96);
+ABP_ASSERT_OFFSET(abp_plugin, argument_option, 104);
 _Static_assert(sizeof(abp_plugin) == 168, "abp_plugin size changed: ABI break");
 ABP_ASSERT_OFFSET(abp_host_api, log, 16);
 ABP_ASSERT_OFFSET(abp_host_api, cache_dir, 24);

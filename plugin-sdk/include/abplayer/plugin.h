@@ -47,6 +47,8 @@
  *   1.2  (2026-11) abp_audio_source.wait: a sink with no clock of its own (a file, a null
  *        output) sleeps until the host has audio instead of polling. Present when the source's
  *        struct_size covers it.
+ *   1.3  (2026-11) abp_plugin.argument_option: which option `--output ID:ARG` fills, so the
+ *        host resolves outputs from the descriptors alone (it names no plugin).
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef ABPLAYER_PLUGIN_H
@@ -60,7 +62,7 @@ extern "C" {
 #endif
 
 #define ABP_ABI_MAJOR 1
-#define ABP_ABI_MINOR 2
+#define ABP_ABI_MINOR 3
 
 /* The one symbol a plugin exports (the only one the host looks up). */
 #define ABP_ENTRY_SYMBOL "abplayer_plugin_entry"
@@ -325,7 +327,12 @@ typedef struct abp_plugin {
     uint32_t option_count;
     const abp_decoder_ops *decoder; /* non-NULL exactly when kind == ABP_KIND_DECODER */
     const abp_sink_ops *sink;       /* non-NULL exactly when kind == ABP_KIND_SINK */
-    void *reserved[8];
+    /* (1.3) Sinks: the name of the option (one of `options`) that a bare argument fills when the
+     * user names the output as `ID:ARG` (e.g. "device" for `alsa:hw:1,0`, "path" for
+     * `wav:out.wav`). NULL when the sink takes no such argument. Decoders: NULL. It took the place
+     * of the first reserved slot, so older hosts (which never read it) see NULL-or-ignored. */
+    const char *argument_option;
+    void *reserved[7];
 } abp_plugin;
 
 /* The entry point. Called once on the host's main thread right after dlopen. `host` is valid
