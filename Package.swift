@@ -51,21 +51,25 @@ var targets: [Target] = [
     // Listening: the bridge between the player and the library (saves positions and sessions from
     // the engine's events; inspects media with the decoders for the importer).
     .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),
+    // The player controller: what playing a book means (loading at the saved place, navigation,
+    // chapters, the play order, the queue, the sleep timer, auto-rewind, settings, saving), with
+    // no user interface. Every front end is an adapter over it.
+    .target(name: "Player", dependencies: ["PlayerCore", "Library", "Listening"], swiftSettings: strictSwift),
     // libedit, the REPL's line editor.
     .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit"),
     // The REPL: commands, the line editor, status. Gets decoders and outputs from the
     // composition root; knows no plugin.
     // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers.
     .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
-    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Listening", "CEdit", "CChafa"], swiftSettings: strictSwift),
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa"], swiftSettings: strictSwift),
     // libdbus-1 (the reference D-Bus library) and MPRIS on the session bus: media keys, desktop
     // widgets and playerctl drive the console through its remote lines.
     .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
-    .target(name: "MPRIS", dependencies: ["Console", "CDBus"], swiftSettings: strictSwift),
+    .target(name: "MPRIS", dependencies: ["Player", "CDBus"], swiftSettings: strictSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost", "Library", "Listening", "Console", "MPRIS",
+            "PlayerCore", "PluginHost", "Library", "Listening", "Player", "Console", "MPRIS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -80,7 +84,12 @@ var targets: [Target] = [
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
-    .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "Console", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "Player", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "PlayerTests",
+        dependencies: ["Player", "PlayerCore", "PluginHost", "Library", "Listening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+        swiftSettings: strictSwift
+    ),
     .testTarget(
         name: "LibraryTests",
         dependencies: [

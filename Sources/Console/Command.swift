@@ -1,13 +1,8 @@
-import PlayerCore
+public import Player
+public import PlayerCore
 
 /// One thing the user asked the REPL to do, parsed and checked.
 public enum Command: Equatable, Sendable {
-    public enum ChapterTarget: Equatable, Sendable {
-        case next, previous
-        /// 1-based, across the whole book.
-        case number(Int)
-    }
-
     case help(topic: String?)
     case list
     case changeShelf(String)
@@ -33,7 +28,7 @@ public enum Command: Equatable, Sendable {
     case quit
     case library(LibraryCommand)
     case sleep(SleepCommand)
-    case queue(QueueCommand)
+    case queue(QueueLine)
     case playbackMode(PlaybackModeCommand)
     case screen(ScreenCommand)
 }
@@ -178,7 +173,7 @@ extension Command {
             }
         case "quit", "exit": self = try noArguments(.quit)
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
-        case "queue": self = .queue(try QueueCommand(arguments: arguments))
+        case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:

@@ -40,9 +40,9 @@ extension Console {
     }
 
     func list() throws {
-        let here = location.current
-        for shelf in try childShelves(of: here) { say("\(shelf)/") }
-        let books = try library.bookListings(directlyOn: here)
+        let current = here.current
+        for shelf in try childShelves(of: current) { say("\(shelf)/") }
+        let books = try library.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book)) }
     }
 
@@ -53,17 +53,17 @@ extension Console {
     }
 
     func changeShelf(_ argument: String) throws {
-        let here = location.current
+        let current = here.current
         let target: String
         switch argument {
         case "/": target = ""
-        case "..": target = LibraryDatabase.shelfNames(here).dropLast().joined(separator: "/")
+        case "..": target = LibraryDatabase.shelfNames(current).dropLast().joined(separator: "/")
         default: target = absoluteShelfPath(argument)
         }
         if !target.isEmpty, try library.shelfID(path: target) == nil {
-            throw CommandError("no shelf '\(argument)' in /\(here): 'ls' shows the shelves here")
+            throw CommandError("no shelf '\(argument)' in /\(current): 'ls' shows the shelves here")
         }
-        location.current = target
+        here.current = target
     }
 
     func tree() throws {

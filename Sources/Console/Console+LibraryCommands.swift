@@ -69,8 +69,8 @@ extension Console {
     /// The shelf path `argument` names from the current shelf, like `cd`: "A/B", "../C", "/D";
     /// "" for the top.
     func absoluteShelfPath(_ argument: String) -> String {
-        let here = location.current
-        let absolute = argument.hasPrefix("/") ? argument : here + "/" + argument
+        let current = here.current
+        let absolute = argument.hasPrefix("/") ? argument : current + "/" + argument
         var names: [String] = []
         for name in LibraryDatabase.shelfNames(absolute) {
             switch name {
@@ -100,25 +100,32 @@ extension Console {
             follow(target, to: ([under].compactMap { $0 } + LibraryDatabase.shelfNames(target).suffix(1)).joined(separator: "/"))
         case let .remove(path, force):
             let target = absoluteShelfPath(path)
-            if force, let session, let shelf = try library.bookListing(id: session.book.id!).shelf,
+            if force, let loaded = player.loadedBook, let shelf = try library.bookListing(id: loaded.book.id!).shelf,
                shelf == target || shelf.hasPrefix(target + "/") {
                 stopPlayback(because: "its shelf is being deleted")
             }
             let removed = try library.deleteShelf(path: target, force: force)
             if force { say("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
         }
-        // The shelf we are in may have been renamed, moved or deleted.
-        if !location.current.isEmpty, try library.shelfID(path: location.current) == nil {
-            location.current = ""
-            say("now at /")
+        // The shelf we are in (or the terminal is in, for a socket client's line) may have been
+        // renamed, moved or deleted.
+        for view in shelfViews where !view.current.isEmpty {
+            guard try library.shelfID(path: view.current) == nil else { continue }
+            view.current = ""
+            if view === here { say("now at /") }
         }
     }
 
-    /// Keeps the current shelf when it, or a shelf above it, moved from `old` to `new`.
+    /// The shelf of the line being run and the terminal's, once each.
+    private var shelfViews: [ShelfLocation] { here === location ? [here] : [here, location] }
+
+    /// Keeps the current shelves when they, or a shelf above them, moved from `old` to `new`.
     func follow(_ old: String, to new: String) {
-        let here = location.current
-        if here == old { location.current = new }
-        if here.hasPrefix(old + "/") { location.current = new + here.dropFirst(old.count) }
+        for view in shelfViews {
+            let current = view.current
+            if current == old { view.current = new }
+            if current.hasPrefix(old + "/") { view.current = new + current.dropFirst(old.count) }
+        }
     }
 
     // MARK: Books
@@ -126,10 +133,10 @@ extension Console {
     /// The book `reference` names (#id, or its title or a unique part of it), looking first
     /// among the books on the current shelf and below, then in the whole library.
     func resolveBook(_ reference: String) throws -> Book {
-        let here = location.current
-        if !here.isEmpty, Int64(reference.hasPrefix("#") ? String(reference.dropFirst()) : reference) == nil {
+        let current = here.current
+        if !current.isEmpty, Int64(reference.hasPrefix("#") ? String(reference.dropFirst()) : reference) == nil {
             let lowered = reference.lowercased()
-            let near = try library.bookListings(shelf: here)
+            let near = try library.bookListings(shelf: current)
             let exact = near.filter { $0.title.lowercased() == lowered }
             let partial = near.filter { $0.title.lowercased().contains(lowered) }
             if let only = exact.count == 1 ? exact.first : partial.count == 1 ? partial.first : nil {
@@ -144,7 +151,7 @@ extension Console {
         case let .rename(reference, title):
             let book = try resolveBook(reference)
             try library.renameBook(book.id!, to: title)
-            if let session, session.book.id == book.id { session.book.title = title }
+            player.bookRenamed(book.id!, to: title)
             say("#\(book.id!) \(title)")
         case let .move(reference, shelf):
             let book = try resolveBook(reference)
@@ -161,8 +168,8 @@ extension Console {
             if let reference {
                 id = try resolveBook(reference).id!
             } else {
-                guard let session else { throw CommandError("nothing is playing: say which book, 'book items BOOK'") }
-                id = session.book.id!
+                guard let loaded = player.loadedBook else { throw CommandError("nothing is playing: say which book, 'book items BOOK'") }
+                id = loaded.book.id!
             }
             for (index, item) in try library.bookListing(id: id).items.enumerated() {
                 say(LibraryText.itemLine(number: index + 1, item))
@@ -197,7 +204,7 @@ extension Console {
     }
 
     func importPaths(_ paths: [String], shelf: String?) throws {
-        let target = shelf.map(absoluteShelfPath) ?? location.current
+        let target = shelf.map(absoluteShelfPath) ?? here.current
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: decoders))
         let bar = ProgressBar(label: "importing")
         let report = try importer.importPaths(paths.map(Self.expandingTilde), shelf: target.isEmpty ? nil : target) {
@@ -215,14 +222,13 @@ extension Console {
 
     /// Stops the book playing (saving its position) when it is `bookId`, saying why.
     func stopPlayback(ofBook bookId: Int64, because reason: String) {
-        guard session?.book.id == bookId else { return }
+        guard player.loadedBook?.book.id == bookId else { return }
         stopPlayback(because: reason)
     }
 
     func stopPlayback(because reason: String) {
-        guard let session else { return }
-        say("stopped \(session.book.title) (position saved): \(reason)")
-        close()
+        // Stopping what is loaded cannot fail.
+        if let outcome = try? player.perform(.stop(reason: reason)) { show(outcome) }
     }
 
     /// "~/x" and "~" as the shell would read them (the tokenizer does not).

@@ -1,3 +1,4 @@
+import Player
 public import Foundation
 
 /// Where the REPL's lines come from. Each source feeds the REPL's input stream from a thread of
@@ -81,33 +82,26 @@ extension Console {
                 if outcome == .failed { succeeded = false }
                 if outcome == .quit { break loop }
                 userIsAtPrompt = source.isTerminal
-                publishState()
                 lineDone.signal()
-            case let .event(event, generation):
-                guard generation == self.generation else { continue }
-                handle(event, generation: generation)
+            case let .player(input):
+                player.handle(input)
                 redrawScreen()
-                publishState(after: event)
             case let .key(key):
                 handle(key)
-                publishState()
                 lineDone.signal()
             case .resize: redrawScreen()
-            case let .sleepTimerDue(generation):
-                sleepTimerDue(generation: generation)
-                redrawScreen()
-                publishState()
             case let .remote(request):
                 // A remote client's failure is its own (in its reply), not the session's.
-                // (perform publishes the state itself, before it replies.)
                 if perform(request) == .quit { break loop }
+                redrawScreen()
+            case let .request(request):
+                guard perform(request) else { break loop }
                 redrawScreen()
             case .endOfInput, .terminate: break loop
             }
         }
         closeScreen()
         close()
-        publishState()
         return succeeded
     }
 }

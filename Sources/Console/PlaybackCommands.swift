@@ -1,19 +1,9 @@
+public import Player
+public import Library
 import PlayerCore
 
-/// `sleep ...`: when playback stops by itself.
-public enum SleepCommand: Equatable, Sendable {
-    /// `sleep`: what is set.
-    case show
-    /// `sleep 30m`, `sleep 1:15:00`: after this much playing time, in seconds.
-    case duration(Double)
-    case endOfChapter
-    case endOfItem
-    case off
-    /// `sleep +5m`: more time on a running timer.
-    case extend(Double)
-    /// `sleep cycle`: off -> 15m -> 30m -> 45m -> 60m -> chapter -> off (the screen's `s` key).
-    case cycle
-
+/// `sleep [30m | 1:15:00 | chapter | item | off | +5m | cycle]`.
+extension SleepCommand {
     init(arguments: [String]) throws(CommandError) {
         guard arguments.count <= 1 else { throw CommandError("usage: \(SleepCommand.usage)") }
         guard let argument = arguments.first else { self = .show; return }
@@ -34,8 +24,9 @@ public enum SleepCommand: Equatable, Sendable {
     static let usage = "sleep [30m | 1:15:00 | chapter | item | off | +5m | cycle]"
 }
 
-/// `queue ...`: the books to play after this one. Indexes are 1-based as typed.
-public enum QueueCommand: Equatable, Sendable {
+/// `queue ...` as typed: the books to play after this one, named as typed (the console finds
+/// them in the library). Indexes are 1-based as typed.
+public enum QueueLine: Equatable, Sendable {
     case list
     case add(String)
     case move(from: Int, to: Int)
@@ -64,7 +55,7 @@ public enum QueueCommand: Equatable, Sendable {
             guard arguments.count == 1 else { throw CommandError("usage: queue clear") }
             self = .clear
         case let other?:
-            throw CommandError("queue: unknown '\(other)': use \(QueueCommand.usage)")
+            throw CommandError("queue: unknown '\(other)': use \(QueueLine.usage)")
         }
     }
 
@@ -73,26 +64,21 @@ public enum QueueCommand: Equatable, Sendable {
 
 /// `repeat`, `shuffle` and `rewind`: how playback goes on.
 public enum PlaybackModeCommand: Equatable, Sendable {
-    public enum Rewind: Equatable, Sendable {
-        case auto, off
-        /// On, going back at most this many seconds.
-        case max(Double)
-    }
-
     /// Nil: show it.
-    case repeatMode(String?)
+    case repeatMode(RepeatMode?)
     case shuffle(Bool?)
-    case rewind(Rewind?)
+    case rewind(RewindSetting?)
 
     init(name: String, arguments: [String]) throws(CommandError) {
         guard arguments.count <= 1 else { throw CommandError("usage: \(CommandHelp.named(name)?.usage ?? name)") }
         let argument = arguments.first
         switch name {
         case "repeat":
-            guard argument == nil || ["off", "item", "book"].contains(argument!) else {
-                throw CommandError("repeat: '\(argument!)' is not a mode: use off, item or book")
+            guard let argument else { self = .repeatMode(nil); return }
+            guard let mode = RepeatMode(rawValue: argument) else {
+                throw CommandError("repeat: '\(argument)' is not a mode: use off, item or book")
             }
-            self = .repeatMode(argument)
+            self = .repeatMode(mode)
         case "shuffle":
             switch argument {
             case nil: self = .shuffle(nil)
@@ -119,7 +105,7 @@ extension CommandHelp {
     static let playback: [CommandHelp] = [
         CommandHelp(name: "sleep", usage: SleepCommand.usage,
                     summary: "stop after a time of playing (paused time does not count), at the end of the chapter or item; fades out over 10 s and bookmarks the place"),
-        CommandHelp(name: "queue", usage: QueueCommand.usage, summary: "books to play when this one ends (kept in the library)"),
+        CommandHelp(name: "queue", usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library)"),
         CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
         CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
         CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX seconds, 30 by default)"),

@@ -1,11 +1,4 @@
-import PlayerCore
-
-/// Where `seek` goes: to a time in the book, by an amount from here, or to a share of the book.
-public enum SeekTarget: Equatable, Sendable {
-    case absolute(seconds: Double)
-    case relative(seconds: Double)
-    case percent(Double)
-}
+public import PlayerCore
 
 /// The times people type after `seek`, `+`/`-` and `goto`.
 public enum TimeArgument {

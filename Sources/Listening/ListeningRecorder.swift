@@ -20,6 +20,9 @@ public final class ListeningRecorder {
     /// The speed sessions are recorded at; a change starts a new session.
     public private(set) var speed: Double
     public var saveInterval: Duration = .milliseconds(900)
+    /// The item the play order ends with: the last one, or in shuffle the plan's last. The book
+    /// is finished when playback ends there (and it played).
+    public lazy var lastItemInOrder = mediaIds.count - 1
     /// Called when a save fails (the disk is full, the database is locked too long): playback
     /// goes on, the next save tries again.
     public var onError: (any Error) -> Void = { _ in }
@@ -75,7 +78,7 @@ public final class ListeningRecorder {
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
             closeSession()
-            if heard?.item == mediaIds.count - 1, !failedItems.contains(mediaIds.count - 1) {
+            if heard?.item == lastItemInOrder, !failedItems.contains(lastItemInOrder) {
                 attempt { try library.markFinished(bookId: bookId) }
             }
         }

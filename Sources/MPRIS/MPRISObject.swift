@@ -1,5 +1,5 @@
 import CDBus
-import Console
+import Player
 import Foundation
 
 /// The `/org/mpris/MediaPlayer2` object, served on the MPRIS thread: everything here runs on
@@ -7,21 +7,22 @@ import Foundation
 final class MPRISObject {
     private let bus: BusConnection
     private let socket: Int32
-    private let broadcast: ConsoleBroadcast
-    private let inputs: AsyncStream<ConsoleInput>.Continuation
+    private let broadcast: PlayerBroadcast
+    /// Hands a request to the player's task; false when the player is closing.
+    private let submit: @Sendable (PlayerRequest) -> Bool
     private let mailbox: Mailbox
-    /// Method calls waiting for the console's reply, by request number (each message ref'd).
+    /// Method calls waiting for the player's reply, by request number (each message ref'd).
     private var waiting: [Int: MethodCall] = [:]
     private var nextRequest = 0
     /// The Player properties last announced, to send only what changed.
     private var announced: [(String, DBusValue)]
 
-    init(bus: BusConnection, socket: Int32, broadcast: ConsoleBroadcast,
-         inputs: AsyncStream<ConsoleInput>.Continuation, mailbox: Mailbox) {
+    init(bus: BusConnection, socket: Int32, broadcast: PlayerBroadcast,
+         submit: @escaping @Sendable (PlayerRequest) -> Bool, mailbox: Mailbox) {
         self.bus = bus
         self.socket = socket
         self.broadcast = broadcast
-        self.inputs = inputs
+        self.submit = submit
         self.mailbox = mailbox
         announced = MPRISProperties.playerValues(broadcast.current)
     }
@@ -102,31 +103,31 @@ final class MPRISObject {
         }
     }
 
-    /// Runs the command's line on the console; the call is answered when the console replies.
+    /// Hands the command to the player; the call is answered when the player replies.
     private func perform(_ command: MPRISCommand, for call: MethodCall) {
+        let action: PlayerRequest.Action
         switch command {
-        case .ignore: call.reply(on: bus)
-        case let .refuse(text): call.fail(on: bus, name: "org.freedesktop.DBus.Error.InvalidArgs", text)
-        case let .line(line):
-            let id = nextRequest
-            nextRequest += 1
-            let mailbox = mailbox
-            let request = RemoteRequest(line: line) { mailbox.post(.reply(id: id, $0)) }
-            guard case .enqueued = inputs.yield(.remote(request)) else {
-                return call.fail(on: bus, name: "org.freedesktop.DBus.Error.Failed", "the player is closing")
-            }
-            dbus_message_ref(call.message)
-            waiting[id] = call
+        case .ignore: return call.reply(on: bus)
+        case let .refuse(text): return call.fail(on: bus, name: "org.freedesktop.DBus.Error.InvalidArgs", text)
+        case let .perform(playerCommand): action = .perform(playerCommand)
+        case .quit: action = .quit
         }
+        let id = nextRequest
+        nextRequest += 1
+        let mailbox = mailbox
+        guard submit(PlayerRequest(action, reply: { mailbox.post(.reply(id: id, $0.map { _ in () })) })) else {
+            return call.fail(on: bus, name: "org.freedesktop.DBus.Error.Failed", "the player is closing")
+        }
+        dbus_message_ref(call.message)
+        waiting[id] = call
     }
 
-    private func answer(_ id: Int, _ reply: RemoteReply) {
+    private func answer(_ id: Int, _ reply: Result<Void, PlayerError>) {
         guard let call = waiting.removeValue(forKey: id) else { return }
         defer { dbus_message_unref(call.message) }
-        if reply.ok {
-            call.reply(on: bus)
-        } else {
-            call.fail(on: bus, name: "org.mpris.MediaPlayer2.abplayer.Error.Failed", reply.errors.joined(separator: "; "))
+        switch reply {
+        case .success: call.reply(on: bus)
+        case let .failure(error): call.fail(on: bus, name: "org.mpris.MediaPlayer2.abplayer.Error.Failed", error.description)
         }
     }
 
@@ -146,7 +147,7 @@ final class MPRISObject {
 
     /// A change becomes `PropertiesChanged` with what differs; a jump becomes `Seeked`. A
     /// position moving by playing says nothing: clients read Position when they want it.
-    private func announce(_ event: ConsoleEvent) {
+    private func announce(_ event: PlayerUpdate) {
         switch event {
         case let .changed(status):
             let values = MPRISProperties.playerValues(status)

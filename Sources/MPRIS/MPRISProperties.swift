@@ -1,7 +1,7 @@
-import Console
+import Player
 import Foundation
 
-/// The MPRIS interfaces' names and properties, computed from the console's `Status` (nil: no
+/// The MPRIS interfaces' names and properties, computed from the player's `Status` (nil: no
 /// book loaded). Pure: the same status gives the same values, so changes are found by comparing.
 enum MPRISProperties {
     static let objectPath = "/org/mpris/MediaPlayer2"

@@ -1,24 +1,24 @@
-public import Console
+public import Player
 import CDBus
 import Foundation
 import Synchronization
 
 /// MPRIS2 on the session bus: media keys, desktop widgets and `playerctl` see and drive the
-/// console. Methods and property writes become the console's own command lines (`RemoteRequest`);
-/// properties are read from `ConsoleBroadcast.current`, and its events become
+/// player. Methods and property writes become the player's own typed commands (`PlayerRequest`);
+/// properties are read from `PlayerBroadcast.current`, and its events become
 /// `PropertiesChanged` and `Seeked` signals.
 ///
 /// One thread of its own owns the bus connection and sleeps in `poll` on two descriptors: the
-/// bus socket and an eventfd that other threads ring when they leave work (a console event, a
+/// bus socket and an eventfd that other threads ring when they leave work (a player event, a
 /// command's reply). libdbus's `read_write_dispatch` with a timeout would wake up for nothing
-/// every timeout and could not send a reply the moment the console gives it.
+/// every timeout and could not send a reply the moment the player gives it.
 public final class MPRISService: Sendable {
     /// The well-known name taken: `org.mpris.MediaPlayer2.abplayer`, or with `.instance<pid>`
     /// when another abplayer has it (the spec's way for a second instance).
     public let busName: String
     private let mailbox: Mailbox
     private let finished = DispatchSemaphore(value: 0)
-    /// Forwards the console's events to the MPRIS thread; cancelled at `stop`.
+    /// Forwards the player's events to the MPRIS thread; cancelled at `stop`.
     private let forwarding = Mutex<Task<Void, Never>?>(nil)
     private let stopped = Mutex(false)
 
@@ -27,11 +27,10 @@ public final class MPRISService: Sendable {
         self.mailbox = mailbox
     }
 
-    /// Connects to the session bus and serves MPRIS for `console` until `stop` (or until the
-    /// console's input ends). Nil when there is no bus: it says so in one line on standard
-    /// error, and the player works on without MPRIS.
-    public static func start(console: Console, inputs: AsyncStream<ConsoleInput>.Continuation) -> MPRISService? {
-        let broadcast = console.broadcast
+    /// Connects to the session bus and serves MPRIS for the player observed through `broadcast`
+    /// and driven through `submit` (false: the player is closing) until `stop`. Nil when there
+    /// is no bus: it says so in one line on standard error, and the player works on without MPRIS.
+    public static func start(broadcast: PlayerBroadcast, submit: @escaping @Sendable (PlayerRequest) -> Bool) -> MPRISService? {
         do {
             let bus = try BusConnection.openSession()
             let name: String
@@ -63,7 +62,7 @@ public final class MPRISService: Sendable {
             }
             let finished = service.finished
             Thread.detachNewThread {
-                let object = MPRISObject(bus: bus, socket: socket, broadcast: broadcast, inputs: inputs, mailbox: mailbox)
+                let object = MPRISObject(bus: bus, socket: socket, broadcast: broadcast, submit: submit, mailbox: mailbox)
                 object.run()
                 bus.close()
                 finished.signal()
@@ -100,8 +99,8 @@ public final class MPRISService: Sendable {
 /// Work for the MPRIS thread from other threads, and the eventfd that wakes it.
 final class Mailbox: Sendable {
     enum Job: Sendable {
-        case event(ConsoleEvent)
-        case reply(id: Int, RemoteReply)
+        case event(PlayerUpdate)
+        case reply(id: Int, Result<Void, PlayerError>)
         case stop
     }
 

@@ -1,5 +1,7 @@
 /// Which item the engine plays after the one that just ended. The items keep their place in the
-/// list (positions stay item + frame); only the order they are heard in changes.
+/// list (positions stay item + frame); only the order they are heard in changes. The engine
+/// never decides an order itself: a shuffled order is planned by whoever drives it (the player
+/// controller), so the automatic advance and a listener's `next` follow the same plan.
 public enum ItemOrder: Sendable, Equatable {
     /// Each item once, in the list's order (the default).
     case inOrder
@@ -7,30 +9,31 @@ public enum ItemOrder: Sendable, Equatable {
     case repeatItem
     /// In order, and from the first item again after the last.
     case repeatList
-    /// Every item once per pass, in a random order: the next one is picked among those not yet
-    /// played in this pass. `repeating`: after the last one a new pass begins, else playback ends.
-    case shuffled(repeating: Bool)
+    /// The items in this order (a permutation of them); after the last, the first again when
+    /// `repeating`, else the end. An item not in it is followed by the first.
+    case sequence([Int], repeating: Bool)
 
-    /// The item to play after `current` of `count`, given the items already played in this pass
-    /// (which a new pass empties); nil when playback ends.
-    func next<Random: RandomNumberGenerator>(after current: Int, count: Int, played: inout Set<Int>,
-                                             using random: inout Random) -> Int? {
+    /// The item to play after `current` of `count`; nil when playback ends.
+    public func next(after current: Int, count: Int) -> Int? {
         switch self {
         case .inOrder: return current + 1 < count ? current + 1 : nil
         case .repeatItem: return current
         case .repeatList: return current + 1 < count ? current + 1 : 0
-        case let .shuffled(repeating):
-            played.insert(current)
-            var left = (0..<count).filter { !played.contains($0) }
-            if left.isEmpty {
-                guard repeating else { return nil }
-                played = []
-                // A new pass, but not the item just heard again first (unless it is the only one).
-                left = (0..<count).filter { $0 != current || count == 1 }
-            }
-            guard let pick = left.randomElement(using: &random) else { return nil }
-            played.insert(pick)
-            return pick
+        case let .sequence(order, repeating):
+            guard let place = order.firstIndex(of: current) else { return order.first }
+            if place + 1 < order.count { return order[place + 1] }
+            return repeating ? order.first : nil
+        }
+    }
+
+    /// The item played before `current` in this order; nil at the start.
+    public func previous(before current: Int, count: Int) -> Int? {
+        switch self {
+        case .inOrder, .repeatList: return current > 0 ? current - 1 : nil
+        case .repeatItem: return current
+        case let .sequence(order, _):
+            guard let place = order.firstIndex(of: current), place > 0 else { return nil }
+            return order[place - 1]
         }
     }
 }

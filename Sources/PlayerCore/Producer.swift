@@ -33,8 +33,6 @@ final class Producer: @unchecked Sendable {
     var openedItems: [Int: ItemInfo] = [:]
     /// Which item follows the one that ends, and the items heard in this pass (for shuffle).
     var order = ItemOrder.inOrder
-    var playedThisPass: Set<Int> = []
-    var random = SystemRandomNumberGenerator()
     /// Where to pause by itself, the fade before it, and a fade under way.
     var pausePoint: PausePoint?
     var pauseFadeSeconds = 0.0
@@ -93,7 +91,6 @@ final class Producer: @unchecked Sendable {
             pausePoint = nil
             pauseTarget = nil
             volumeStage?.reset(to: volumeGain)
-            playedThisPass = [start.item]
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
@@ -107,7 +104,12 @@ final class Producer: @unchecked Sendable {
             if fade != nil { cancelFade() }
             awaitingOutput = nil
             pauseSink()
-            if state == .playing { setState(.paused) }
+            if state == .playing {
+                // The place where it stopped, before the state: whoever saves at a pause (the
+                // recorder) saves exactly this, not the last tenth-of-a-second report.
+                updateLatencyAndReport(force: true)
+                setState(.paused)
+            }
         case .toggle:
             handle(state == .playing ? .pause : .play)
         case .stop:
@@ -122,7 +124,6 @@ final class Producer: @unchecked Sendable {
             handleSinkStatus(status)
         case let .seek(target):
             if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
-            playedThisPass.insert(target.item)
             jump(to: target)
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
@@ -140,7 +141,6 @@ final class Producer: @unchecked Sendable {
             cancelFade()
         case let .setOrder(newOrder):
             order = newOrder
-            playedThisPass = [itemIndex]
         case .shutdown:
             break
         }
@@ -290,7 +290,7 @@ final class Producer: @unchecked Sendable {
 
     /// The item after the current one in the play order (repeat, shuffle); nil at the end.
     func nextItem() -> Int? {
-        let next = order.next(after: itemIndex, count: items.count, played: &playedThisPass, using: &random)
+        let next = order.next(after: itemIndex, count: items.count)
         return next.flatMap { items.indices.contains($0) ? $0 : nil }
     }
 
@@ -436,9 +436,9 @@ final class Producer: @unchecked Sendable {
         core.emit.yield(.failed(item: itemIndex, error: audioError))
     }
 
-    func updateLatencyAndReport() {
+    func updateLatencyAndReport(force: Bool = false) {
         if let sink { core.shared.withLock { $0.latencyFrames = Int(sink.latencyFrames) } }
-        report(force: false)
+        report(force: force)
     }
 
     /// Publishes the heard position when it moved by a tenth of a second, and the item when the

@@ -2,14 +2,14 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
-import Listening
+import Player
 import PlayerCore
 import PluginHost
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a book from its saved position, saving the position every second and at exit.",
-        discussion: "A finished book starts again from the top. Ctrl-C (SIGINT) or SIGTERM saves and exits.")
+        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT) or SIGTERM saves and exits.")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -21,6 +21,12 @@ struct Listen: AsyncParsableCommand {
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
 
+    /// What the listening loop is handed: the player's inputs, or a signal to stop.
+    private enum Input: Sendable {
+        case player(PlayerInput)
+        case stop
+    }
+
     func run() async throws {
         let database = try library.open()
         // One player per library: positions are written by one process only.
@@ -29,65 +35,51 @@ struct Listen: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { lock.release() }
-        let (target, media, start, settings) = try reportingLibraryErrors {
-            let target = try database.book(matching: book)
-            let media = try database.items(ofBook: target.id!)
-            if let missing = media.first(where: \.isMissing) {
-                throw LibraryError.invalid("\(target.title): \(missing.path) is missing; run `abplayer rescan` (the saved position is kept)")
-            }
-            return (target, media, try database.startingPoint(ofBook: target.id!), try database.settings(ofBook: target.id!))
-        }
+        let target = try reportingLibraryErrors { try database.book(matching: book) }
         let registry = plugins.makeRegistry()
-        let chosen = output ?? OutputChooser(registry: registry).choose(for: AudioFormat(rate: media[start.item].sampleRate, channels: 2))
-        var options = chosen.options
-        // Listening is in real time, also into a file.
-        if case .wav = chosen { options["paced"] = "true" }
-        let sinks: any SinkOpener
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        // `listen` is an adapter over the player controller, like the REPL: the controller
+        // loads the book at its saved place, saves it, and says what happens.
+        let player = PlayerController(library: database, decoders: registry, outputs: .fromRegistry(registry),
+                                      output: output?.description, wake: { continuation.yield(.player($0)) })
+        player.onNotice = { notice in
+            if case let .outputMoved(message) = notice {
+                // Headphones unplugged: not on through the speakers. `listen` takes no commands,
+                // so it stops here, the position saved; listening again continues there.
+                printError("abplayer: \(message); stopped (position saved): `abplayer listen` continues there")
+                continuation.yield(.stop)
+            } else if case .started = notice {
+                // The queue's next book: said when it is heard, like the first.
+            } else {
+                printError("abplayer: \(notice.text)")
+            }
+        }
+        let signals = TerminationSignals { _ in continuation.yield(.stop) }
         do {
-            sinks = try registry.sinkOpener(pluginID: chosen.pluginID, options: options)
+            try player.perform(.play(bookId: target.id!))
         } catch {
             printError("abplayer: \(error)")
             throw ExitCode.failure
         }
-
-        let engine = PlaybackEngine(decoders: registry, sinks: sinks)
-        let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
-        // The book's own speed and volume (the library keeps the volume as a gain, 1 = 100 %; the
-        // engine clamps what it cannot play).
-        engine.setSpeed(settings.speed)
-        engine.setVolume(settings.volume * 100)
-        let recorder = ListeningRecorder(library: database, bookId: target.id!, mediaIds: media.map { $0.id! }, start: startPosition,
-                                         speed: engine.speed)
-        recorder.onError = { printError("abplayer: saving the position of \(target.title): \($0)") }
-        let signals = TerminationSignals { _ in
-            engine.pause()
-            engine.shutdown()
-        }
-        engine.load(media.map(\.path), start: startPosition)
         var announced = false
-        for await event in engine.events {
-            recorder.handle(event)
-            switch event {
-            case let .position(position) where !announced:
+        loop: for await input in inputs {
+            guard case let .player(input) = input else { break }
+            player.handle(input)
+            switch input {
+            case .engine(.position, _) where !announced:
                 // Said when the first audio is heard: scripts (and the kill -9 test) time from here.
+                guard let status = player.status, let book = player.loadedBook?.book else { continue }
                 announced = true
-                let seconds = Double(position.frame) / Double(media[position.item].sampleRate)
-                printError("abplayer: playing #\(target.id!) \(target.title) from item \(position.item + 1) at \(String(format: "%.3f", seconds)) s")
-            case let .failed(_, error): printError("abplayer: \(error)")
-            case .ended: engine.shutdown()
-            case let .outputLost(message):
-                printError("abplayer: output lost: \(message); paused (position saved), resuming when it is back")
-            case .outputRestored:
-                printError("abplayer: output back; playing on")
-            case let .outputMoved(message):
-                // Headphones unplugged: not on through the speakers. `listen` takes no commands,
-                // so it stops here, the position saved; listening again continues there.
-                printError("abplayer: \(message); stopped (position saved): `abplayer listen` continues there")
-                engine.shutdown()
-            default: break
+                printError("abplayer: \(PlayerNotice.heard(book: book, item: status.itemNumber - 1, seconds: status.itemPosition).text)")
+            case .engine(.ended, _):
+                // The book is over; the queue's next one may have started, else we are done.
+                guard player.status?.state == "playing" else { break loop }
+                announced = false
+            default:
+                break
             }
         }
-        recorder.finish(at: engine.position)
+        player.close()
         withExtendedLifetime(signals) {}
     }
 }

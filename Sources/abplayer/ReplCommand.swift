@@ -3,6 +3,7 @@ import Console
 import Foundation
 import Library
 import MPRIS
+import Player
 import PlayerCore
 import PluginHost
 
@@ -42,16 +43,7 @@ struct Repl: AsyncParsableCommand {
         }
         defer { lock.release() }
         let registry = plugins.makeRegistry()
-        let outputs = Outputs(
-            open: { name in
-                let spec = try OutputSpec(parsing: name)
-                var options = spec.options
-                // Listening is in real time, also into a file.
-                if case .wav = spec { options["paced"] = "true" }
-                return try registry.sinkOpener(pluginID: spec.pluginID, options: options)
-            },
-            automatic: { OutputChooser(registry: registry).choose(for: $0).description },
-            names: ["pulse", "alsa", "jack", "null", "wav:"])
+        let outputs = Outputs.fromRegistry(registry)
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let console = Console(library: database, decoders: registry, outputs: outputs, output: output?.description,
                               inputs: continuation)
@@ -84,7 +76,12 @@ struct Repl: AsyncParsableCommand {
         }
         // MPRIS (media keys, desktop widgets, playerctl) while the REPL or the daemon runs; not
         // for a `-c` script.
-        let mpris = commands == nil ? MPRISService.start(console: console, inputs: continuation) : nil
+        let mpris = commands == nil
+            ? MPRISService.start(broadcast: console.broadcast, submit: { request in
+                if case .enqueued = continuation.yield(.request(request)) { return true }
+                return false
+            })
+            : nil
         let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
         mpris?.stop()
         control?.stop()

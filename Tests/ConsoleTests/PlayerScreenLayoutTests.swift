@@ -1,3 +1,4 @@
+import Player
 @testable import Console
 import Foundation
 import Testing

@@ -99,6 +99,35 @@ extension OutputTests {
             #expect(daemon.stop() == 0, "\(daemon.log)")
         }
 
+        @Test func eachConnectionIsInAShelfOfItsOwn() throws {
+            // Given a daemon on a library with a shelf Fiction beside the book Code
+            let fixture = try ControlFixture("control-shelves", seconds: 4)
+            defer { fixture.cleanUp() }
+            _ = try fixture.abplayer.run(["shelf", "new", "--library", fixture.library, "Fiction"]).requireSuccess()
+            let daemon = try DaemonProcess(fixture, output: "null")
+            #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+            let socket = try #require(fixture.socketPath())
+            let first = try RawSocketClient(path: socket)
+            let second = try RawSocketClient(path: socket)
+
+            // When the first client goes into Fiction
+            let cd = first.request("cd Fiction")
+            #expect(cd?.ok == true, "\(String(describing: cd))")
+
+            // Then it lists that (empty) shelf, while the second client and `remote` are still at
+            // the top, where the shelf and the book are
+            let inFiction = first.request("ls")
+            #expect(inFiction?.ok == true && inFiction?.output == [], "\(String(describing: inFiction))")
+            let atTop = second.request("ls")
+            #expect(atTop?.output.contains("Fiction/") == true, "\(String(describing: atTop))")
+            #expect(atTop?.output.contains { $0.hasPrefix("#1 Code") } == true, "\(String(describing: atTop))")
+            let remote = try fixture.remote(["ls"])
+            #expect(remote.stdoutString.contains("Fiction/"), "\(remote.stdoutString)")
+            // and the first is still in Fiction
+            #expect(first.request("ls")?.output == [])
+            #expect(daemon.stop() == 0, "\(daemon.log)")
+        }
+
         @Test func subscribeInASecondProcessSeesPositionsAndThePause() throws {
             // Given a daemon playing the book and `abplayer remote subscribe` in another process
             let fixture = try ControlFixture("control-subscribe")

@@ -1,10 +1,11 @@
-import Console
+import Player
+import PlayerCore
 import Foundation
 import FoundationXML
 @testable import MPRIS
 import Testing
 
-/// How the console's status becomes MPRIS properties, and MPRIS calls become command lines.
+/// How the player's status becomes MPRIS properties, and MPRIS calls become the player's commands.
 struct MPRISMappingTests {
     /// A status as `status --json` prints it: item 2 of 3, in chapter 4 of 6 which starts 60 s
     /// into the item and lasts 120 s, 90 s into the item.
@@ -59,7 +60,7 @@ struct MPRISMappingTests {
         #expect(Self.value("xesam:title", in: metadata) == .string("Part 2"))
         #expect(Track(status)?.positionMicroseconds == 90_000_000)
         #expect(Self.value("PlaybackStatus", in: values) == .string("Paused"))
-        #expect(MPRISCommand(method: "Next", arguments: [], status: status) == .line("next"))
+        #expect(MPRISCommand(method: "Next", arguments: [], status: status) == .perform(.nextItem))
     }
 
     @Test func nothingLoadedIsStoppedWithNoTrack() {
@@ -69,16 +70,16 @@ struct MPRISMappingTests {
         #expect(Self.value("CanPlay", in: values) == .bool(false))
     }
 
-    @Test func methodsBecomeTheConsolesCommands() throws {
+    @Test func methodsBecomeThePlayersCommands() throws {
         let status = try Self.status()
-        #expect(MPRISCommand(method: "PlayPause", arguments: [], status: status) == .line("toggle"))
-        #expect(MPRISCommand(method: "Stop", arguments: [], status: status) == .line("pause"))
-        #expect(MPRISCommand(method: "Next", arguments: [], status: status) == .line("chapter next"))
-        #expect(MPRISCommand(method: "Previous", arguments: [], status: status) == .line("chapter prev"))
-        #expect(MPRISCommand(method: "Seek", arguments: [.int64(-2_500_000)], status: status) == .line("seek -2.500"))
+        #expect(MPRISCommand(method: "PlayPause", arguments: [], status: status) == .perform(.toggle))
+        #expect(MPRISCommand(method: "Stop", arguments: [], status: status) == .perform(.pause))
+        #expect(MPRISCommand(method: "Next", arguments: [], status: status) == .perform(.chapter(.next)))
+        #expect(MPRISCommand(method: "Previous", arguments: [], status: status) == .perform(.chapter(.previous)))
+        #expect(MPRISCommand(method: "Seek", arguments: [.int64(-2_500_000)], status: status) == .perform(.seek(.relative(seconds: -2.5))))
         // SetPosition: within the chapter, only for the current track id, never past its end
         #expect(MPRISCommand(method: "SetPosition", arguments: [.objectPath("/org/abplayer/track/b7_i2_c4"), .int64(10_000_000)],
-                             status: status) == .line("goto 2 70.000"))
+                             status: status) == .perform(.goto(item: 1, seconds: 70)))
         #expect(MPRISCommand(method: "SetPosition", arguments: [.objectPath("/org/abplayer/track/b7_i2_c3"), .int64(10_000_000)],
                              status: status) == .ignore)
         #expect(MPRISCommand(method: "SetPosition", arguments: [.objectPath("/org/abplayer/track/b7_i2_c4"), .int64(121_000_000)],
@@ -92,11 +93,11 @@ struct MPRISMappingTests {
     }
 
     @Test func propertyWritesAreClampedToWhatThePlayerTakes() {
-        #expect(MPRISCommand(setting: "Volume", to: .double(0.5)) == .line("volume 50"))
-        #expect(MPRISCommand(setting: "Volume", to: .double(3)) == .line("volume 150"))
-        #expect(MPRISCommand(setting: "Rate", to: .double(1.5)) == .line("speed 1.500"))
-        #expect(MPRISCommand(setting: "Rate", to: .double(9)) == .line("speed 4.000"))
-        #expect(MPRISCommand(setting: "Rate", to: .double(0)) == .line("pause"))
+        #expect(MPRISCommand(setting: "Volume", to: .double(0.5)) == .perform(.volume(percent: 50)))
+        #expect(MPRISCommand(setting: "Volume", to: .double(3)) == .perform(.volume(percent: 150)))
+        #expect(MPRISCommand(setting: "Rate", to: .double(1.5)) == .perform(.speed(1.5)))
+        #expect(MPRISCommand(setting: "Rate", to: .double(9)) == .perform(.speed(4)))
+        #expect(MPRISCommand(setting: "Rate", to: .double(0)) == .perform(.pause))
         #expect(MPRISCommand(setting: "Identity", to: .string("x")) == nil)
     }
 

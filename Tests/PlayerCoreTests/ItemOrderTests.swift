@@ -2,40 +2,36 @@
 import Testing
 
 @Suite struct ItemOrderTests {
-    func sequence(_ order: ItemOrder, from start: Int, count: Int, steps: Int) -> [Int?] {
-        var played: Set<Int> = [start]
-        var random = SystemRandomNumberGenerator()
+    func heard(_ order: ItemOrder, from start: Int, count: Int, steps: Int) -> [Int?] {
         var current: Int? = start
         var heard: [Int?] = []
         for _ in 0..<steps {
             guard let now = current else { break }
-            current = order.next(after: now, count: count, played: &played, using: &random)
+            current = order.next(after: now, count: count)
             heard.append(current)
         }
         return heard
     }
 
     @Test func inOrderRepeatItemAndRepeatList() {
-        #expect(sequence(.inOrder, from: 1, count: 3, steps: 3) == [2, nil])
-        #expect(sequence(.repeatItem, from: 1, count: 3, steps: 3) == [1, 1, 1])
-        #expect(sequence(.repeatList, from: 1, count: 3, steps: 4) == [2, 0, 1, 2])
+        #expect(heard(.inOrder, from: 1, count: 3, steps: 3) == [2, nil])
+        #expect(heard(.repeatItem, from: 1, count: 3, steps: 3) == [1, 1, 1])
+        #expect(heard(.repeatList, from: 1, count: 3, steps: 4) == [2, 0, 1, 2])
     }
 
-    @Test func shufflePlaysEachItemOncePerPass() {
-        // Given 8 items, starting at item 3
-        for _ in 0..<20 {
-            let heard = sequence(.shuffled(repeating: false), from: 3, count: 8, steps: 8)
-            // Then the 7 others come once each, then the end
-            #expect(heard.last! == nil)
-            #expect(Set(heard.compactMap { $0 } + [3]).count == 8)
-            #expect(heard.compactMap { $0 }.count == 7)
-        }
-        // With repeat, each pass of 8 holds every item once, and a new pass never starts with
-        // the item just heard
-        let passes = sequence(.shuffled(repeating: true), from: 0, count: 8, steps: 23).map { $0! }
-        let all = [0] + passes
-        for pass in 0..<3 { #expect(Set(all[(pass * 8)..<(pass * 8 + 8)]).count == 8) }
-        #expect(all[8] != all[7] && all[16] != all[15])
+    @Test func aSequenceIsFollowedThenEndsOrStartsAgain() {
+        // Given a planned order of 4 items
+        let plan = [2, 0, 3, 1]
+        // Then from its second item it goes on in that order and ends after the last
+        #expect(heard(.sequence(plan, repeating: false), from: 0, count: 4, steps: 4) == [3, 1, nil])
+        // or, repeating, starts the plan again
+        #expect(heard(.sequence(plan, repeating: true), from: 3, count: 4, steps: 5) == [1, 2, 0, 3, 1])
+        // an item outside the plan is followed by its first
+        #expect(ItemOrder.sequence([1, 0], repeating: false).next(after: 5, count: 6) == 1)
+        // and previous walks it backwards, stopping at its start
+        #expect(ItemOrder.sequence(plan, repeating: true).previous(before: 3, count: 4) == 0)
+        #expect(ItemOrder.sequence(plan, repeating: true).previous(before: 2, count: 4) == nil)
+        #expect(ItemOrder.inOrder.previous(before: 0, count: 4) == nil)
     }
 
     @Test func aLongRampFadesLinearlyToSilence() {

@@ -1,3 +1,4 @@
+public import Player
 import Foundation
 import Synchronization
 
@@ -12,13 +13,13 @@ public final class ControlSocketServer: Sendable {
     public let path: String
     private let listener: Int32
     private let inputs: AsyncStream<ConsoleInput>.Continuation
-    private let broadcast: ConsoleBroadcast
+    private let broadcast: PlayerBroadcast
 
     /// Listens at `location` (mode 0600 in a 0700 folder). A socket file left there by a player
     /// that crashed (connect() refused) is replaced; one that answers belongs to a running
     /// player, which is an error. `notice` hears what is worth a line (a stale socket replaced).
     public init(at location: ControlSocketPath, inputs: AsyncStream<ConsoleInput>.Continuation,
-                broadcast: ConsoleBroadcast, notice: (String) -> Void) throws(ControlSocketError) {
+                broadcast: PlayerBroadcast, notice: (String) -> Void) throws(ControlSocketError) {
         try location.makeDirectory()
         path = location.path
         var info = stat()
@@ -70,6 +71,8 @@ public final class ControlSocketServer: Sendable {
 
     private func serve(_ client: Int32) {
         let reader = LineReader(client, maximumLength: Self.maximumLineLength)
+        // The client's own shelf: its `cd` moves neither the terminal's nor another client's.
+        let shelf = ShelfLocation()
         while let line = reader.next() {
             let reply: RemoteReply
             switch Self.parse(line) {
@@ -79,7 +82,7 @@ public final class ControlSocketServer: Sendable {
                 subscribe(client, reader: reader)
                 return
             case let .command(text):
-                reply = run(text)
+                reply = run(text, in: shelf)
             }
             guard UnixSocket.send(Self.encode(reply), to: client) else { break }
         }
@@ -106,10 +109,10 @@ public final class ControlSocketServer: Sendable {
     }
 
     /// Runs a line on the console's task and waits for its reply.
-    private func run(_ line: String) -> RemoteReply {
+    private func run(_ line: String, in shelf: ShelfLocation) -> RemoteReply {
         let answer = Locked<RemoteReply?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        let request = RemoteRequest(line: line) { reply in
+        let request = RemoteRequest(line: line, shelf: shelf) { reply in
             answer.withLock { $0 = reply }
             answered.signal()
         }
@@ -171,14 +174,14 @@ final class Locked<Value: Sendable>: Sendable {
 /// thread that writes them (blocking while there are none). Keeps the newest 1,000.
 final class EventQueue: Sendable {
     private struct State {
-        var events: [ConsoleEvent] = []
+        var events: [PlayerUpdate] = []
         var isClosed = false
     }
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
 
-    func push(_ event: ConsoleEvent) {
+    func push(_ event: PlayerUpdate) {
         state.withLock {
             $0.events.append(event)
             if $0.events.count > 1000 { $0.events.removeFirst() }
@@ -192,9 +195,9 @@ final class EventQueue: Sendable {
     }
 
     /// The next event, nil once closed.
-    func pop() -> ConsoleEvent? {
+    func pop() -> PlayerUpdate? {
         while true {
-            let next: ConsoleEvent?? = state.withLock { state in
+            let next: PlayerUpdate?? = state.withLock { state in
                 if state.isClosed { return .some(nil) }
                 return state.events.isEmpty ? nil : .some(state.events.removeFirst())
             }

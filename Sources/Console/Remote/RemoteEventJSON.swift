@@ -1,7 +1,8 @@
 import Foundation
+import Player
 import PlayerCore
 
-/// The JSON line of a `ConsoleEvent` for `subscribe`, one stable shape for scripts:
+/// The JSON line of a `PlayerUpdate` for `subscribe`, one stable shape for scripts:
 /// `{"event":"changed"|"position"|"seeked","status":{...}}` (`status` null when no book is
 /// loaded), or `{"event":"engine","engine":{"type":...}}` with the fields of that engine event.
 struct RemoteEventJSON: Encodable {
@@ -9,7 +10,7 @@ struct RemoteEventJSON: Encodable {
     let status: Status?
     let engine: EngineEventJSON?
 
-    init(_ consoleEvent: ConsoleEvent) {
+    init(_ consoleEvent: PlayerUpdate) {
         switch consoleEvent {
         case let .changed(status): (event, self.status, engine) = ("changed", status, nil)
         case let .position(status): (event, self.status, engine) = ("position", status, nil)
@@ -30,7 +31,7 @@ struct RemoteEventJSON: Encodable {
         }
     }
 
-    static func line(_ event: ConsoleEvent) -> Data {
+    static func line(_ event: PlayerUpdate) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(RemoteEventJSON(event))) ?? Data("{}".utf8)) + Data("\n".utf8)

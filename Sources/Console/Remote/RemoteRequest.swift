@@ -1,12 +1,17 @@
-/// A command line from outside the terminal (the control socket, MPRIS), run on the console's
-/// task exactly like a typed line; what the commands say comes back in the reply instead of on
-/// the terminal.
+public import Player
+
+/// A command line from a control socket client, run on the console's task exactly like a typed
+/// line but in the client's own shelf; what the commands say comes back in the reply instead of
+/// on the terminal.
 public struct RemoteRequest: Sendable {
     public let line: String
+    /// The client's current shelf (`cd`, `ls`, relative names).
+    public let shelf: ShelfLocation
     public let reply: @Sendable (RemoteReply) -> Void
 
-    public init(line: String, reply: @escaping @Sendable (RemoteReply) -> Void) {
+    public init(line: String, shelf: ShelfLocation, reply: @escaping @Sendable (RemoteReply) -> Void) {
         self.line = line
+        self.shelf = shelf
         self.reply = reply
     }
 }

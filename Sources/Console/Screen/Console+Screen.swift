@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Player
 import PlayerCore
 
 /// The full screens: `now` (the player) and `art` (the cover gallery). Keys become the same
@@ -25,10 +26,11 @@ extension Console {
 
     func showPlayer() throws {
         // Nothing playing: carry on with the book listened to last.
-        if session == nil { try play(nil) }
+        if player.loadedBook == nil { try play(nil) }
         let style = screenStyle
         guard style.mode != .plain else {
-            say(PlayerScreenLayout(status: Status(session: try playing())).plainLine)
+            guard let status = player.status else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+            say(PlayerScreenLayout(status: status).plainLine)
             say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
             return
         }
@@ -37,7 +39,7 @@ extension Console {
 
     func showGallery(shelf: String?) throws {
         let path = shelf.map(absoluteShelfPath)
-            ?? location.current
+            ?? here.current
         let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
         guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
         let style = screenStyle
@@ -81,21 +83,21 @@ extension Console {
         let size = fullScreen.size
         switch fullScreen.view {
         case .player:
-            guard let session else {
+            guard let status = player.status else {
                 fullScreen.draw([TextFit.truncate("nothing is playing — q back", to: size.columns)])
                 return
             }
-            let layout = PlayerScreenLayout(status: Status(session: session), message: fullScreen.message)
+            let layout = PlayerScreenLayout(status: status, message: fullScreen.message)
             fullScreen.draw(layout.lines(size: size, style: fullScreen.style))
         case .cover:
-            guard let session else { return }
-            let title = fullScreen.style.styled(TextFit.truncate("\(session.book.title) — a/q back", to: size.columns), "1")
-            if let cover = cover(ofBook: session.book.id!) {
+            guard let book = player.loadedBook?.book else { return }
+            let title = fullScreen.style.styled(TextFit.truncate("\(book.title) — a/q back", to: size.columns), "1")
+            if let cover = cover(ofBook: book.id!) {
                 let art = CoverArt(cover, maxColumns: size.columns, maxRows: max(1, size.rows - 1),
                                    colors: fullScreen.style.mode == .color ? fullScreen.style.coverColors : .none)
                 fullScreen.draw(art.lines + [title])
             } else {
-                fullScreen.draw([TextFit.truncate("\(session.book.title) has no cover", to: size.columns), title])
+                fullScreen.draw([TextFit.truncate("\(book.title) has no cover", to: size.columns), title])
             }
         case let .gallery(gallery):
             fullScreen.draw(gallery.lines(cover: cover(ofBook: gallery.current.id), size: size, style: fullScreen.style))
@@ -105,16 +107,9 @@ extension Console {
     /// The book's cover picture, decoded: the first item that has one, read by its decoder.
     func cover(ofBook bookId: Int64) -> CoverArt.Pixels? {
         if let known = fullScreen?.covers[bookId] { return known }
-        let pixels = coverPicture(ofBook: bookId).flatMap { CoverArt.Pixels(encoded: $0.data) }
+        let pixels = player.coverPicture(ofBook: bookId).flatMap { CoverArt.Pixels(encoded: $0.data) }
         fullScreen?.covers[bookId] = .some(pixels)
         return pixels
-    }
-
-    /// The book's cover as its file holds it: the first item that has one, read by its decoder.
-    func coverPicture(ofBook bookId: Int64) -> Picture? {
-        let media = (try? library.items(ofBook: bookId)) ?? []
-        return media.filter { $0.hasCover && !$0.isMissing }.lazy
-            .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
     }
 
     /// A key pressed while a screen shows.
@@ -148,7 +143,7 @@ extension Console {
     }
 
     private func handlePlayerKey(_ key: Key) {
-        let settings = session?.settings
+        let loaded = player.loadedBook
         switch key {
         case .character(" "): run(.toggle)
         case .left: run(.skip(forward: false, seconds: nil))
@@ -156,12 +151,12 @@ extension Console {
         case .shiftLeft, .character("h"): run(.skip(forward: false, seconds: 60))
         case .shiftRight, .character("l"): run(.skip(forward: true, seconds: 60))
         case .up, .down:
-            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
-            let percent = (settings.volume * 100).rounded() + (key == .up ? 5 : -5)
+            guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
+            let percent = loaded.volumePercent + (key == .up ? 5 : -5)
             run(.volume(min(150, max(0, percent))))
         case .character("["), .character("]"):
-            guard let settings else { return complain("nothing is playing: 'play BOOK' first") }
-            let speed = ((settings.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
+            guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
+            let speed = ((loaded.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
             run(.speed(min(4, max(0.5, speed))))
         case .character("n"): run(.nextItem)
         case .character("p"): run(.previousItem)

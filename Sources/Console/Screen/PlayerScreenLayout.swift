@@ -1,3 +1,4 @@
+import Player
 import PlayerCore
 
 /// The player screen as lines of text: a `Status` laid out for a terminal size. Pure, so the

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import PlayerCore
 
 /// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`; left out of the JSON).
@@ -79,7 +80,8 @@ public struct Status: Codable, Equatable, Sendable {
         }
     }
 
-    var text: String {
+    /// The status as `status` shows it, a few lines.
+    public var text: String {
         func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
         var lines = ["\(book) — \(state)",
                      "item \(itemNumber)/\(itemCount): \(item)  \(time(itemPosition)) / \(time(itemDuration))"]
@@ -94,9 +96,10 @@ public struct Status: Codable, Equatable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static func speedText(_ speed: Double) -> String { String(format: "%.2gx", speed) }
+    public static func speedText(_ speed: Double) -> String { String(format: "%.2gx", speed) }
 
-    var json: String {
+    /// One line of JSON (`status --json`).
+    public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)

@@ -1,15 +1,34 @@
 import Foundation
+import Library
 import PlayerCore
 
-/// Covers as files, for observers that show a picture by URL (MPRIS's `mpris:artUrl`).
-extension Console {
+/// Books' covers: the picture a book's files hold, and the same extracted to a file for
+/// observers that show a picture by URL (MPRIS's `mpris:artUrl`).
+final class CoverFiles {
+    private let library: LibraryDatabase
+    private let decoders: any DecoderOpener
+    /// Cover files written, by book id (nil: the book has none).
+    private var files: [Int64: String?] = [:]
+
+    init(library: LibraryDatabase, decoders: any DecoderOpener) {
+        self.library = library
+        self.decoders = decoders
+    }
+
+    /// The book's cover as its file holds it: the first item that has one, read by its decoder.
+    func picture(ofBook bookId: Int64) -> Picture? {
+        let media = (try? library.items(ofBook: bookId)) ?? []
+        return media.filter { $0.hasCover && !$0.isMissing }.lazy
+            .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
+    }
+
     /// `$XDG_CACHE_HOME/abplayer/covers/<book id>.<jpg|png>`, extracted from the book's files the
     /// first time this process asks (so a cover changed by a rescan shows after a restart); nil
     /// when the book has none or it cannot be written.
-    func coverFile(ofBook bookId: Int64) -> String? {
-        if let known = coverFiles[bookId] { return known }
-        let path = coverPicture(ofBook: bookId).flatMap { Self.writeCover($0, bookId: bookId) }
-        coverFiles[bookId] = .some(path)
+    func file(ofBook bookId: Int64) -> String? {
+        if let known = files[bookId] { return known }
+        let path = picture(ofBook: bookId).flatMap { Self.writeCover($0, bookId: bookId) }
+        files[bookId] = .some(path)
         return path
     }
 

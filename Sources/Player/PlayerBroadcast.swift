@@ -1,9 +1,9 @@
 public import PlayerCore
 import Synchronization
 
-/// Something the console tells observers outside the terminal (MPRIS, `subscribe` on the control
+/// Something the player tells observers on other threads (MPRIS, `subscribe` on the control
 /// socket).
-public enum ConsoleEvent: Sendable {
+public enum PlayerUpdate: Sendable {
     /// What `status` shows changed in more than the clock: state, book, item, chapter, speed,
     /// volume, output, sleep mode, repeat, shuffle. Nil: no book is loaded any more.
     case changed(Status?)
@@ -15,14 +15,14 @@ public enum ConsoleEvent: Sendable {
     case engine(PlaybackEvent)
 }
 
-/// The console's state for observers on other threads: the last `Status` (read at any time) and
-/// a stream of `ConsoleEvent`s per subscriber. Published from the console's task after every
-/// input it handles, so observers never touch the console itself.
-public final class ConsoleBroadcast: Sendable {
+/// The player's state for observers on other threads: the last `Status` (read at any time) and
+/// a stream of `PlayerUpdate`s per subscriber. Published from the controller's task after every
+/// command and event it handles, so observers never touch the controller itself.
+public final class PlayerBroadcast: Sendable {
     private struct State {
         var current: Status?
         var nextId = 0
-        var subscribers: [Int: AsyncStream<ConsoleEvent>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<PlayerUpdate>.Continuation] = [:]
         var wantsCoverFiles = false
     }
 
@@ -41,9 +41,9 @@ public final class ConsoleBroadcast: Sendable {
     public func askForCoverFiles() { state.withLock { $0.wantsCoverFiles = true } }
 
     /// Events from now on. A slow subscriber loses the oldest ones beyond 1,000, never blocks
-    /// the console. The stream ends when the subscriber drops it.
-    public func subscribe() -> AsyncStream<ConsoleEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConsoleEvent.self, bufferingPolicy: .bufferingNewest(1000))
+    /// the player. The stream ends when the subscriber drops it.
+    public func subscribe() -> AsyncStream<PlayerUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self, bufferingPolicy: .bufferingNewest(1000))
         let id = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
@@ -56,7 +56,7 @@ public final class ConsoleBroadcast: Sendable {
         return stream
     }
 
-    func publish(_ event: ConsoleEvent) {
+    func publish(_ event: PlayerUpdate) {
         for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(event) }
     }
 

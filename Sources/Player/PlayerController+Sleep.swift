@@ -3,14 +3,13 @@ import Library
 import PlayerCore
 
 /// The sleep timer: `sleep ...`, its countdown's wake-up, and the engine's fade reports.
-extension Console {
-    func sleep(_ command: SleepCommand) throws {
+extension PlayerController {
+    func sleep(_ command: SleepCommand) throws -> PlayerOutcome {
         let session = try playing()
         let playing = session.state == .playing
         switch command {
         case .show:
-            say("sleep timer: \(session.sleepTimer.description ?? "off")")
-            return
+            return .sleepTimer(session.sleepTimer.description)
         case let .duration(seconds):
             stopFade(session)
             session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: playing)
@@ -20,9 +19,9 @@ extension Console {
             try? library.saveSettings(session.settings)
         case let .extend(seconds):
             if case .endOfChapter = session.sleepTimer.mode {
-                throw CommandError("the timer stops at the end of the chapter; 'sleep 30m' sets a time instead")
+                throw PlayerError("the timer stops at the end of the chapter; 'sleep 30m' sets a time instead")
             } else if case .endOfItem = session.sleepTimer.mode {
-                throw CommandError("the timer stops at the end of the item; 'sleep 30m' sets a time instead")
+                throw PlayerError("the timer stops at the end of the item; 'sleep 30m' sets a time instead")
             }
             stopFade(session)
             session.sleepTimer.extend(by: seconds, playing: playing)
@@ -33,11 +32,10 @@ extension Console {
             stopFade(session)
             session.sleepTimer.set(.off, playing: playing)
         case .cycle:
-            try sleep(nextInCycle(session.sleepTimer.mode))
-            return
+            return try sleep(nextInCycle(session.sleepTimer.mode))
         }
         scheduleSleepWakeUp(session)
-        say("sleep timer: \(session.sleepTimer.description ?? "off")")
+        return .sleepTimer(session.sleepTimer.description)
     }
 
     /// off -> 15m -> 30m -> 45m -> 60m -> chapter -> off.
@@ -83,10 +81,10 @@ extension Console {
         guard case .duration = session.sleepTimer.mode, session.sleepTimer.isCounting else { return }
         let delay = max(.zero, session.sleepTimer.remaining() - .seconds(SleepTimer.fadeSeconds))
         let generation = session.sleepTimer.generation
-        let inputs = inputs
+        let wake = wake
         session.sleepTimer.wakeUp = Task {
             try? await Task.sleep(for: delay)
-            if !Task.isCancelled { inputs.yield(.sleepTimerDue(generation: generation)) }
+            if !Task.isCancelled { wake(.sleepTimerDue(generation: generation)) }
         }
     }
 
@@ -117,9 +115,9 @@ extension Console {
             do {
                 try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
             } catch {
-                complain("sleep timer: bookmarking \(session.book.title): \(error)")
+                onNotice(.problem("sleep timer: bookmarking \(session.book.title): \(error)"))
             }
-            say("sleep timer: paused at \(Timecode.format(seconds: session.timeline.bookSeconds(place))) (bookmarked)")
+            onNotice(.sleepPaused(at: session.timeline.bookSeconds(place)))
         case .fadeCancelled:
             if session.sleepTimer.expectedCancels > 0 {
                 session.sleepTimer.expectedCancels -= 1
@@ -127,7 +125,7 @@ extension Console {
             }
             guard session.sleepTimer.mode != .off else { return }
             session.sleepTimer.set(.off, playing: false)
-            say("sleep timer off")
+            onNotice(.sleepTimerOff)
         default:
             break
         }

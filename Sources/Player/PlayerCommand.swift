@@ -1,0 +1,79 @@
+public import Library
+public import PlayerCore
+
+/// Something a listener asks of the player, from any front end (a typed line, a key on the
+/// player screen, a socket client, a D-Bus call), already parsed and resolved: books by id,
+/// items by index, times in seconds.
+public enum PlayerCommand: Equatable, Sendable {
+    /// A book from its saved place; nil: resume what is loaded, else the book in progress, else
+    /// the one played last.
+    case play(bookId: Int64?)
+    /// An item (0-based) of the book loaded, from its start.
+    case playItem(Int)
+    case pause
+    case toggle
+    /// `+N`/`-N`; nil seconds: the book's skip interval.
+    case skip(forward: Bool, seconds: Double?)
+    case seek(SeekTarget)
+    /// An item (0-based) of the book loaded, at a time in it.
+    case goto(item: Int, seconds: Double)
+    case nextItem
+    case previousItem
+    case chapter(ChapterTarget)
+    /// Back to where the last jump left.
+    case undo
+    case bookmark(note: String?)
+    case bookmarks
+    /// 0.5-4.0 (`PlaybackEngine.speedRange`): anything else is refused, not clamped.
+    case speed(Double)
+    /// 0-150 % (`PlaybackEngine.volumeRange`).
+    case volume(percent: Double)
+    /// An output as the user names it (`--output` syntax).
+    case output(String)
+    case status
+    case sleep(SleepCommand)
+    case queue(QueueCommand)
+    case repeatMode(RepeatMode?)
+    case shuffle(Bool?)
+    case rewind(RewindSetting?)
+    /// Stops the book being played (position saved), saying why: its items were edited or it
+    /// was deleted.
+    case stop(reason: String)
+}
+
+public enum ChapterTarget: Equatable, Sendable {
+    case next, previous
+    /// 1-based, across the whole book.
+    case number(Int)
+}
+
+/// `sleep ...`: when playback stops by itself.
+public enum SleepCommand: Equatable, Sendable {
+    /// `sleep`: what is set.
+    case show
+    /// After this much playing time, in seconds.
+    case duration(Double)
+    case endOfChapter
+    case endOfItem
+    case off
+    /// More time on a running timer.
+    case extend(Double)
+    /// off -> 15m -> 30m -> 45m -> 60m -> chapter -> off (the screen's `s` key).
+    case cycle
+}
+
+/// `queue ...`: the books to play after this one. Indexes are 1-based as typed.
+public enum QueueCommand: Equatable, Sendable {
+    case list
+    case add(bookId: Int64)
+    case move(from: Int, to: Int)
+    case remove(Int)
+    case clear
+}
+
+/// Auto-rewind on resume after a pause.
+public enum RewindSetting: Equatable, Sendable {
+    case auto, off
+    /// On, going back at most this many seconds.
+    case max(Double)
+}

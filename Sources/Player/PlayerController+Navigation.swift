@@ -1,0 +1,132 @@
+import Library
+import PlayerCore
+
+/// Moving in the book: skips, seeks, items, chapters, undo, bookmarks.
+extension PlayerController {
+    /// Where the book is now, in seconds; an error when an item's length is unknown.
+    func bookSeconds(_ session: PlayerSession) throws(PlayerError) -> Double {
+        guard let seconds = session.timeline.bookSeconds(session.position) else {
+            throw PlayerError("an earlier item's length is unknown; use 'goto ITEM mm:ss'")
+        }
+        return seconds
+    }
+
+    func skip(forward: Bool, seconds: Double?) throws {
+        let session = try playing()
+        let amount = seconds ?? session.settings.skipIntervalSeconds
+        try move(session, toBookSeconds: try bookSeconds(session) + (forward ? amount : -amount), kind: .beforeSkip)
+    }
+
+    func seek(_ target: SeekTarget) throws {
+        let session = try playing()
+        let seconds: Double
+        switch target {
+        case let .absolute(value): seconds = value
+        case let .relative(value): seconds = try bookSeconds(session) + value
+        case let .percent(share):
+            guard let total = session.timeline.totalSeconds else {
+                throw PlayerError("the book's length is unknown, so \(share)% is nowhere; use a time")
+            }
+            seconds = total * share / 100
+        }
+        try move(session, toBookSeconds: seconds, kind: .beforeSeek)
+    }
+
+    private func move(_ session: PlayerSession, toBookSeconds seconds: Double, kind: BookmarkKind) throws(PlayerError) {
+        guard let target = session.timeline.position(atBookSeconds: seconds) else {
+            throw PlayerError("\(Timecode.format(seconds: seconds)) is past the end of the book (\(Timecode.format(seconds: session.timeline.totalSeconds)))")
+        }
+        session.jump(to: target, kind: kind)
+    }
+
+    func itemRangeError(_ session: PlayerSession) -> PlayerError {
+        PlayerError("\(session.book.title) has items 1-\(session.timeline.items.count)")
+    }
+
+    func goto(item: Int, seconds: Double) throws {
+        let session = try playing()
+        guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
+        if let length = session.timeline.items[item].seconds, seconds >= length {
+            throw PlayerError("\(Timecode.format(seconds: seconds)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
+        }
+        session.jump(to: session.timeline.position(item: item, seconds: seconds), kind: .beforeItemJump)
+    }
+
+    /// The next item in the play order (in shuffle, the plan's next; with `repeat book`, the
+    /// first after the last).
+    func nextItem() throws {
+        let session = try playing()
+        guard let next = session.plainOrder.next(after: session.position.item, count: session.timeline.items.count) else {
+            throw PlayerError("this is the last item")
+        }
+        session.jump(to: PlaybackPosition(item: next, frame: 0), kind: .beforeItemJump)
+    }
+
+    /// Like a CD player: back to the start of this item, unless within its first 3 seconds; then
+    /// the item before in the play order.
+    func previousItem() throws {
+        let session = try playing()
+        let here = session.position
+        var target = here.item
+        if session.timeline.seconds(inItem: here) < 3 {
+            target = session.plainOrder.previous(before: here.item, count: session.timeline.items.count) ?? here.item
+        }
+        session.jump(to: PlaybackPosition(item: target, frame: 0), kind: .beforeItemJump)
+    }
+
+    func chapter(_ target: ChapterTarget) throws -> PlayerOutcome {
+        let session = try playing()
+        let chapters = session.timeline.chapters
+        guard !chapters.isEmpty else { throw PlayerError("\(session.book.title) has no chapters") }
+        let current = session.timeline.chapterIndex(at: session.position)
+        let index: Int
+        switch target {
+        case .next:
+            index = (current ?? -1) + 1
+            guard index < chapters.count else { throw PlayerError("this is the last chapter") }
+        case .previous:
+            // Back to the start of this chapter, unless within its first 3 seconds.
+            guard let current else { throw PlayerError("this is before the first chapter") }
+            let start = chapters[current]
+            let into = session.position.item == start.item
+                ? Double(session.position.frame - start.startFrame) / Double(session.timeline.items[start.item].sampleRate) : 3
+            index = into >= 3 || current == 0 ? current : current - 1
+        case let .number(number):
+            guard number >= 1, number <= chapters.count else {
+                throw PlayerError("there is no chapter \(number): use 1-\(chapters.count)")
+            }
+            index = number - 1
+        }
+        session.jump(to: PlaybackPosition(item: chapters[index].item, frame: chapters[index].startFrame), kind: .beforeChapterJump)
+        return .chapter(number: index + 1, count: chapters.count, title: chapters[index].title)
+    }
+
+    func undo() throws -> PlayerOutcome {
+        let session = try playing()
+        guard let last = try library.popLastJump(bookId: session.book.id!),
+              let item = session.mediaIds.firstIndex(of: last.mediaId) else {
+            throw PlayerError("no jump to undo")
+        }
+        // Not a jump of its own: undoing twice goes further back, not forth.
+        session.jump(to: PlaybackPosition(item: item, frame: last.frame), kind: nil)
+        return .undone(to: session.timeline.bookSeconds(session.position))
+    }
+
+    func bookmark(note: String?) throws -> PlayerOutcome {
+        let session = try playing()
+        let here = session.position
+        try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
+                                kind: .user, note: note)
+        return .bookmarked(at: session.timeline.bookSeconds(here), note: note)
+    }
+
+    func bookmarks() throws -> PlayerOutcome {
+        let session = try playing()
+        let places = try library.bookmarks(ofBook: session.book.id!, includeAutomatic: false).compactMap { mark -> BookmarkPlace? in
+            guard let item = session.mediaIds.firstIndex(of: mark.mediaId) else { return nil }
+            return BookmarkPlace(id: mark.id!, seconds: session.timeline.bookSeconds(PlaybackPosition(item: item, frame: mark.frame)),
+                                 note: mark.note)
+        }
+        return .bookmarks(book: session.book.title, places)
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+public import Library
+import Listening
+public import PlayerCore
+
+/// What the controller reacts to on its owner's task besides commands: the engine's events and
+/// the sleep timer's wake-up. The controller posts them through `wake`; the owner hands them
+/// back to `handle(_:)` on the task that sends commands, so nothing in here is shared.
+public enum PlayerInput: Sendable {
+    /// `generation` says which engine sent it: events of a book no longer played are dropped.
+    case engine(PlaybackEvent, generation: Int)
+    /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
+    case sleepTimerDue(generation: Int)
+}
+
+/// What playing a book means, with no user interface: loading a book at its saved place,
+/// navigation, chapters, the play order (repeat, one shuffle), the queue, the sleep timer,
+/// auto-rewind, per-book settings, saving positions, automatic bookmarks and undo.
+///
+/// Front ends (the REPL and its screens, the control socket, MPRIS, `listen`) send typed
+/// `PlayerCommand`s and show the typed `PlayerOutcome`s and `PlayerNotice`s in their own way;
+/// observers on other threads read `broadcast`. Used from one task: its owner's.
+public final class PlayerController {
+    let library: LibraryDatabase
+    let decoders: any DecoderOpener
+    let outputs: Outputs
+    /// The output chosen with `--output` or `output`; nil: chosen per book.
+    var chosenOutput: String?
+    var session: PlayerSession?
+    /// Which engine is current: events of an earlier book's engine are dropped.
+    private(set) var generation = 0
+    let wake: @Sendable (PlayerInput) -> Void
+    /// The state and events for observers on other threads (MPRIS, the control socket).
+    public let broadcast = PlayerBroadcast()
+    /// The session's jump count when the state was last published: more means it jumped.
+    var publishedJumps = 0
+    let covers: CoverFiles
+    /// Shows what the player says without being asked; set by the front end.
+    public var onNotice: (PlayerNotice) -> Void = { _ in }
+
+    public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
+                wake: @escaping @Sendable (PlayerInput) -> Void) {
+        self.library = library
+        self.decoders = decoders
+        self.outputs = outputs
+        self.chosenOutput = output
+        self.wake = wake
+        self.covers = CoverFiles(library: library, decoders: decoders)
+    }
+
+    /// Does what `command` asks, publishes the state, and says what it did.
+    @discardableResult
+    public func perform(_ command: PlayerCommand) throws(PlayerError) -> PlayerOutcome {
+        defer { publishState() }
+        do {
+            return try run(command)
+        } catch let error as PlayerError {
+            throw error
+        } catch {
+            throw PlayerError("\(error)")
+        }
+    }
+
+    private func run(_ command: PlayerCommand) throws -> PlayerOutcome {
+        switch command {
+        case let .play(bookId): return try play(bookId)
+        case let .playItem(item):
+            let session = try playing()
+            guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
+            session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
+            resume(session)
+        case .pause: try playing().pause()
+        case .toggle:
+            let session = try playing()
+            if session.state == .playing { session.pause() } else { resume(session) }
+        case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
+        case let .seek(target): try seek(target)
+        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
+        case .nextItem: try nextItem()
+        case .previousItem: try previousItem()
+        case let .chapter(target): return try chapter(target)
+        case .undo: return try undo()
+        case let .bookmark(note): return try bookmark(note: note)
+        case .bookmarks: return try bookmarks()
+        case let .speed(speed): return try setSpeed(speed)
+        case let .volume(percent): return try setVolume(percent: percent)
+        case let .output(name): return try switchOutput(to: name)
+        case .status: return .status(try currentStatus())
+        case let .sleep(sleep): return try self.sleep(sleep)
+        case let .queue(queue): return try self.queue(queue)
+        case let .repeatMode(mode): return try setRepeat(mode)
+        case let .shuffle(on): return try setShuffle(on)
+        case let .rewind(setting): return try setRewind(setting)
+        case let .stop(reason):
+            guard let session else { return .done }
+            let title = session.book.title
+            close()
+            return .stopped(book: title, reason: reason)
+        }
+        return .done
+    }
+
+    /// Takes an engine event or a timer's wake-up, then publishes the state.
+    public func handle(_ input: PlayerInput) {
+        switch input {
+        case let .engine(event, generation):
+            guard generation == self.generation, let session else { return }
+            session.follow(event)
+            if let notice = notice(for: event, of: session) { onNotice(notice) }
+            sleepTimerHandle(event, of: session)
+            if case .ended = event { bookEnded(session) }
+            publishState(after: event)
+        case let .sleepTimerDue(generation):
+            sleepTimerDue(generation: generation)
+            publishState()
+        }
+    }
+
+    /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
+    public func close() {
+        session?.close()
+        session = nil
+    }
+
+    /// The book loaded, for a front end's own views (the player screen, completion).
+    public var loadedBook: LoadedBook? {
+        session.map {
+            LoadedBook(book: $0.book, itemTitles: $0.timeline.items.map(\.title), speed: $0.settings.speed,
+                       volumePercent: ($0.settings.volume * 100).rounded())
+        }
+    }
+
+    /// The status now; nil when nothing is loaded.
+    public var status: Status? { try? currentStatus() }
+
+    // MARK: Loading
+
+    func playing() throws(PlayerError) -> PlayerSession {
+        guard let session else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+        return session
+    }
+
+    private func play(_ bookId: Int64?) throws -> PlayerOutcome {
+        if let bookId { return try load(try library.book(matching: "#\(bookId)")) }
+        if let session {
+            resume(session)
+            return .done
+        }
+        return try load(try bookListenedToLast())
+    }
+
+    /// Plays on, going back a little first after a long pause (auto-rewind).
+    func resume(_ session: PlayerSession) {
+        if let back = session.rewindAfterPause() { onNotice(.rewound(seconds: back)) }
+        session.play()
+    }
+
+    /// With nothing loaded, `play` (or Play from a media key) carries on with the book in
+    /// progress, else the one played last.
+    private func bookListenedToLast() throws -> Book {
+        guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
+            throw PlayerError("nothing is playing and no book has been played yet: 'play BOOK'")
+        }
+        return last
+    }
+
+    /// Loads `book` at its saved place and plays it.
+    private func load(_ book: Book) throws -> PlayerOutcome {
+        let media = try library.items(ofBook: book.id!)
+        if let missing = media.first(where: \.isMissing) {
+            throw PlayerError("\(book.title): \(missing.path) is missing; run 'abplayer rescan' (the saved position is kept)")
+        }
+        guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
+        let start = try library.startingPoint(ofBook: book.id!)
+        let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
+        let sinks = try openOutput(outputName)
+        close()
+        let engine = PlaybackEngine(decoders: decoders, sinks: sinks)
+        let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
+        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
+                                    library: library, engine: engine, outputName: outputName, start: startPosition)
+        let title = book.title
+        session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
+        generation += 1
+        let generation = generation
+        let wake = wake
+        Task.detached {
+            for await event in engine.events { wake(.engine(event, generation: generation)) }
+        }
+        self.session = session
+        prepare(session)
+        session.start(paths: media.map(\.path))
+        return .started(book: book, seconds: session.timeline.bookSeconds(startPosition), item: start.item,
+                        itemCount: media.count, output: outputName)
+    }
+
+    /// A new session's speed, volume, item order and auto-rewind.
+    private func prepare(_ session: PlayerSession) {
+        session.engine.setSpeed(session.settings.speed)
+        session.engine.setVolume(session.settings.volume * 100)
+        applyOrder(session, replanning: true)
+        // Unreadable preferences are not worth refusing to play: the defaults then.
+        let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
+        session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+    }
+
+    func openOutput(_ name: String) throws(PlayerError) -> any SinkOpener {
+        do {
+            return try outputs.open(name)
+        } catch {
+            throw PlayerError("\(error)")
+        }
+    }
+
+    // MARK: Events
+
+    /// What to tell the listener about an engine event, if anything: the one mapping of engine
+    /// events to messages.
+    private func notice(for event: PlaybackEvent, of session: PlayerSession) -> PlayerNotice? {
+        switch event {
+        case let .failed(item, error):
+            .itemFailed(item: item, title: session.timeline.items[item].title, reason: "\(error)")
+        case .ended: .ended(book: session.book.title)
+        case let .outputLost(message): .outputLost(message)
+        case .outputRestored: .outputRestored
+        case let .outputMoved(message): .outputMoved(message)
+        case .outputChanged: .outputChanged(session.outputName)
+        case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged: nil
+        }
+    }
+
+    /// The book ended (marked finished by the recorder): the next queued book starts from its
+    /// saved place. Not when a sleep timer was set to stop at this end.
+    private func bookEnded(_ session: PlayerSession) {
+        if session.sleepTimer.mode != .off {
+            session.sleepTimer.set(.off, playing: false)
+            onNotice(.sleepTimerOff)
+            return
+        }
+        do {
+            guard let next = try library.dequeue() else { return }
+            onNotice(.queueNext(next))
+            if case let .started(book, seconds, item, count, output) = try load(next) {
+                onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
+            }
+        } catch {
+            onNotice(.problem("queue: \(error)"))
+        }
+    }
+}
+
+/// The book loaded, as a front end needs it for its own views.
+public struct LoadedBook: Sendable {
+    public let book: Book
+    public let itemTitles: [String]
+    public let speed: Double
+    public let volumePercent: Double
+}

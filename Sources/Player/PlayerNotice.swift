@@ -1,0 +1,56 @@
+public import Library
+public import PlayerCore
+
+/// Something the player tells the listener without being asked: what the engine reported, what
+/// the sleep timer and the queue did. Every front end shows these through `text`, so a lost
+/// output reads the same in the REPL, `listen` and a socket client's events.
+public enum PlayerNotice: Sendable, Equatable {
+    /// A book was loaded and plays from `seconds` into it (nil: unknown) through `output`.
+    case started(book: Book, seconds: Double?, item: Int, itemCount: Int, output: String)
+    /// The first sound of a book just loaded, `seconds` into its item `item` (0-based).
+    case heard(book: Book, item: Int, seconds: Double)
+    case itemFailed(item: Int, title: String, reason: String)
+    case ended(book: String)
+    case outputLost(String)
+    case outputRestored
+    /// The server moved the stream (headphones unplugged): paused until `play`.
+    case outputMoved(String)
+    case outputChanged(String)
+    /// Auto-rewind went back this many seconds on resume.
+    case rewound(seconds: Double)
+    /// The sleep timer faded out and paused here (seconds into the book), bookmarked.
+    case sleepPaused(at: Double?)
+    case sleepTimerOff
+    /// The book ended and the queue's first book is next.
+    case queueNext(Book)
+    /// Something went wrong in the background (saving the position, the queue, a bookmark).
+    case problem(String)
+
+    public var text: String {
+        switch self {
+        case let .started(book, seconds, item, itemCount, output):
+            "playing #\(book.id!) \(book.title) from \(Timecode.format(seconds: seconds)) (item \(item + 1)/\(itemCount)) through \(output)"
+        case let .heard(book, item, seconds):
+            "playing #\(book.id!) \(book.title) from item \(item + 1) at \(String(format: "%.3f", seconds)) s"
+        case let .itemFailed(item, title, reason): "item \(item + 1) (\(title)): \(reason)"
+        case let .ended(book): "\(book): the end"
+        case let .outputLost(message): "output lost: \(message); paused (position saved), resuming when it is back"
+        case .outputRestored: "output back; playing on"
+        case let .outputMoved(message): "\(message); paused: 'play' continues"
+        case let .outputChanged(name): "now playing through \(name)"
+        case let .rewound(seconds): "rewound \(String(format: seconds < 10 ? "%.1f" : "%.0f", seconds)) s"
+        case let .sleepPaused(at): "sleep timer: paused at \(Timecode.format(seconds: at)) (bookmarked)"
+        case .sleepTimerOff: "sleep timer off"
+        case let .queueNext(book): "queue: next up #\(book.id!) \(book.title)"
+        case let .problem(text): text
+        }
+    }
+
+    /// Whether it reports a failure (standard error on a terminal).
+    public var isProblem: Bool {
+        switch self {
+        case .problem: true
+        default: false
+        }
+    }
+}

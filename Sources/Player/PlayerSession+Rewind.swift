@@ -1,0 +1,32 @@
+import Foundation
+import PlayerCore
+
+/// Auto-rewind's state in a session: whether it is on, and since when the book is paused.
+struct RewindState {
+    /// The most auto-rewind goes back on resume; nil: off.
+    var maxSeconds: Double?
+    /// When the engine reported the pause now under way (nil while playing, or after a jump).
+    var pausedSince: ContinuousClock.Instant?
+}
+
+extension PlayerSession {
+    /// Before resuming: goes back by `AutoRewind`'s amount for the time paused (measured from the
+    /// engine's pause report with the monotonic clock), never past the start of the chapter, or
+    /// of the item when the chapter began in an earlier one. Not a jump: no bookmark to undo.
+    /// Returns how far it went back, in seconds (nil: not at all).
+    func rewindAfterPause() -> Double? {
+        guard state == .paused, let pausedSince = rewind.pausedSince, let maxSeconds = rewind.maxSeconds else { return nil }
+        rewind.pausedSince = nil
+        let seconds = AutoRewind.seconds(pausedFor: pausedSince.duration(to: .now).seconds, maxSeconds: maxSeconds)
+        let here = position
+        let rate = Double(timeline.items[here.item].sampleRate)
+        var floor: Int64 = 0
+        if let chapter = timeline.chapterIndex(at: here).map({ timeline.chapters[$0] }), chapter.item == here.item {
+            floor = chapter.startFrame
+        }
+        let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
+        guard target.frame < here.frame else { return nil }
+        jump(to: target, kind: nil)
+        return Double(here.frame - target.frame) / rate
+    }
+}

@@ -1,0 +1,148 @@
+import Library
+import Listening
+import PlayerCore
+
+/// The book being played: its engine, the recorder saving its position, and where it is.
+/// Used from the controller's one task, which also feeds it the engine's events.
+final class PlayerSession {
+    /// The book as loaded; its title follows a rename while it plays.
+    var book: Book
+    let mediaIds: [Int64]
+    let engine: PlaybackEngine
+    let recorder: ListeningRecorder
+    var timeline: BookTimeline
+    var settings: BookSettings
+    var outputName: String
+    /// Where the listener is, and the jumps the engine has not reported hearing yet.
+    private(set) var place: PlaceTracker
+    /// In shuffle, the order of this pass (a permutation of the items, decided once), which both
+    /// the engine's automatic advance and `next`/`prev` follow; nil in order.
+    var shufflePlan: [Int]?
+    var sleepTimer = SleepTimer()
+    var rewind = RewindState()
+    /// What the listener asked for last, until the engine reports it: `status` right after
+    /// `pause` says paused.
+    private var requestedState: PlaybackState?
+
+    init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
+         engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
+        self.book = book
+        self.mediaIds = media.map { $0.id! }
+        self.engine = engine
+        self.timeline = BookTimeline(media: media)
+        self.settings = settings
+        self.outputName = outputName
+        self.place = PlaceTracker(position: start)
+        self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: mediaIds, start: start,
+                                          speed: settings.speed)
+    }
+
+    var position: PlaybackPosition { place.position }
+
+    /// The order the engine follows when an item ends.
+    var order: ItemOrder { settings.repeatMode == .item ? .repeatItem : plainOrder }
+
+    /// The order `next` and `prev` follow: repeating an item does not keep them on it.
+    var plainOrder: ItemOrder {
+        let repeating = settings.repeatMode == .book
+        if let shufflePlan { return .sequence(shufflePlan, repeating: repeating) }
+        return repeating ? .repeatList : .inOrder
+    }
+    var jumps: Int { place.jumps }
+    var state: PlaybackState { requestedState ?? engine.state }
+
+    /// Loads the book's files and starts playing at the session's position.
+    func start(paths: [String]) {
+        requestedState = .playing
+        engine.load(paths, start: position)
+    }
+
+    func play() {
+        requestedState = .playing
+        engine.play()
+    }
+
+    func pause() {
+        requestedState = .paused
+        engine.pause()
+    }
+
+    /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
+    func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
+        if let kind { recorder.recordJump(kind) }
+        engine.seek(to: target)
+        place.jumped(to: target)
+        rewind.pausedSince = nil
+        // The recorder's "heard" place is now the target: a jump right after this one must
+        // bookmark here, and a save before the engine reports must not save the old place.
+        recorder.handle(.position(target))
+    }
+
+    /// Follows an engine event: the place heard, chapters found on opening, the state.
+    func follow(_ event: PlaybackEvent) {
+        switch event {
+        case let .position(heard):
+            let tolerance = Int64(timeline.items[heard.item].sampleRate) * 2
+            guard place.heard(heard, tolerance: tolerance) else { return }
+        case let .itemChanged(info):
+            if !info.metadata.chapters.isEmpty, timeline.items.indices.contains(info.index) {
+                timeline.items[info.index].chapters = info.metadata.chapters.map {
+                    ChapterMark(startFrame: $0.startFrame, title: $0.title)
+                }
+            }
+            place.itemChanged(to: info.index)
+        case .ended:
+            place.settled()
+            requestedState = nil
+        case .outputLost, .outputMoved:
+            requestedState = nil
+        case let .stateChanged(state):
+            if state == requestedState || state == .stopped { requestedState = nil }
+            rewind.pausedSince = state == .paused ? .now : nil
+        case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged:
+            break
+        }
+        recorder.handle(event)
+    }
+
+    /// Pauses, saves the position and ends the engine.
+    func close() {
+        sleepTimer.replaceWakeUp()
+        engine.pause()
+        recorder.finish(at: place.pendingJump ?? engine.position ?? position)
+        engine.shutdown()
+    }
+}
+
+/// Where the listener is: the last place heard, or where the last jump went until the engine
+/// reports hearing it (position events already queued from before a jump must not move us back).
+struct PlaceTracker {
+    private(set) var position: PlaybackPosition
+    private(set) var pendingJump: PlaybackPosition?
+    /// How many jumps there were (observers are told of each as a seek).
+    private(set) var jumps = 0
+
+    init(position: PlaybackPosition) { self.position = position }
+
+    mutating func jumped(to target: PlaybackPosition) {
+        jumps += 1
+        position = target
+        pendingJump = target
+    }
+
+    /// Takes a heard place; false when it is from before a pending jump (ignored).
+    mutating func heard(_ heard: PlaybackPosition, tolerance: Int64) -> Bool {
+        if let pending = pendingJump {
+            guard heard.item == pending.item, abs(heard.frame - pending.frame) < tolerance else { return false }
+            pendingJump = nil
+        }
+        position = heard
+        return true
+    }
+
+    mutating func itemChanged(to item: Int) {
+        if pendingJump?.item != item { pendingJump = nil }
+    }
+
+    mutating func settled() { pendingJump = nil }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Library
+import Listening
+@testable import Player
+import PlayerCore
+import PluginHost
+import TestSupport
+
+/// A player controller as a front end drives it, with nothing faked: the built plugins, a real
+/// engine on the null sink (paced in real time, or as fast as it decodes), a library in a real
+/// SQLite file, and books of time-coded MP3s made by lame. The controller's events and timers
+/// come back through `wake` and are handed to it on the test's own task, as the REPL does.
+final class ControllerHarness {
+    static let registry = PluginRegistry(
+        searchPath: PluginSearchPath(directories: [
+            .init(path: BuildProducts.binDirectory.path, isExplicit: true, filePrefix: "libabplayer-"),
+        ]),
+        cacheDirectory: nil, log: { _, _, _ in })
+
+    let folder: URL
+    let library: LibraryDatabase
+    let controller: PlayerController
+    /// The controller's inputs, and the deadlines of `run` (by number: a late one from an
+    /// earlier run is ignored).
+    private enum Input: Sendable {
+        case player(PlayerInput)
+        case deadline(Int)
+    }
+    private var inputs: AsyncStream<Input>.Iterator
+    private let continuation: AsyncStream<Input>.Continuation
+    private var runs = 0
+    /// The engine events seen so far, in order.
+    private(set) var events: [PlaybackEvent] = []
+    /// What the controller said unasked.
+    private(set) var notices: [PlayerNotice] = []
+
+    /// `paced`: the null sink plays in real time; else as fast as the decoder goes.
+    init(_ name: String, paced: Bool = true) throws {
+        folder = try BuildProducts.temporaryDirectory("player-\(name)")
+        library = try LibraryDatabase(path: folder.appending(path: "library.sqlite").path)
+        let registry = Self.registry
+        let outputs = Outputs(
+            open: { _ in try registry.sinkOpener(pluginID: "null", options: ["paced": paced ? "true" : "false"]) },
+            automatic: { _ in "null" }, names: ["null"])
+        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+        inputs = stream.makeAsyncIterator()
+        self.continuation = continuation
+        controller = PlayerController(library: library, decoders: registry, outputs: outputs, output: nil,
+                                      wake: { continuation.yield(.player($0)) })
+        controller.onNotice = { [unowned self] in notices.append($0) }
+    }
+
+    deinit { controller.close() }
+
+    /// Imports a book `title` whose items are time-coded MP3s of these lengths (each a different
+    /// file: the library knows files by content). Returns its id.
+    func book(_ title: String, itemSeconds: [Int]) throws -> Int64 {
+        let bookFolder = folder.appending(path: title)
+        try FileManager.default.createDirectory(at: bookFolder, withIntermediateDirectories: true)
+        for (index, seconds) in itemSeconds.enumerated() {
+            let source = try Fixtures.mp3(seconds: seconds, rate: 22050, channels: 1, vbr: false)
+            try FileManager.default.copyItem(at: source, to: bookFolder.appending(path: String(format: "%02d.mp3", index + 1)))
+        }
+        let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
+        _ = try importer.importPaths([bookFolder.path])
+        return try library.book(matching: title).id!
+    }
+
+    @discardableResult
+    func perform(_ command: PlayerCommand) throws -> PlayerOutcome {
+        try controller.perform(command)
+    }
+
+    var status: Status { controller.status! }
+
+    /// Hands the controller its inputs until `condition` holds; false when `seconds` passed first.
+    @discardableResult
+    func run(until condition: () -> Bool, seconds: Double = 20) async -> Bool {
+        runs += 1
+        let run = runs
+        let continuation = continuation
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            continuation.yield(.deadline(run))
+        }
+        defer { timer.cancel() }
+        while !condition() {
+            switch await inputs.next() {
+            case let .player(input)?:
+                if case let .engine(event, _) = input { events.append(event) }
+                controller.handle(input)
+            case let .deadline(number)?:
+                if number == run { return condition() }
+            case nil:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Runs until the engine reports hearing a place that satisfies `condition`.
+    @discardableResult
+    func runUntilHeard(seconds: Double = 20, _ condition: @escaping (PlaybackPosition) -> Bool) async -> Bool {
+        let seen = events.count
+        return await run(until: { [unowned self] in
+            events.dropFirst(seen).contains { if case let .position(heard) = $0 { condition(heard) } else { false } }
+        }, seconds: seconds)
+    }
+
+    /// The items in the order the engine opened them, from event `from` on.
+    func itemsOpened(from: Int = 0) -> [Int] {
+        events.dropFirst(from).compactMap { if case let .itemChanged(info) = $0 { info.index } else { nil } }
+    }
+
+    func saved(_ bookId: Int64) throws -> (item: Int, frame: Int64) {
+        try library.startingPoint(ofBook: bookId)
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import Library
+@testable import Player
+import PlayerCore
+import Testing
+
+/// The player controller driven directly, as every front end drives it: typed commands in, the
+/// engine's events handed back on the same task. Real plugins, a real engine on the null sink,
+/// a library in a real SQLite file; no binary, no terminal.
+@Suite struct PlayerControllerTests {
+    /// 22.05 kHz items: frames in a second.
+    static let rate = 22050.0
+
+    @Test func navigationCrossesItemsAndUndoGoesBackAlongTheJumps() async throws {
+        // Given a book of three items of 4, 5 and 6 s, playing from its start
+        let player = try ControllerHarness("navigation")
+        let book = try player.book("Walk", itemSeconds: [4, 5, 6])
+        guard case let .started(_, seconds, item, count, _) = try player.perform(.play(bookId: book)) else {
+            Issue.record("play did not start the book")
+            return
+        }
+        #expect(seconds == 0 && item == 0 && count == 3)
+        #expect(await player.runUntilHeard { $0.frame > 0 })
+
+        // When it seeks 6 s into the book: 2 s into item 2, and the engine is heard there
+        try player.perform(.seek(.absolute(seconds: 6)))
+        #expect(player.status.itemNumber == 2 && player.status.itemPosition == 2)
+        #expect(await player.runUntilHeard { $0.item == 1 && $0.frame >= Int64(2 * Self.rate) })
+        // skipping back 3 s goes into item 1, exactly 3 s before where it was heard
+        let before = try #require(player.status.bookPosition)
+        try player.perform(.skip(forward: false, seconds: 3))
+        #expect(player.status.itemNumber == 1)
+        #expect(abs(try #require(player.status.bookPosition) - (before - 3)) < 1 / Self.rate * 2)
+        // next is item 2's start; prev there goes to item 1's start; prev at item 1's start stays
+        try player.perform(.nextItem)
+        #expect(player.status.itemNumber == 2 && player.status.itemPosition == 0)
+        try player.perform(.previousItem)
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
+        try player.perform(.previousItem)
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
+        // goto lands inside item 3; past its end is refused with its length
+        try player.perform(.goto(item: 2, seconds: 1.5))
+        #expect(player.status.itemNumber == 3 && player.status.itemPosition == 1.5)
+        #expect(throws: PlayerError.self) { try player.perform(.goto(item: 2, seconds: 9)) }
+        #expect(await player.runUntilHeard { $0.item == 2 && $0.frame >= Int64(1.5 * Self.rate) })
+        // a book without chapters says so
+        #expect(throws: PlayerError("Walk has no chapters")) { try player.perform(.chapter(.next)) }
+
+        // Then undo walks back along the jumps: before goto (item 1's start), then before the
+        // prevs and next (item 2's start, as next left it)
+        guard case let .undone(first) = try player.perform(.undo) else { Issue.record("no undo"); return }
+        #expect(first == 0 && player.status.itemNumber == 1)
+        try player.perform(.undo)
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
+        try player.perform(.undo)
+        #expect(player.status.itemNumber == 2 && player.status.itemPosition == 0)
+        // and each jump left an automatic bookmark of its kind in the library
+        let kinds = try player.library.bookmarks(ofBook: book).map(\.kind)
+        #expect(kinds.contains(.beforeSeek) && kinds.contains(.beforeSkip))
+    }
+
+    @Test func shuffleIsOnePlanThatNextAndTheAutomaticAdvanceBothFollow() async throws {
+        // Given a book of five items, loaded and paused, then shuffled
+        let player = try ControllerHarness("shuffle", paced: false)
+        let book = try player.book("Mix", itemSeconds: [1, 2, 3, 4, 5])
+        try player.perform(.play(bookId: book))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
+        guard case .shuffle(true) = try player.perform(.shuffle(true)) else { Issue.record("shuffle not on"); return }
+
+        // When `next` is asked until the last item
+        var byNext = [player.status.itemNumber - 1]
+        while (try? player.perform(.nextItem)) != nil { byNext.append(player.status.itemNumber - 1) }
+        // Then each item came once
+        #expect(byNext.count == 5 && Set(byNext).count == 5, "\(byNext)")
+        #expect(throws: PlayerError("this is the last item")) { try player.perform(.nextItem) }
+        // and prev walks the same plan back
+        try player.perform(.previousItem)
+        #expect(player.status.itemNumber - 1 == byNext[3])
+
+        // When the plan's first item plays unattended to the end of the book
+        try player.perform(.playItem(byNext[0]))
+        #expect(await player.run(until: { player.events.contains { if case .ended = $0 { true } else { false } } }, seconds: 60))
+        // Then the engine played the items in the order `next` had walked
+        #expect(Array(player.itemsOpened().suffix(5)) == byNext, "\(player.itemsOpened())")
+        // and the book is finished
+        #expect(try player.library.bookListing(id: book).finished)
+    }
+
+    @Test func aBookThatEndsIsFinishedAndTheQueueStartsTheNext() async throws {
+        // Given two books, the second queued
+        let player = try ControllerHarness("queue", paced: false)
+        let first = try player.book("First", itemSeconds: [1, 2])
+        let second = try player.book("Second", itemSeconds: [3])
+        guard case let .queued(queued, count) = try player.perform(.queue(.add(bookId: second))) else {
+            Issue.record("not queued")
+            return
+        }
+        #expect(queued.id == second && count == 1)
+        guard case .alreadyQueued = try player.perform(.queue(.add(bookId: second))) else { Issue.record("queued twice"); return }
+
+        // When the first plays to its end
+        try player.perform(.play(bookId: first))
+        #expect(await player.run(until: { player.controller.status?.bookId == second }, seconds: 60))
+
+        // Then it is finished, the second plays from its start, and the queue is empty
+        #expect(try player.library.bookListing(id: first).finished)
+        #expect(player.notices.contains(.ended(book: "First")))
+        #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
+        #expect(player.status.book == "Second" && player.status.itemNumber == 1)
+        #expect(try player.library.queue().isEmpty)
+    }
+
+    @Test func aTimedSleepFadesOutPausesAndBookmarksThePlace() async throws {
+        // Given a book playing in real time
+        let player = try ControllerHarness("sleep")
+        let book = try player.book("Night", itemSeconds: [8])
+        try player.perform(.play(bookId: book))
+        #expect(await player.runUntilHeard { $0.frame > 0 })
+        let setAt = player.status.itemPosition
+
+        // When a 2 s sleep timer is set
+        guard case let .sleepTimer(text) = try player.perform(.sleep(.duration(2))) else { Issue.record("no timer"); return }
+        #expect(text == "0:02 left")
+        #expect(await player.run(until: { player.notices.contains { if case .sleepPaused = $0 { true } else { false } } }))
+
+        // Then playback paused after the 2 s faded out, the timer is off, and the place is
+        // bookmarked and saved
+        #expect(player.status.state == "paused")
+        #expect(player.status.sleep == nil)
+        let mark = try #require(try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer })
+        #expect(Double(mark.frame) / Self.rate - setAt >= 1.9, "paused at \(Double(mark.frame) / Self.rate), set at \(setAt)")
+        #expect(abs(try player.saved(book).frame - mark.frame) < Int64(Self.rate / 10))
+    }
+
+    @Test func sleepAtTheEndOfTheItemStopsAtItsBoundary() async throws {
+        // Given a book of two 3 s items playing in real time
+        let player = try ControllerHarness("sleep-item")
+        let book = try player.book("Two", itemSeconds: [3, 4])
+        try player.perform(.play(bookId: book))
+        #expect(await player.runUntilHeard { $0.frame > 0 })
+
+        // When the timer is set to the end of the item
+        guard case .sleepTimer("end of item") = try player.perform(.sleep(.endOfItem)) else { Issue.record("no timer"); return }
+        #expect(await player.run(until: { player.notices.contains { if case .sleepPaused = $0 { true } else { false } } }))
+
+        // Then item 1 was heard to its end and nothing of item 2: the place is item 2 at 0:00
+        #expect(player.status.state == "paused")
+        #expect(player.status.itemNumber == 2 && player.status.itemPosition < 0.01, "\(player.status.itemPosition)")
+        let heardOfItem2 = player.events.compactMap { if case let .position(place) = $0, place.item == 1 { place.frame } else { nil } }
+        #expect(heardOfItem2.allSatisfy { $0 == 0 }, "\(heardOfItem2)")
+        let lastOfItem1 = player.events.compactMap { if case let .position(place) = $0, place.item == 0 { place.frame } else { nil } }.max() ?? Int64(0)
+        #expect(Double(lastOfItem1) / Self.rate > 2.5)
+    }
+
+    @Test func autoRewindGoesBackForTheTimePausedButNeverPastTheItemStart() async throws {
+        // Given a book playing 20 s in, then paused
+        let player = try ControllerHarness("rewind")
+        let book = try player.book("Long", itemSeconds: [30])
+        try player.perform(.play(bookId: book))
+        try player.perform(.seek(.absolute(seconds: 20)))
+        #expect(await player.runUntilHeard { $0.frame >= Int64(20 * Self.rate) })
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        let pausedAt = player.status.itemPosition
+
+        // When it resumes after what counts as a minute's pause
+        player.controller.session?.rewind.pausedSince = .now - .seconds(60)
+        try player.perform(.toggle)
+
+        // Then it went back AutoRewind's amount for a minute (about 9 s), said so, and plays
+        let back = AutoRewind.seconds(pausedFor: 60, maxSeconds: AutoRewind.defaultMaxSeconds)
+        #expect(abs(player.status.itemPosition - (pausedAt - back)) < 0.2, "\(pausedAt) -> \(player.status.itemPosition)")
+        #expect(player.notices.contains { if case let .rewound(seconds) = $0 { abs(seconds - back) < 0.1 } else { false } })
+        #expect(player.status.state == "playing")
+
+        // and near the start of the item, a long pause goes back only to 0:00
+        try player.perform(.seek(.absolute(seconds: 2)))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        player.controller.session?.rewind.pausedSince = .now - .seconds(7200)
+        try player.perform(.play(bookId: nil))
+        #expect(player.status.itemPosition == 0)
+
+        // and with rewind off, nothing
+        guard case .rewind(nil) = try player.perform(.rewind(.off)) else { Issue.record("rewind still on"); return }
+        try player.perform(.seek(.absolute(seconds: 10)))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        let here = player.status.itemPosition
+        player.controller.session?.rewind.pausedSince = .now - .seconds(7200)
+        try player.perform(.toggle)
+        #expect(player.status.itemPosition == here)
+    }
+
+    @Test func thePositionIsSavedEverySecondWhilePlayingAndExactlyAtPause() async throws {
+        // Given a book playing in real time
+        let player = try ControllerHarness("save")
+        let book = try player.book("Saved", itemSeconds: [8])
+        try player.perform(.play(bookId: book))
+
+        // When 2 s have been heard, something at most that far is saved
+        #expect(await player.runUntilHeard { $0.frame >= Int64(2 * Self.rate) })
+        let heard = player.status.itemPosition
+        let saved = Double(try player.saved(book).frame) / Self.rate
+        #expect(saved <= heard, "saved \(saved), heard \(heard)")
+        // Then after another second and a half of playing (real time: the sink is paced), a newer
+        // place is saved, without a pause or a stop: the saves follow the playing. (Not timed
+        // closer than that: when the test's task is starved, the events come in bursts.)
+        #expect(await player.runUntilHeard { Double($0.frame) / Self.rate >= heard + 1.5 })
+        let later = Double(try player.saved(book).frame) / Self.rate
+        #expect(later > saved && later <= player.status.itemPosition, "saved \(saved) then \(later)")
+
+        // When it pauses, the place saved is the place heard
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(abs(Double(try player.saved(book).frame) / Self.rate - player.status.itemPosition) < 0.01)
+        // and after close it is still there
+        let final = try player.saved(book)
+        player.controller.close()
+        let after = try player.saved(book)
+        #expect(after.item == final.item && abs(after.frame - final.frame) < Int64(Self.rate / 100),
+                "saved \(final) at pause, \(after) after close")
+    }
+
+    @Test func speedAndVolumeOutsideWhatPlaysAreRefusedNotClamped() async throws {
+        let player = try ControllerHarness("settings", paced: false)
+        let book = try player.book("Loud", itemSeconds: [2])
+        try player.perform(.play(bookId: book))
+        #expect(throws: PlayerError("0.3 is not a speed: use 0.5-4.0 (1 is normal)")) { try player.perform(.speed(0.3)) }
+        #expect(throws: PlayerError("151 is not a volume: use 0-150 (percent)")) { try player.perform(.volume(percent: 151)) }
+        guard case let .settings(speed, volume) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
+        #expect(speed == 1.5 && volume == 100)
+        #expect(try player.library.settings(ofBook: book).speed == 1.5)
+    }
+}
