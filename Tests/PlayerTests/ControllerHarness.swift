@@ -74,8 +74,10 @@ final class ControllerHarness {
     var status: Status { controller.status! }
 
     /// Hands the controller its inputs until `condition` holds; false when `seconds` passed first.
+    /// The deadline is generous: blocking tests of other suites can hold every thread of the
+    /// cooperative pool for many seconds, and it only matters when the condition never comes.
     @discardableResult
-    func run(until condition: () -> Bool, seconds: Double = 20) async -> Bool {
+    func run(until condition: () -> Bool, seconds: Double = 90) async -> Bool {
         runs += 1
         let run = runs
         let continuation = continuation
@@ -100,7 +102,7 @@ final class ControllerHarness {
 
     /// Runs until the engine reports hearing a place that satisfies `condition`.
     @discardableResult
-    func runUntilHeard(seconds: Double = 20, _ condition: @escaping (PlaybackPosition) -> Bool) async -> Bool {
+    func runUntilHeard(seconds: Double = 90, _ condition: @escaping (PlaybackPosition) -> Bool) async -> Bool {
         let seen = events.count
         return await run(until: { [unowned self] in
             events.dropFirst(seen).contains { if case let .position(heard) = $0 { condition(heard) } else { false } }
