@@ -31,6 +31,22 @@ let plugins: [PluginSpec] = [
     PluginSpec(id: "jack", target: "JackSinkPlugin", shim: "CJack", pkgConfig: "jack"),
 ]
 
+/// Header search paths of the libraries abplayer loads with dlopen when first needed
+/// (Sources/LazyLibraries): libdbus-1 for MPRIS, libchafa with glib and libpng for cover art.
+/// Their headers are wanted, their link flags (what `pkgConfig:` would add) are not: linked, every
+/// command paid for them at start-up. Debian's multiarch paths.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let lazyLibraryHeaders = [
+    "/usr/include/dbus-1.0", "/usr/lib/\(multiarch)/dbus-1.0/include",
+    "/usr/include/chafa", "/usr/lib/\(multiarch)/chafa/include",
+    "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/libpng16",
+]
+let lazyLibraryHeadersForSwift = strictSwift + [.unsafeFlags(lazyLibraryHeaders.flatMap { ["-Xcc", "-I\($0)"] })]
+
 var targets: [Target] = [
     // The published C ABI. The .c file makes SwiftPM rebuild dependents when the header changes.
     .target(
@@ -59,13 +75,18 @@ var targets: [Target] = [
     .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit"),
     // The REPL: commands, the line editor, status. Gets decoders and outputs from the
     // composition root; knows no plugin.
-    // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers.
-    .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
-    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa"], swiftSettings: strictSwift),
+    // The libraries loaded when first needed, and their functions under their own names.
+    .target(name: "LazyLibraries", cSettings: [.unsafeFlags(lazyLibraryHeaders.map { "-I\($0)" })]),
+    // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers:
+    // the headers only (LazyLibraries loads them).
+    .systemLibrary(name: "CChafa", path: "Sources/CChafa"),
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa", "LazyLibraries"],
+            swiftSettings: lazyLibraryHeadersForSwift),
     // libdbus-1 (the reference D-Bus library) and MPRIS on the session bus: media keys, desktop
-    // widgets and playerctl drive the console through its remote lines.
-    .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
-    .target(name: "MPRIS", dependencies: ["Player", "CDBus"], swiftSettings: strictSwift),
+    // widgets and playerctl drive the player through typed requests. The headers only
+    // (LazyLibraries loads it when MPRIS starts).
+    .systemLibrary(name: "CDBus", path: "Sources/CDBus"),
+    .target(name: "MPRIS", dependencies: ["Player", "CDBus", "LazyLibraries"], swiftSettings: lazyLibraryHeadersForSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [

@@ -82,3 +82,5 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-mpris.sh" "$bin_dir"
 # The control socket: status round trips against cmus-remote.
 "$(dirname "$0")/bench-control.sh" "$bin_dir"
+# Start-up time and memory against the previous landing's binary (built from git once).
+"$(dirname "$0")/bench-startup.sh" "$bin_dir"

@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import LazyLibraries
 
 /// Why there is no MPRIS: the bus could not be reached or the name not taken.
 struct BusError: Error, CustomStringConvertible {
@@ -17,6 +18,8 @@ final class BusConnection: @unchecked Sendable {
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`).
     static func openSession() throws(BusError) -> BusConnection {
+        // libdbus is loaded here, the first time, not at start-up (see LazyLibraries).
+        guard abp_dbus_load() else { throw BusError(description: String(cString: abp_dbus_load_error())) }
         var error = DBusError()
         dbus_error_init(&error)
         // Private: ours to close, never shared with another library in the process.

@@ -1,5 +1,6 @@
 import CChafa
 import Foundation
+import LazyLibraries
 
 /// A cover picture drawn with terminal symbols by libchafa, fitted into a box of cells with its
 /// aspect kept (a cell is about twice as tall as wide).
@@ -35,8 +36,10 @@ struct CoverArt {
         let rgba: [UInt8]
 
         /// Decodes JPEG or PNG bytes (recognised by their signature, whatever the MIME type
-        /// says); nil when they are neither or broken.
+        /// says); nil when they are neither or broken, or when the libraries that draw covers
+        /// cannot be loaded (they are loaded here, the first time, not at start-up).
         init?(encoded bytes: [UInt8]) {
+            guard abp_cover_libraries_load() else { return nil }
             let isPNG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
             let isJPEG = bytes.starts(with: [0xFF, 0xD8])
             guard isPNG || isJPEG else { return nil }

@@ -1,0 +1,26 @@
+#include "LazyLoader.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+bool abp_lazy_open(const char *soname, const abp_lazy_symbol *symbols, size_t count,
+                   char *error, size_t error_size) {
+    // RTLD_LOCAL: its symbols stay out of the global scope, so the plugins' own copies of these
+    // libraries (libpulse links libdbus) never bind to this one or to our forwarders.
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        snprintf(error, error_size, "cannot load %s: %s", soname, reason ? reason : "unknown error");
+        return false;
+    }
+    for (size_t index = 0; index < count; index++) {
+        void *symbol = dlsym(handle, symbols[index].name);
+        if (symbol == NULL) {
+            snprintf(error, error_size, "%s has no %s (too old?)", soname, symbols[index].name);
+            dlclose(handle);
+            return false;
+        }
+        *symbols[index].pointer = symbol;
+    }
+    return true;
+}

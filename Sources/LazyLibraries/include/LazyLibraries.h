@@ -1,0 +1,23 @@
+// Libraries abplayer needs only for some of what it does, loaded with dlopen the first time they
+// are needed instead of linked: libdbus-1 (MPRIS) and libchafa with libturbojpeg and libpng (cover
+// art in the full screens). Linked, every command paid for them (and for glib and libsystemd,
+// which they bring) at start-up and in memory, `remote status` and `--help` included.
+//
+// The functions of those libraries that abplayer calls are defined here with their own names and
+// forward to the loaded library, so the Swift code calls them as usual, after a successful load.
+#ifndef ABPLAYER_LAZY_LIBRARIES_H
+#define ABPLAYER_LAZY_LIBRARIES_H
+
+#include <stdbool.h>
+
+/// Loads libdbus-1 once (thread-safe); true when its functions may be called. On false,
+/// abp_dbus_load_error() says why, in one line.
+bool abp_dbus_load(void);
+const char *abp_dbus_load_error(void);
+
+/// Loads libchafa, libturbojpeg and libpng once (thread-safe); true when the cover functions may
+/// be called. On false, abp_cover_libraries_load_error() says why, in one line.
+bool abp_cover_libraries_load(void);
+const char *abp_cover_libraries_load_error(void);
+
+#endif

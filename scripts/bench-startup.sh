@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Start-up and memory against the previous landing's binary, built from git in the same run:
+# `--help` time, and peak RSS for `--help` and for playing an MP3. This build loads libdbus
+# (MPRIS) and libchafa with glib, libturbojpeg and libpng (covers) when first needed; the
+# baseline (e9998f8) links them.
+#
+# usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
+set -euo pipefail
+bin_dir=$(cd "${1:?usage: bench-startup.sh BIN_DIR}" && pwd)
+work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
+mkdir -p "$work"
+. "$(dirname "$0")/bench-common.sh"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+baseline_commit=${BENCH_BASELINE:-e9998f8}
+
+baseline_dir="$work/baseline-$baseline_commit"
+if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
+    if ! git -C "$repo" cat-file -e "$baseline_commit^{commit}" 2>/dev/null; then
+        echo "Start-up: baseline $baseline_commit is not in this checkout's history; skipped"
+        exit 0
+    fi
+    log "building the baseline $baseline_commit (release, once; kept in $baseline_dir)"
+    rm -rf "$baseline_dir" && mkdir -p "$baseline_dir"
+    git -C "$repo" archive "$baseline_commit" | tar -x -C "$baseline_dir"
+    (cd "$baseline_dir" && swift build -c release >&2)
+fi
+baseline="$baseline_dir/.build/release/abplayer"
+ours="$bin_dir/abplayer"
+
+mp3="$work/startup-20s.mp3"
+if [ ! -f "$mp3" ]; then
+    sox -q -n -r 44100 -c 2 -b 16 "$work/startup.wav" synth 20 sine 150-900
+    lame --quiet -V 4 "$work/startup.wav" "$mp3"
+fi
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+
+echo "Start-up and memory — this build against $baseline_commit (the previous landing), medians"
+runs=21
+read -r ow _ orss <<<"$(HOME=$home measure "$ours" --help)"
+read -r bw _ brss <<<"$(HOME=$home measure "$baseline" --help)"
+printf '  --help            wall %5.3fs vs %5.3fs (ratio %s)   peak RSS %6d KiB vs %6d KiB\n' \
+    "$ow" "$bw" "$(ratio "$ow" "$bw")" "$orss" "$brss"
+runs=3
+read -r _ _ orss <<<"$(HOME=$home measure "$ours" play --output null "$mp3")"
+read -r _ _ brss <<<"$(HOME=$home measure "$baseline" play --output null "$mp3")"
+printf '  play (null sink)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB (target < 28 MiB)\n' \
+    "$orss" "$(echo "$orss / 1024" | bc -l)" "$brss" "$(echo "$brss / 1024" | bc -l)"
