@@ -53,6 +53,8 @@ final class PlayerProcess: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
+    /// The player's process id (to read its /proc entries).
+    var processIdentifier: Int32 { process.processIdentifier }
     var stdout: String { output.text.withLock { $0.stdout } }
     var stderr: String { output.text.withLock { $0.stderr } }
 
