@@ -126,13 +126,18 @@ public struct PluginLoader: Sendable {
             options: options, path: path, descriptor: descriptor))
     }
 
-    /// Loading a file others can write would run their code as us.
+    /// Loading a file others can write would run their code as us: a plugin and its directory
+    /// must belong to root or to us, and be writable by nobody else (not its group either: a
+    /// shared group is other users).
     private func unsafeOwnershipReason(_ path: String, what: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return "cannot stat: \(String(cString: strerror(errno)))" }
+        let mode = String(info.st_mode & 0o7777, radix: 8)
         if info.st_mode & S_IWOTH != 0 {
-            return "\(what) is writable by other users (mode \(String(info.st_mode & 0o7777, radix: 8))); "
-                + "loading it would run their code: chmod o-w"
+            return "\(what) is writable by other users (mode \(mode)); loading it would run their code: chmod o-w"
+        }
+        if info.st_mode & S_IWGRP != 0 {
+            return "\(what) is writable by its group (mode \(mode)); loading it would run the group's code: chmod g-w"
         }
         if info.st_uid != 0 && info.st_uid != getuid() {
             return "\(what) belongs to another user (uid \(info.st_uid)); loading it would run their code"

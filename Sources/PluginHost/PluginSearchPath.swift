@@ -22,10 +22,10 @@ public struct PluginSearchPath: Sendable, Equatable {
     public init(directories: [Directory]) { self.directories = directories }
 
     /// `--plugin-dir` directories, then $ABPLAYER_PLUGIN_PATH, then $XDG_DATA_HOME/abplayer/plugins,
-    /// then the plugins installed or built beside the executable.
+    /// then the plugins installed or built beside the executable (found through /proc/self/exe).
     public static func standard(
         pluginDirectories: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        executablePath: String = CommandLine.arguments.first ?? ""
+        executablePath: String? = runningExecutable()
     ) -> PluginSearchPath {
         var directories = pluginDirectories.map { Directory(path: $0, isExplicit: true, filePrefix: "") }
         if let list = environment["ABPLAYER_PLUGIN_PATH"] {
@@ -34,6 +34,7 @@ public struct PluginSearchPath: Sendable, Equatable {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         directories.append(Directory(path: dataHome + "/abplayer/plugins", isExplicit: false, filePrefix: ""))
+        guard let executablePath else { return PluginSearchPath(directories: directories) }
         let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath()
         let binDirectory = executable.deletingLastPathComponent()
         directories.append(Directory(
@@ -41,5 +42,16 @@ public struct PluginSearchPath: Sendable, Equatable {
             isExplicit: false, filePrefix: ""))
         directories.append(Directory(path: binDirectory.path, isExplicit: false, filePrefix: "libabplayer-"))
         return PluginSearchPath(directories: directories)
+    }
+
+    /// The running executable's own path, from the kernel: never `argv[0]`, which for a command
+    /// found on $PATH is a bare name that would resolve against the current directory (and load
+    /// whatever `libabplayer-*.so` lies there). Nil when /proc is not mounted: then no directory
+    /// beside the executable is searched.
+    public static func runningExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

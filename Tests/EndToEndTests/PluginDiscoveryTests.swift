@@ -14,6 +14,34 @@ import Testing
         #expect(!result.stdoutString.contains("Rejected"))
     }
 
+    /// Typed as a command (found on $PATH, so argv[0] is a bare name) in a directory holding a
+    /// planted plugin: the plugins beside the executable are found through /proc/self/exe, and
+    /// the planted file is never opened (its constructor would leave a marker).
+    @Test func startedFromPathItNeverLoadsAPluginFromTheCurrentDirectory() throws {
+        let here = try BuildProducts.temporaryDirectory("planted")
+        let marker = here.appendingPathComponent("planted-ran")
+        let source = here.appendingPathComponent("planted.c")
+        try """
+            #include <stdio.h>
+            __attribute__((constructor)) static void planted(void) {
+                FILE *file = fopen("\(marker.path)", "w");
+                if (file) fclose(file);
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        try Command.run("cc", ["-shared", "-fPIC", "-o", here.appendingPathComponent("libabplayer-null.so").path, source.path])
+            .requireSuccess()
+        let mp3 = try Fixtures.mp3(seconds: 2, vbr: false)
+        let result = try Command.run(
+            "sh", ["-c", "cd \"$1\" && exec abplayer play --output null \"$2\"", "sh", here.path, mp3.path],
+            environment: [
+                "PATH": "\(BuildProducts.binDirectory.path):/usr/bin:/bin", "HOME": here.path,
+                "XDG_DATA_HOME": here.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": here.appendingPathComponent("cache").path, "ABPLAYER_PLUGIN_PATH": "",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "the planted plugin was loaded")
+    }
+
     /// The out-of-tree example: built with plain `cc` from plugin-sdk/examples/flac, dropped into a
     /// plugin directory, and a FLAC file plays through it with the host binary unchanged.
     @Test func theOutOfTreeFLACExampleBuildsAndPlays() throws {

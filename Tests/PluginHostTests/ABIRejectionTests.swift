@@ -116,4 +116,34 @@ import Testing
             "its directory is writable by other users (mode 777); loading it would run their code: chmod o-w",
         ])
     }
+
+    @Test func aGroupWritableDirectoryOrFileIsRefused() throws {
+        // A directory its group can write: refused whole
+        let directory = try BuildProducts.temporaryDirectory("abi-group-dir")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Self.build("good.so", [], in: directory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: directory.path)
+        func load(_ path: URL) -> PluginRegistry {
+            PluginRegistry(
+                searchPath: PluginSearchPath(directories: [.init(path: path.path, isExplicit: true, filePrefix: "")]),
+                cacheDirectory: nil, log: { _, _, _ in })
+        }
+        let refusedWhole = load(directory)
+        #expect(refusedWhole.plugins.isEmpty)
+        #expect(refusedWhole.rejected.map(\.reason) == [
+            "its directory is writable by its group (mode 775); loading it would run the group's code: chmod g-w",
+        ])
+        // A file its group can write, in a safe directory: that file refused, the rest loaded
+        let safe = try BuildProducts.temporaryDirectory("abi-group-file")
+        defer { try? FileManager.default.removeItem(at: safe) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: safe.path)
+        _ = try Self.build("good.so", [], in: safe)
+        let shared = try Self.build("shared.so", ["ID=\"shared\""], in: safe)
+        try FileManager.default.setAttributes([.posixPermissions: 0o664], ofItemAtPath: shared.path)
+        let registry = load(safe)
+        #expect(registry.plugins.map(\.id) == ["good"])
+        #expect(registry.rejected.map(\.reason) == [
+            "the file is writable by its group (mode 664); loading it would run the group's code: chmod g-w",
+        ])
+    }
 }
