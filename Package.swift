@@ -99,7 +99,7 @@ var targets: [Target] = [
     .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "PluginHostTests",
-        dependencies: ["PluginHost", "PlayerCore", "TestSupport"],
+        dependencies: ["PluginHost", "PlayerCore", "ABPluginABI", "TestSupport"],
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),

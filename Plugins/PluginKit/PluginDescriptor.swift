@@ -19,8 +19,13 @@ public struct PluginDescriptor: @unchecked Sendable {
         }
     }
 
+    /// `minimumHostMinor`: the lowest ABI 1.x minor a host must speak for this plugin to work
+    /// (what `abi_minor` declares). Features of later minors are used only where the host offers
+    /// them (struct_size, the host's minor), so a plugin built with newer headers still runs in
+    /// older hosts.
     public init(
         id: String, name: String, version: String, description: String,
+        minimumHostMinor: UInt16 = 0,
         capabilities: UInt32, priority: Int32 = 0,
         extensions: [String] = [], mimeTypes: [String] = [], options: [Option] = [],
         decoder: abp_decoder_ops? = nil, sink: abp_sink_ops? = nil
@@ -29,7 +34,8 @@ public struct PluginDescriptor: @unchecked Sendable {
         var plugin = abp_plugin()
         plugin.struct_size = UInt32(MemoryLayout<abp_plugin>.size)
         plugin.abi_major = UInt16(ABP_ABI_MAJOR)
-        plugin.abi_minor = UInt16(ABP_ABI_MINOR)
+        precondition(minimumHostMinor <= UInt16(ABP_ABI_MINOR), "these headers know minors up to \(ABP_ABI_MINOR)")
+        plugin.abi_minor = minimumHostMinor
         plugin.kind = decoder != nil ? ABP_KIND_DECODER : ABP_KIND_SINK
         plugin.id = immortalCString(id)
         plugin.name = immortalCString(name)
@@ -66,11 +72,12 @@ public struct PluginDescriptor: @unchecked Sendable {
         pointer = UnsafePointer(storage)
     }
 
-    /// What the entry point returns: the descriptor when the host speaks our major version and a
-    /// minor at least ours, else nil (the host then reports the plugin as refusing it).
+    /// What the entry point returns: the descriptor when the host speaks our major version and at
+    /// least the minor this plugin needs (its declared `abi_minor`, not the minor of the headers it
+    /// was built with), else nil (the host then reports the plugin as refusing it).
     public func entry(for host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
         guard let host, host.pointee.abi_major == UInt16(ABP_ABI_MAJOR),
-              host.pointee.abi_minor >= UInt16(ABP_ABI_MINOR) else { return nil }
+              host.pointee.abi_minor >= pointer.pointee.abi_minor else { return nil }
         return pointer
     }
 }

@@ -19,13 +19,23 @@
  * Versioning policy
  *
  * ABP_ABI_MAJOR changes when anything existing changes meaning, size or order. ABP_ABI_MINOR
- * changes when something is appended (a field at the end of a struct, a capability flag, an error
- * code). The host loads a plugin when
+ * changes when something is appended (a field at the end of a struct or in a reserved slot, a
+ * capability flag, an error code).
+ *
+ * A plugin's abp_plugin.abi_minor is the LOWEST host minor it needs, not the minor of the headers
+ * it was built with (DeaDBeeF's rule). The host loads a plugin when
  *     plugin.abi_major == host major  &&  plugin.abi_minor <= host minor
  *     && plugin.struct_size >= the size of abp_plugin at the plugin's minor
- * and refuses anything else with a message naming the file. Structs passed by pointer start with
- * `struct_size` so they can grow append-only; readers never touch a field beyond struct_size.
- * The `reserved` slots must be NULL/zero.
+ * and refuses anything else with a message naming the file; the plugin's entry point likewise
+ * returns NULL only for a host of another major or a minor below what it declared. A plugin uses
+ * a feature newer than its declared minor only after checking that the host offers it: through
+ * the struct_size of the struct that carries it (abp_audio_source.wait, 1.2) or the host's
+ * abi_minor (ABP_ERR_MOVED, 1.1). Fields a plugin fills in a slot that was reserved at an older
+ * minor (abp_plugin.argument_option, 1.3) are simply not read by older hosts. So a plugin built
+ * with these headers that declares 1.0 runs in every 1.x host, using what each offers.
+ *
+ * Structs passed by pointer start with `struct_size` so they can grow append-only; readers never
+ * touch a field beyond struct_size. The `reserved` slots must be NULL/zero.
  *
  * Frozen for every major version, so that either side can read the other's version and refuse
  * it safely: the first three fields of abp_plugin and abp_host_api (struct_size, abi_major,
