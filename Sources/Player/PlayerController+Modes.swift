@@ -29,23 +29,24 @@ extension PlayerController {
     }
 
     func setRepeat(_ mode: RepeatMode?) throws -> PlayerOutcome {
-        let session = try playing()
-        if let mode {
-            session.settings.repeatMode = mode
-            try library.saveSettings(session.settings)
-            applyOrder(session, replanning: false)
-        }
-        return .repeatMode(session.settings.repeatMode)
+        .repeatMode(try changeOrderSetting(\.repeatMode, to: mode, replanning: false).repeatMode)
     }
 
     func setShuffle(_ on: Bool?) throws -> PlayerOutcome {
+        .shuffle(try changeOrderSetting(\.shuffle, to: on, replanning: true).shuffle)
+    }
+
+    /// Sets (when given) a per-book setting that decides the item order, saves it and gives the
+    /// engine the new order (a new shuffle plan when `replanning`); returns the settings.
+    private func changeOrderSetting<Value>(_ setting: WritableKeyPath<BookSettings, Value>, to value: Value?,
+                                           replanning: Bool) throws -> BookSettings {
         let session = try playing()
-        if let on {
-            session.settings.shuffle = on
+        if let value {
+            session.settings[keyPath: setting] = value
             try library.saveSettings(session.settings)
-            applyOrder(session, replanning: true)
+            applyOrder(session, replanning: replanning)
         }
-        return .shuffle(session.settings.shuffle)
+        return session.settings
     }
 
     func setRewind(_ setting: RewindSetting?) throws -> PlayerOutcome {
