@@ -24,15 +24,16 @@ deps:
 test-deps: deps
 	@scripts/install-deps.sh $(TEST_PACKAGES)
 
-# `swift build` (without --product) also builds every plugin, a .dynamic product each.
+# `swift build` (without --product) also builds every plugin, a .dynamic product each. umask 022:
+# the host refuses plugins its group can write (a umask of 002 would make the build's own so).
 build: deps
-	$(SWIFT) build
+	umask 022 && $(SWIFT) build
 
 run: build
 	$(BIN)/abplayer
 
 test: test-deps build
-	ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest
+	umask 022 && ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest
 
 bench: test-deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
