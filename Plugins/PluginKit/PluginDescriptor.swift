@@ -28,6 +28,7 @@ public struct PluginDescriptor: @unchecked Sendable {
         minimumHostMinor: UInt16 = 0,
         capabilities: UInt32, priority: Int32 = 0,
         extensions: [String] = [], mimeTypes: [String] = [], options: [Option] = [],
+        argumentOption: String? = nil,
         decoder: abp_decoder_ops? = nil, sink: abp_sink_ops? = nil
     ) {
         precondition((decoder == nil) != (sink == nil), "a plugin is a decoder or a sink")
@@ -45,6 +46,9 @@ public struct PluginDescriptor: @unchecked Sendable {
         plugin.priority = priority
         plugin.extensions = immortalCStringList(extensions)
         plugin.mime_types = immortalCStringList(mimeTypes)
+        precondition(argumentOption.map { name in options.contains { $0.name == name } } ?? true,
+                     "argumentOption names one of the options")
+        plugin.argument_option = argumentOption.map(immortalCString)
         if !options.isEmpty {
             let specs = UnsafeMutablePointer<abp_option_spec>.allocate(capacity: options.count)
             for (index, option) in options.enumerated() {

@@ -16,10 +16,12 @@ final class MPRISObject {
     private var nextRequest = 0
     /// The Player properties last announced, to send only what changed.
     private var announced: [(String, DBusValue)]
+    private let mimeTypes: [String]
 
     init(bus: BusConnection, socket: Int32, broadcast: PlayerBroadcast,
-         submit: @escaping @Sendable (PlayerRequest) -> Bool, mailbox: Mailbox) {
+         submit: @escaping @Sendable (PlayerRequest) -> Bool, mailbox: Mailbox, mimeTypes: [String]) {
         self.bus = bus
+        self.mimeTypes = mimeTypes
         self.socket = socket
         self.broadcast = broadcast
         self.submit = submit
@@ -76,14 +78,14 @@ final class MPRISObject {
         case (MPRISProperties.properties, "Get"):
             guard call.arguments.count == 2, case let .string(interface) = call.arguments[0],
                   case let .string(name) = call.arguments[1] else { return invalidArguments(call) }
-            guard let values = MPRISProperties.values(of: interface, status) else { return unknownInterface(call, interface) }
+            guard let values = MPRISProperties.values(of: interface, status, mimeTypes: mimeTypes) else { return unknownInterface(call, interface) }
             guard let value = values.first(where: { $0.0 == name })?.1 else {
                 return call.fail(on: bus, name: "org.freedesktop.DBus.Error.UnknownProperty", "no property \(name) in \(interface)")
             }
             call.reply(on: bus) { value.appendVariant(to: &$0) }
         case (MPRISProperties.properties, "GetAll"):
             guard case let .string(interface) = call.arguments.first else { return invalidArguments(call) }
-            guard let values = MPRISProperties.values(of: interface, status) else { return unknownInterface(call, interface) }
+            guard let values = MPRISProperties.values(of: interface, status, mimeTypes: mimeTypes) else { return unknownInterface(call, interface) }
             call.reply(on: bus) { DBusValue.appendDictionary(values, to: &$0) }
         case (MPRISProperties.properties, "Set"):
             guard call.arguments.count == 3, case let .string(interface) = call.arguments[0],

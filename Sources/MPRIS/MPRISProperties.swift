@@ -13,15 +13,16 @@ enum MPRISProperties {
     /// The spec's "no track" id.
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
-    /// `org.mpris.MediaPlayer2`'s properties (they never change).
-    static let rootValues: [(String, DBusValue)] = [
+    /// `org.mpris.MediaPlayer2`'s properties (they never change). `mimeTypes`: what the loaded
+    /// decoders declare they read.
+    static func rootValues(mimeTypes: [String]) -> [(String, DBusValue)] { [
         ("CanQuit", .bool(true)),
         ("CanRaise", .bool(false)), // a terminal program has no window to raise
         ("HasTrackList", .bool(false)),
         ("Identity", .string("abplayer")),
-        ("SupportedUriSchemes", .strings([])),
-        ("SupportedMimeTypes", .strings([])),
-    ]
+        ("SupportedUriSchemes", .strings(["file"])),
+        ("SupportedMimeTypes", .strings(mimeTypes)),
+    ] }
 
     /// `org.mpris.MediaPlayer2.Player`'s properties except Position (read on demand: the spec
     /// sends no change signal for it).
@@ -48,9 +49,9 @@ enum MPRISProperties {
         ]
     }
 
-    static func values(of interface: String, _ status: Status?) -> [(String, DBusValue)]? {
+    static func values(of interface: String, _ status: Status?, mimeTypes: [String]) -> [(String, DBusValue)]? {
         switch interface {
-        case root: rootValues
+        case root: rootValues(mimeTypes: mimeTypes)
         case player: playerValues(status) + [("Position", .int64(Track(status)?.positionMicroseconds ?? 0))]
         default: nil
         }

@@ -30,7 +30,9 @@ public final class MPRISService: Sendable {
     /// Connects to the session bus and serves MPRIS for the player observed through `broadcast`
     /// and driven through `submit` (false: the player is closing) until `stop`. Nil when there
     /// is no bus: it says so in one line on standard error, and the player works on without MPRIS.
-    public static func start(broadcast: PlayerBroadcast, submit: @escaping @Sendable (PlayerRequest) -> Bool) -> MPRISService? {
+    /// `mimeTypes`: what the loaded decoders read, for `SupportedMimeTypes`.
+    public static func start(broadcast: PlayerBroadcast, mimeTypes: [String] = [],
+                             submit: @escaping @Sendable (PlayerRequest) -> Bool) -> MPRISService? {
         do {
             let bus = try BusConnection.openSession()
             let name: String
@@ -62,7 +64,7 @@ public final class MPRISService: Sendable {
             }
             let finished = service.finished
             Thread.detachNewThread {
-                let object = MPRISObject(bus: bus, socket: socket, broadcast: broadcast, submit: submit, mailbox: mailbox)
+                let object = MPRISObject(bus: bus, socket: socket, broadcast: broadcast, submit: submit, mailbox: mailbox, mimeTypes: mimeTypes)
                 object.run()
                 bus.close()
                 finished.signal()

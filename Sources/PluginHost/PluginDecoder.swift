@@ -11,7 +11,9 @@ final class PluginDecoder: Decoder {
     private let instance: OpaquePointer
 
     /// Opens `path` with `plugin`; throws `AudioError` naming the file.
-    init(plugin: LoadedPlugin, ops: abp_decoder_ops, path: String, hostAPI: PluginHostAPI) throws {
+    /// `options` were checked against the plugin's declared options (`--decoder-option`).
+    init(plugin: LoadedPlugin, ops: abp_decoder_ops, path: String, options: [String: String],
+         hostAPI: PluginHostAPI) throws {
         self.path = path
         self.ops = ops
         pluginID = plugin.id
@@ -19,27 +21,33 @@ final class PluginDecoder: Decoder {
         var callbacks = abp_metadata_callbacks()
         callbacks.struct_size = UInt32(MemoryLayout<abp_metadata_callbacks>.size)
         callbacks.ctx = Unmanaged.passUnretained(collector).toOpaque()
-        callbacks.tag = { context, key, value in
+        // The host asks only for what the descriptor says the plugin reports (ABP_CAP_TAGS,
+        // _CHAPTERS, _PICTURES): the others stay NULL, which the ABI lets a decoder expect.
+        let wants = plugin.capabilities
+        if wants.contains(.tags) { callbacks.tag = { context, key, value in
             guard let context, let key, let value else { return }
             MetadataCollector.from(context).metadata.tags.append(key: String(cString: key), value: String(cString: value))
-        }
-        callbacks.chapter = { context, start, title in
+        } }
+        if wants.contains(.chapters) { callbacks.chapter = { context, start, title in
             guard let context else { return }
             MetadataCollector.from(context).metadata.chapters.append(
                 Chapter(startFrame: start, title: title.map { String(cString: $0) } ?? ""))
-        }
-        callbacks.picture = { context, mime, type, data, size in
+        } }
+        if wants.contains(.pictures) { callbacks.picture = { context, mime, type, data, size in
             guard let context, let data else { return }
             MetadataCollector.from(context).metadata.pictures.append(Picture(
                 type: Int(type), mimeType: mime.map { String(cString: $0) } ?? "",
                 data: Array(UnsafeBufferPointer(start: data, count: size))))
-        }
+        } }
         var streamInfo = abp_stream_info()
         streamInfo.struct_size = UInt32(MemoryLayout<abp_stream_info>.size)
         var opened: OpaquePointer?
-        let (status, message) = withErrorBuffer { buffer, size in
-            withExtendedLifetime(collector) {
-                ops.open(hostAPI.table, path, nil, 0, &callbacks, &opened, &streamInfo, buffer, size)
+        let names = options.keys.sorted()
+        let (status, message) = withCStringOptions(names.map { ($0, options[$0]!) }) { cOptions, count in
+            withErrorBuffer { buffer, size in
+                withExtendedLifetime(collector) {
+                    ops.open(hostAPI.table, path, cOptions, count, &callbacks, &opened, &streamInfo, buffer, size)
+                }
             }
         }
         guard status == ABP_OK, let opened else {
@@ -54,7 +62,7 @@ final class PluginDecoder: Decoder {
         info = StreamInfo(
             format: AudioFormat(rate: Int(format.rate), channels: Int(format.channels)),
             totalFrames: streamInfo.total_frames >= 0 ? streamInfo.total_frames : nil,
-            isSeekable: streamInfo.seekable != 0 && ops.seek != nil)
+            isSeekable: streamInfo.seekable != 0 && ops.seek != nil && plugin.capabilities.contains(.seek))
         var metadata = collector.metadata
         metadata.chapters.sort { $0.startFrame < $1.startFrame }
         self.metadata = metadata
@@ -80,7 +88,7 @@ final class PluginDecoder: Decoder {
     }
 
     private func error(_ status: abp_status) -> AudioError {
-        AudioError(status: status, subject: path, message: ops.last_error(instance).map { String(cString: $0) } ?? "")
+        AudioError(status: status, subject: path, message: ops.last_error.flatMap { $0(instance) }.map { String(cString: $0) } ?? "")
     }
 }
 

@@ -92,9 +92,10 @@ public struct PluginLoader: Sendable {
             guard Int(ops.pointee.struct_size) >= MemoryLayout<abp_decoder_ops>.size else {
                 return reject("decoder ops table of '\(id)' is too short (struct_size \(ops.pointee.struct_size))")
             }
-            guard ops.pointee.probe != nil, ops.pointee.open != nil, ops.pointee.read != nil,
-                  ops.pointee.last_error != nil, ops.pointee.close != nil else {
-                return reject("decoder '\(id)' leaves a required function NULL (probe, open, read, last_error, close)")
+            let o = ops.pointee
+            let missing = [("probe", o.probe == nil), ("open", o.open == nil), ("read", o.read == nil), ("close", o.close == nil)]
+            if let name = missing.first(where: \.1)?.0 {
+                return reject("decoder '\(id)' leaves \(name) NULL (only seek and last_error may be NULL)")
             }
             kind = .decoder
         case ABP_KIND_SINK:
@@ -103,9 +104,10 @@ public struct PluginLoader: Sendable {
                 return reject("sink ops table of '\(id)' is too short (struct_size \(ops.pointee.struct_size))")
             }
             let o = ops.pointee
-            guard o.open != nil, o.start != nil, o.pause != nil, o.resume != nil, o.latency != nil,
-                  o.drain != nil, o.stop != nil, o.last_error != nil, o.close != nil else {
-                return reject("sink '\(id)' leaves a required function NULL")
+            let missing = [("open", o.open == nil), ("start", o.start == nil), ("pause", o.pause == nil),
+                           ("resume", o.resume == nil), ("stop", o.stop == nil), ("close", o.close == nil)]
+            if let name = missing.first(where: \.1)?.0 {
+                return reject("sink '\(id)' leaves \(name) NULL (only latency, drain and last_error may be NULL)")
             }
             kind = .sink
         default:
@@ -115,15 +117,29 @@ public struct PluginLoader: Sendable {
         var options: [PluginOptionSpec] = []
         if let specs = header.options {
             for index in 0..<Int(min(header.option_count, 64)) where specs[index].name != nil {
+                let name = text(specs[index].name)
+                guard let type = PluginOptionType(specs[index].type) else {
+                    return reject("option '\(name)' has an unknown type \(specs[index].type.rawValue)")
+                }
                 options.append(PluginOptionSpec(
-                    name: text(specs[index].name), defaultValue: specs[index].default_value.map { String(cString: $0) },
+                    name: name, type: type, defaultValue: specs[index].default_value.map { String(cString: $0) },
                     help: text(specs[index].help)))
+            }
+        }
+        // A slot reserved before 1.3: NULL in older plugins, never garbage (the ABI says so).
+        let argumentOption = header.argument_option.map { String(cString: $0) }
+        if let argumentOption {
+            guard kind == .sink else { return reject("decoder '\(id)' sets argument_option, which only sinks have") }
+            guard options.contains(where: { $0.name == argumentOption }) else {
+                return reject("argument_option '\(argumentOption)' is not one of its options (\(options.map(\.name).joined(separator: ", ")))")
             }
         }
         return .success(LoadedPlugin(
             id: id, name: text(header.name), version: text(header.version), description: text(header.description),
-            kind: kind, priority: Int(header.priority), extensions: strings(header.extensions),
-            options: options, path: path, descriptor: descriptor))
+            kind: kind, capabilities: PluginCapabilities(rawValue: header.capabilities), priority: Int(header.priority),
+            extensions: strings(header.extensions).map { $0.lowercased() }, mimeTypes: strings(header.mime_types),
+            options: options, argumentOption: argumentOption, path: path, abiMinor: Int(header.abi_minor),
+            descriptor: descriptor))
     }
 
     /// Loading a file others can write would run their code as us: a plugin and its directory

@@ -2,18 +2,36 @@ import ABPluginABI
 import Foundation
 public import PlayerCore
 
-/// The loaded plugins of a running abplayer: picks the decoder for a file and opens outputs.
+/// The loaded plugins of a running abplayer: picks the decoder for a file and opens outputs
+/// (PluginRegistry+Outputs). Everything it knows of a plugin comes from its descriptor.
+/// Immutable after init; the descriptors it points into live as long as the process.
 public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     public let plugins: [LoadedPlugin]
     public let rejected: [RejectedPlugin]
-    private let hostAPI: PluginHostAPI
+    let hostAPI: PluginHostAPI
+    /// `--decoder-option ID.key=value`, by plugin id; see `decoderOptionProblems`.
+    let decoderOptions: [String: [String: String]]
 
     /// The first bytes handed to `probe`.
     private static let probeBytes = 4096
 
-    public init(searchPath: PluginSearchPath, cacheDirectory: String?, log: @escaping PluginLogHandler) {
+    public init(searchPath: PluginSearchPath, cacheDirectory: String?, decoderOptions: [DecoderOption] = [],
+                log: @escaping PluginLogHandler) {
         hostAPI = PluginHostAPI(cacheDirectory: cacheDirectory, log: log)
         (plugins, rejected) = PluginLoader(hostAPI: hostAPI).load(searchPath)
+        self.decoderOptions = Dictionary(grouping: decoderOptions, by: \.pluginID)
+            .mapValues { Dictionary($0.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }) }
+    }
+
+    /// One line for each `--decoder-option` that names no loaded decoder, an option the decoder
+    /// does not declare, or a value of the wrong type; empty when all are good.
+    public var decoderOptionProblems: [String] {
+        decoderOptions.keys.sorted().flatMap { id -> [String] in
+            guard let plugin = decoders.first(where: { $0.id == id }) else {
+                return ["--decoder-option \(id).…: no decoder '\(id)' is loaded (decoders: \(decoders.map(\.id).joined(separator: ", ")))"]
+            }
+            return plugin.optionProblems(decoderOptions[id]!, subject: "--decoder-option \(id).")
+        }
     }
 
     public var decoders: [LoadedPlugin] { plugins.filter { $0.kind == .decoder } }
@@ -25,11 +43,14 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     /// breaks ties), trying the next claimant when the best one fails to open it.
     public func openDecoder(path: String) throws -> any Decoder {
         let head = try readHead(of: path)
-        let candidates = decoders.compactMap { plugin -> (plugin: LoadedPlugin, ops: abp_decoder_ops, score: Int32)? in
+        let fileExtension = (path as NSString).pathExtension.lowercased()
+        // The content decides; between equal probes the decoder that lists the file's extension,
+        // then the higher priority (the order plugin.h promises).
+        let candidates = decoders.compactMap { plugin -> (plugin: LoadedPlugin, ops: abp_decoder_ops, score: Int32, named: Int)? in
             guard let ops = plugin.decoderOps else { return nil }
             let score = head.withUnsafeBufferPointer { ops.probe(path, $0.baseAddress, $0.count) }
-            return score > 0 ? (plugin, ops, min(score, 100)) : nil
-        }.sorted { ($0.score, $0.plugin.priority) > ($1.score, $1.plugin.priority) }
+            return score > 0 ? (plugin, ops, min(score, 100), plugin.extensions.contains(fileExtension) ? 1 : 0) : nil
+        }.sorted { ($0.score, $0.named, $0.plugin.priority) > ($1.score, $1.named, $1.plugin.priority) }
         guard !candidates.isEmpty else {
             let tried = decoders.map(\.id).joined(separator: ", ")
             throw AudioError(.noDecoder, subject: path,
@@ -38,7 +59,8 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
         var firstError: (any Error)?
         for candidate in candidates {
             do {
-                return try PluginDecoder(plugin: candidate.plugin, ops: candidate.ops, path: path, hostAPI: hostAPI)
+                return try PluginDecoder(plugin: candidate.plugin, ops: candidate.ops, path: path,
+                                         options: decoderOptions[candidate.plugin.id] ?? [:], hostAPI: hostAPI)
             } catch {
                 firstError = firstError ?? error
             }
@@ -60,48 +82,5 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
         }
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: Self.probeBytes)) ?? Data())
-    }
-
-    // MARK: Sinks
-
-    /// Opens outputs of the sink plugin `pluginID` with `options` (checked against the options the
-    /// plugin declares).
-    public func sinkOpener(pluginID: String, options: [String: String] = [:],
-                           statusHandler: SinkStatusHandler? = nil) throws -> any SinkOpener {
-        guard let plugin = sinks.first(where: { $0.id == pluginID }), let ops = plugin.sinkOps else {
-            let known = sinks.map(\.id).joined(separator: ", ")
-            throw AudioError(.invalidArgument, subject: "output \(pluginID)",
-                             reason: "no such output plugin (available: \(known.isEmpty ? "none" : known))")
-        }
-        let declared = Set(plugin.options.map(\.name))
-        if let unknown = options.keys.sorted().first(where: { !declared.contains($0) }) {
-            throw AudioError(.invalidArgument, subject: "output \(pluginID)",
-                             reason: "no option '\(unknown)' (options: \(plugin.options.map(\.name).joined(separator: ", ")))")
-        }
-        return PluginSinkOpener(plugin: plugin, ops: ops, options: options, hostAPI: hostAPI, statusHandler: statusHandler)
-    }
-}
-
-private struct PluginSinkOpener: SinkOpener, @unchecked Sendable {
-    let plugin: LoadedPlugin
-    let ops: abp_sink_ops
-    let options: [String: String]
-    let hostAPI: PluginHostAPI
-    let statusHandler: SinkStatusHandler?
-
-    func openSink(format: AudioFormat, source: RingBuffer) throws -> any Sink {
-        try PluginSink(plugin: plugin, ops: ops, requested: format, options: options, ring: source,
-                       hostAPI: hostAPI, statusHandler: statusHandler)
-    }
-
-    /// Status goes to `onStatus` (the engine) and to the opener's own handler when it has one.
-    func openSink(format: AudioFormat, source: RingBuffer,
-                  onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> any Sink {
-        let own = statusHandler
-        return try PluginSink(plugin: plugin, ops: ops, requested: format, options: options, ring: source,
-                              hostAPI: hostAPI, statusHandler: { status in
-                                  own?(status)
-                                  onStatus(status)
-                              })
     }
 }

@@ -95,13 +95,36 @@ final class PluginSink: Sink {
     func resume() throws { try check(ops.resume(instance)) }
     func drain() throws {
         ring.wakeConsumerNow()
-        try check(ops.drain(instance))
+        guard let drain = ops.drain else { return try drainByWaiting() }
+        try check(drain(instance))
     }
     func stop() throws {
         ring.wakeConsumerNow()
         try check(ops.stop(instance))
     }
-    var latencyFrames: Int64 { max(0, ops.latency(instance)) }
+    /// What the plugin reports, or 0 when it has no `latency` (the ABI allows NULL: positions then
+    /// run ahead of what is heard by whatever the device holds).
+    var latencyFrames: Int64 { ops.latency.map { max(0, $0(instance)) } ?? 0 }
+
+    /// For a sink without `drain`: waits until it has pulled everything, then for its latency,
+    /// then stops it. A sink that stops pulling for 2 s is taken as done (it would never drain).
+    private func drainByWaiting() throws {
+        let clock = ContinuousClock()
+        var lastProgress = clock.now
+        var lastRead = ring.framesRead
+        while ring.availableFrames > 0 {
+            ring.waitForSpace(timeout: 0.1)
+            if ring.framesRead != lastRead {
+                (lastRead, lastProgress) = (ring.framesRead, clock.now)
+            } else if clock.now - lastProgress > .seconds(2) {
+                break
+            }
+        }
+        let heldSeconds = Double(latencyFrames) / Double(max(format.rate, 1))
+        // What the device still holds plays out before it stops (drain runs off the audio thread).
+        if heldSeconds > 0 { usleep(useconds_t(min(heldSeconds, 10) * 1_000_000)) }
+        try stop()
+    }
 
     func close() {
         guard !isClosed else { return }
@@ -110,9 +133,14 @@ final class PluginSink: Sink {
         ops.close(instance)
     }
 
+    /// The plugin's reason for its last failure; empty when it has no `last_error` (may be NULL).
+    private var lastError: String {
+        ops.last_error.flatMap { $0(instance) }.map { String(cString: $0) } ?? ""
+    }
+
     private func check(_ status: abp_status) throws {
         guard status == ABP_OK else {
-            throw AudioError(status: status, subject: "output \(name)", message: ops.last_error(instance).map { String(cString: $0) } ?? "")
+            throw AudioError(status: status, subject: "output \(name)", message: lastError)
         }
     }
 }

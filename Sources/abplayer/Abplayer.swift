@@ -1,4 +1,5 @@
 import ArgumentParser
+import PluginHost
 
 struct Abplayer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +19,15 @@ struct PluginOptions: ParsableArguments {
         "Look for plugins in DIR first (repeatable).", valueName: "DIR"))
     var pluginDirectories: [String] = []
 
+    @Option(name: .customLong("decoder-option"), help: ArgumentHelp(
+        "Give a decoder an option, as ID.key=value (repeatable; `abplayer plugins ID` lists them).", valueName: "ID.KEY=VALUE"),
+            transform: parseDecoderOption)
+    var decoderOptions: [DecoderOption] = []
+
     @Flag(name: .shortAndLong, help: "Show the plugins' informational log lines.")
     var verbose = false
+}
+
+private func parseDecoderOption(_ text: String) throws -> DecoderOption {
+    do { return try DecoderOption(parsing: text) } catch { throw ValidationError(error.description) }
 }

@@ -64,7 +64,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            let inspector = DecoderInspector(decoders: plugins.makeRegistry())
+            let inspector = DecoderInspector(decoders: try plugins.makeRegistry())
             try reportingLibraryErrors {
                 let target = try database.book(matching: book)
                 let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)

@@ -6,7 +6,7 @@ import PluginHost
 struct Decode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode a file through the plugin pipeline into a float32 WAV file.",
-        discussion: "Without -o the audio goes to the null output as fast as it decodes: for timing decoders.")
+        discussion: "Without -o the audio goes to the fallback output (null in this tree) as fast as it decodes: for timing decoders. -o picks the output plugin that writes files of its extension.")
 
     @OptionGroup var plugins: PluginOptions
 
@@ -27,7 +27,7 @@ struct Decode: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let registry = plugins.makeRegistry()
+        let registry = try plugins.makeRegistry()
         // Open once to learn the rate, so times become frames, and to fail early and clearly.
         let opened: any Decoder
         do {
@@ -45,8 +45,10 @@ struct Decode: AsyncParsableCommand {
         }
         let sinks: any SinkOpener
         do {
-            sinks = try output.map { try registry.sinkOpener(pluginID: "wav", options: ["path": $0, "paced": "false"]) }
-                ?? registry.sinkOpener(pluginID: "null", options: ["paced": "false"])
+            guard let target = try output.map(registry.fileOutput(path:)) ?? registry.fallbackOutput else {
+                throw OptionSyntaxError("no fallback output plugin is loaded to decode to; name a file with -o")
+            }
+            sinks = try registry.sinkOpener(for: registry.asFastAsDecoded(target))
         } catch {
             printError("abplayer: \(error)")
             throw ExitCode.failure

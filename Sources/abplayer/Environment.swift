@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PluginHost
 
@@ -16,14 +17,34 @@ func printError(_ line: String) {
 }
 
 extension PluginOptions {
-    /// Loads every plugin on the search path; plugin log lines go to standard error.
-    func makeRegistry() -> PluginRegistry {
+    /// Loads every plugin on the search path; plugin log lines go to standard error. A
+    /// `--decoder-option` that no loaded decoder takes ends the command with one line each.
+    func makeRegistry() throws -> PluginRegistry {
         let verbose = self.verbose
-        return PluginRegistry(
+        let registry = PluginRegistry(
             searchPath: .standard(pluginDirectories: pluginDirectories),
             cacheDirectory: Paths.cacheDirectory(),
+            decoderOptions: decoderOptions,
             log: { level, pluginID, message in
                 if level <= .warning || verbose { printError("abplayer: \(pluginID): \(message)") }
             })
+        let problems = registry.decoderOptionProblems
+        guard problems.isEmpty else {
+            problems.forEach { printError("abplayer: \($0)") }
+            throw ExitCode.failure
+        }
+        return registry
+    }
+}
+
+extension PluginRegistry {
+    /// The output the user named, or one line saying why it is not one and how to name one.
+    func resolveOutput(_ text: String) throws -> OutputChoice {
+        do {
+            return try output(named: text)
+        } catch {
+            printError("abplayer: --output: \(error.description)")
+            throw ExitCode.failure
+        }
     }
 }

@@ -19,7 +19,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let importer = Importer(library: database, inspector: DecoderInspector(decoders: plugins.makeRegistry()))
+        let importer = Importer(library: database, inspector: DecoderInspector(decoders: try plugins.makeRegistry()))
         let bar = ProgressBar(label: "importing")
         let report = try reportingLibraryErrors {
             try importer.importPaths(paths, shelf: shelf) { bar.update(done: $0.done, total: $0.total) }

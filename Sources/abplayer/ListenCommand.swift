@@ -14,9 +14,8 @@ struct Listen: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax) (wav: in real time). Default: the first that answers of PulseAudio, JACK, ALSA.", valueName: "SINK"),
-            transform: { try OutputSpec(parsing: $0) })
-    var output: OutputSpec?
+    @Option(help: ArgumentHelp("Where to play: \(PluginRegistry.outputSyntax) (`abplayer plugins`; a file output plays in real time). Default: the first output plugin that opens, by priority.", valueName: "OUTPUT"))
+    var output: String?
 
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
@@ -36,12 +35,12 @@ struct Listen: AsyncParsableCommand {
         }
         defer { lock.release() }
         let target = try reportingLibraryErrors { try database.book(matching: book) }
-        let registry = plugins.makeRegistry()
+        let registry = try plugins.makeRegistry()
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         // `listen` is an adapter over the player controller, like the REPL: the controller
         // loads the book at its saved place, saves it, and says what happens.
         let player = PlayerController(library: database, decoders: registry, outputs: .fromRegistry(registry),
-                                      output: output?.description, wake: { continuation.yield(.player($0)) })
+                                      output: try output.map { try registry.resolveOutput($0).description }, wake: { continuation.yield(.player($0)) })
         player.onNotice = { notice in
             if case let .outputMoved(message) = notice {
                 // Headphones unplugged: not on through the speakers. `listen` takes no commands,

@@ -2,17 +2,19 @@ import Player
 import PluginHost
 
 extension Outputs {
-    /// The outputs of the loaded sink plugins, for the player controller: a listener hears in
-    /// real time, also into a file.
+    /// The outputs of the loaded sink plugins, for the player controller. A listener hears in
+    /// real time, also into a file (`inRealTime`); the automatic choice follows the sinks'
+    /// priorities and its warning goes to standard error.
     static func fromRegistry(_ registry: PluginRegistry) -> Outputs {
         Outputs(
-            open: { name in
-                let spec = try OutputSpec(parsing: name)
-                var options = spec.options
-                if case .wav = spec { options["paced"] = "true" }
-                return try registry.sinkOpener(pluginID: spec.pluginID, options: options)
+            open: { name in try registry.sinkOpener(for: registry.inRealTime(registry.output(named: name))) },
+            automatic: { format in
+                guard let automatic = registry.automaticOutput(for: format) else {
+                    return registry.fallbackOutput?.description ?? ""
+                }
+                if let warning = automatic.warning { printError("abplayer: \(warning)") }
+                return automatic.choice.description
             },
-            automatic: { OutputChooser(registry: registry).choose(for: $0).description },
-            names: ["pulse", "alsa", "jack", "null", "wav:"])
+            names: registry.outputNames)
     }
 }

@@ -8,17 +8,17 @@ struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play files in order to an audio output, then exit.",
         discussion: """
-            Without --output: PulseAudio if a server answers, else JACK if a server runs, else ALSA's \
-            default device, else null (with a warning). While playing, standard input takes one \
-            command a line: pause, resume, status, output SPEC (switch outputs, keeping the place), \
-            speed X, volume P, stop.
+            Without --output, the first output plugin that opens, by the priority each declares \
+            (PulseAudio, then JACK, then ALSA's default device in this tree), else a fallback such \
+            as null, with a warning. While playing, standard input takes one command a line: \
+            pause, resume, status, output ID[:ARG] (switch outputs, keeping the place), speed X, \
+            volume P, stop.
             """)
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax).", valueName: "SINK"),
-            transform: { try OutputSpec(parsing: $0) })
-    var output: OutputSpec?
+    @Option(help: ArgumentHelp("Where to play: \(PluginRegistry.outputSyntax), an output plugin's id with its argument and options (`abplayer plugins`).", valueName: "OUTPUT"))
+    var output: String?
 
     @Option(help: ArgumentHelp("Start here in the first file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
     var from: Double?
@@ -43,15 +43,24 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let registry = plugins.makeRegistry()
+        let registry = try plugins.makeRegistry()
         // The formats of the first and last files turn --from/--to into frames and let the
         // output be chosen for real audio. A file that does not open is reported by the engine.
         let firstFormat = try? registry.openDecoder(path: files[0]).info.format
         let lastFormat = files.count == 1 ? firstFormat : try? registry.openDecoder(path: files[files.count - 1]).info.format
-        let chosen = output ?? OutputChooser(registry: registry).choose(for: firstFormat ?? AudioFormat(rate: 44100, channels: 2))
+        let chosen: OutputChoice
+        if let output {
+            chosen = try registry.resolveOutput(output)
+        } else if let automatic = registry.automaticOutput(for: firstFormat ?? AudioFormat(rate: 44100, channels: 2)) {
+            if let warning = automatic.warning { printError("abplayer: \(warning)") }
+            chosen = automatic.choice
+        } else {
+            printError("abplayer: no output plugin opens (`abplayer plugins` lists what was found); name one with --output")
+            throw ExitCode.failure
+        }
         let sinks: any SinkOpener
         do {
-            sinks = try registry.sinkOpener(pluginID: chosen.pluginID, options: chosen.options)
+            sinks = try registry.sinkOpener(for: chosen)
         } catch {
             printError("abplayer: \(error)")
             throw ExitCode.failure
@@ -85,13 +94,13 @@ struct Play: AsyncParsableCommand {
 final class PlaySession: Sendable {
     let engine: PlaybackEngine
     let registry: PluginRegistry
-    let output: Mutex<OutputSpec>
+    let output: Mutex<OutputChoice>
     /// The rate of each item heard so far, for showing positions as times.
     let rates = Mutex<[Int: Int]>([:])
     /// The signal that ended the run, or 0.
     let interrupted = Atomic<Int32>(0)
 
-    init(engine: PlaybackEngine, registry: PluginRegistry, output: OutputSpec) {
+    init(engine: PlaybackEngine, registry: PluginRegistry, output: OutputChoice) {
         self.engine = engine
         self.registry = registry
         self.output = Mutex(output)
@@ -139,10 +148,11 @@ final class PlaySession: Sendable {
             printOutput("status \(engine.state) \(place) output=\(output.withLock { $0 }) speed=\(engine.speed) volume=\(engine.volume)")
         case let .speed(speed): engine.setSpeed(speed)
         case let .volume(percent): engine.setVolume(percent)
-        case let .output(spec):
+        case let .output(name):
             do {
-                engine.setOutput(try registry.sinkOpener(pluginID: spec.pluginID, options: spec.options))
-                output.withLock { $0 = spec }
+                let chosen = try registry.output(named: name)
+                engine.setOutput(try registry.sinkOpener(for: chosen))
+                output.withLock { $0 = chosen }
             } catch {
                 printError("abplayer: \(error)")
             }

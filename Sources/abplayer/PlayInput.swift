@@ -5,7 +5,8 @@ import PlayerCore
 /// these over): `pause`, `resume`, `status`, `output SPEC`, `speed X`, `volume P`, `stop`.
 enum PlayInput: Equatable {
     case pause, resume, status, stop
-    case output(OutputSpec)
+    /// As typed: `ID[:ARG][,key=value...]`, resolved against the plugins when it runs.
+    case output(String)
     case speed(Double)
     /// In percent.
     case volume(Double)
@@ -19,7 +20,7 @@ enum PlayInput: Equatable {
         case ("resume", 1), ("play", 1): self = .resume
         case ("status", 1): self = .status
         case ("stop", 1), ("quit", 1): self = .stop
-        case ("output", 2): self = .output(try OutputSpec(parsing: words[1]))
+        case ("output", 2): self = .output(words[1])
         case ("speed", 2):
             let speed = Double(words[1]) ?? .nan
             if let problem = Self.speedProblem(speed) { throw PlayInputError(line: line, reason: problem) }
@@ -65,6 +66,6 @@ struct PlayInputError: Error, CustomStringConvertible {
     var reason: String?
     var description: String {
         if let reason { return "'\(line)': \(reason)" }
-        return "unknown command '\(line)': use pause, resume, status, output \(OutputSpec.syntax), speed X, volume P, or stop"
+        return "unknown command '\(line)': use pause, resume, status, output ID[:ARG], speed X, volume P, or stop"
     }
 }

@@ -16,7 +16,7 @@ struct Probe: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let registry = plugins.makeRegistry()
+        let registry = try plugins.makeRegistry()
         var failures = 0
         for file in files {
             do {

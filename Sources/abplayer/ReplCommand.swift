@@ -17,9 +17,8 @@ struct Repl: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("Where to play: \(OutputSpec.syntax). Default: the first that answers of PulseAudio, JACK, ALSA.", valueName: "SINK"),
-            transform: { try OutputSpec(parsing: $0) })
-    var output: OutputSpec?
+    @Option(help: ArgumentHelp("Where to play: \(PluginRegistry.outputSyntax) (`abplayer plugins`). Default: the first output plugin that opens, by priority.", valueName: "OUTPUT"))
+    var output: String?
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "COMMANDS"))
     var commands: String?
@@ -42,10 +41,10 @@ struct Repl: AsyncParsableCommand {
             return
         }
         defer { lock.release() }
-        let registry = plugins.makeRegistry()
+        let registry = try plugins.makeRegistry()
         let outputs = Outputs.fromRegistry(registry)
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
-        let console = Console(library: database, decoders: registry, outputs: outputs, output: output?.description,
+        let console = Console(library: database, decoders: registry, outputs: outputs, output: try output.map { try registry.resolveOutput($0).description },
                               inputs: continuation)
         let source: LineSource
         let terminal = TerminalState()
@@ -77,7 +76,7 @@ struct Repl: AsyncParsableCommand {
         // MPRIS (media keys, desktop widgets, playerctl) while the REPL or the daemon runs; not
         // for a `-c` script.
         let mpris = commands == nil
-            ? MPRISService.start(broadcast: console.broadcast, submit: { request in
+            ? MPRISService.start(broadcast: console.broadcast, mimeTypes: registry.decoders.flatMap(\.mimeTypes), submit: { request in
                 if case .enqueued = continuation.yield(.request(request)) { return true }
                 return false
             })
@@ -103,7 +102,9 @@ extension Repl {
         if let commands {
             source = .script(commands)
         } else if isatty(STDIN_FILENO) == 1 {
-            let completer = Completer(library: database, location: ShelfLocation(), outputNames: ["pulse", "alsa", "jack", "null", "wav:"])
+            // Output names come from the plugins this machine has, as in the player.
+            let outputNames = (try? plugins.makeRegistry().outputNames) ?? []
+            let completer = Completer(library: database, location: ShelfLocation(), outputNames: outputNames)
             source = .terminal(completer, historyPath: LineSource.historyPath())
             print("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).")
         } else {

@@ -66,6 +66,28 @@ import Testing
         #expect(try abplayer.probe(mp3).frames == probe.frames)
     }
 
+    @Test func theIndexCacheCanBeTurnedOffWithADecoderOption() throws {
+        // Given a VBR MP3 without a Xing header, whose scan is normally cached
+        let mp3 = try Fixtures.mp3(seconds: 20, vbr: true, xingHeader: false)
+        let abplayer = try AbplayerProcess("mp3-nocache")
+        // When probed with the mpg123 decoder's index-cache option off
+        let probe = try abplayer.probe(mp3, extra: ["--decoder-option", "mpg123.index-cache=false"])
+        // Then the length is still exact, and nothing was written to the cache
+        #expect(probe.frames == Int64(try Fixtures.ffmpegDecode(mp3).samples.count / 2))
+        let cache = abplayer.home.appendingPathComponent("cache/abplayer")
+        let cached = FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []
+        #expect(!cached.contains { $0.hasPrefix("mpg123") }, "cache holds: \(cached)")
+        // and an option no decoder declares, or a value of the wrong type, is one line naming it
+        for (option, says) in [("mpg123.no-such=1", "mpg123 has no option 'no-such'"),
+                               ("mpg123.index-cache=maybe", "not true or false"),
+                               ("nodecoder.x=1", "no decoder 'nodecoder'")] {
+            let result = try abplayer.run(["probe", "--decoder-option", option, mp3.path])
+            #expect(result.status == 1, "\(option)")
+            #expect(result.stderr.hasPrefix("abplayer: ") && result.stderr.contains(says), "\(option): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(option): \(result.stderr)")
+        }
+    }
+
     @Test func tagsAndCoverComeThrough() throws {
         // Given an MP3 with ID3v2 tags and a cover, as lame writes them
         let cover = try Fixtures.coverJPEG()

@@ -195,6 +195,12 @@ import Testing
         #expect(bus.waitForName(instance))
         #expect(try Self.client("busctl", ["--user", "get-property", instance, "/org/mpris/MediaPlayer2",
                                            "org.mpris.MediaPlayer2", "Identity"], bus: bus) == "s \"abplayer\"")
+        // and the MIME types offered are the loaded decoders' (from their descriptors)
+        let mimeTypes = try Self.client("busctl", ["--user", "get-property", instance, "/org/mpris/MediaPlayer2",
+                                                   "org.mpris.MediaPlayer2", "SupportedMimeTypes"], bus: bus)
+        for type in ["audio/mpeg", "audio/mp4", "audio/ogg"] {
+            #expect(mimeTypes.contains("\"\(type)\""), "\(mimeTypes)")
+        }
         #expect(second.quit() == 0, "\(second.stderrLines)")
         #expect(first.quit() == 0, "\(first.stderrLines)")
     }

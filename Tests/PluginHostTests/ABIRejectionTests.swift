@@ -34,7 +34,14 @@ import Testing
     static int64_t read_(abp_decoder *d, float *b, int64_t n) { (void)d; (void)b; (void)n; return 0; }
     static const char *last_error(abp_decoder *d) { (void)d; return ""; }
     static void close_(abp_decoder *d) { (void)d; }
-    static const abp_decoder_ops ops = { sizeof(abp_decoder_ops), probe, open_, read_, NULL, last_error, close_, {0} };
+    #ifndef READ
+    #define READ read_
+    #endif
+    #ifndef LAST_ERROR
+    #define LAST_ERROR last_error
+    #endif
+    /* seek is NULL in every variant: a decoder that never seeks may leave it so. */
+    static const abp_decoder_ops ops = { sizeof(abp_decoder_ops), probe, open_, READ, NULL, LAST_ERROR, close_, {0} };
     static const char *const exts[] = { "test", NULL };
     static const abp_plugin plugin = {
         SIZE, MAJOR, MINOR, ABP_KIND_DECODER, ID, "Test", "0.1", "a test plugin", 0, 0,
@@ -80,14 +87,17 @@ import Testing
         let writable = try Self.build("i-writable.so", ["ID=\"writable\""], in: directory)
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: writable.path)
         try "not a shared object".write(to: directory.appendingPathComponent("j-text.so"), atomically: true, encoding: .utf8)
+        _ = try Self.build("k-no-read.so", ["ID=\"noread\"", "READ=NULL"], in: directory)
+        _ = try Self.build("l-bare.so", ["ID=\"bare\"", "LAST_ERROR=NULL"], in: directory)
 
         // When the host loads that directory
         let registry = PluginRegistry(
             searchPath: PluginSearchPath(directories: [.init(path: directory.path, isExplicit: true, filePrefix: "")]),
             cacheDirectory: nil, log: { _, _, _ in })
 
-        // Then only the good one loads, and every other file is refused for its own reason
-        #expect(registry.plugins.map(\.id) == ["good"])
+        // Then only the good ones load (seek and last_error may be NULL), and every other file is
+        // refused for its own reason
+        #expect(registry.plugins.map(\.id) == ["good", "bare"])
         func reason(_ file: String) -> String {
             registry.rejected.first { $0.path == directory.appendingPathComponent(file).path }?.reason ?? "(not rejected)"
         }
@@ -100,7 +110,8 @@ import Testing
         #expect(reason("h-refuses.so").contains("refused this host"))
         #expect(reason("i-writable.so").contains("writable by other users"))
         #expect(reason("j-text.so").contains("cannot load"))
-        #expect(registry.rejected.count == 9)
+        #expect(reason("k-no-read.so") == "decoder 'noread' leaves read NULL (only seek and last_error may be NULL)")
+        #expect(registry.rejected.count == 10)
     }
 
     @Test func aWorldWritableDirectoryIsRefusedWhole() throws {

@@ -377,6 +377,7 @@ private let descriptor = PluginDescriptor(
         .init("device", ABP_OPTION_STRING, default: "default", help: "the ALSA PCM to open, e.g. hw:1,0"),
         .init("buffer-ms", ABP_OPTION_INT, default: "200", help: "device buffer length in milliseconds"),
     ],
+    argumentOption: "device",
     sink: makeOps()
 )
 

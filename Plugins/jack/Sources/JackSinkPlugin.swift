@@ -262,6 +262,7 @@ private let descriptor = PluginDescriptor(
         .init("connect", ABP_OPTION_STRING, default: "physical",
               help: "physical, none, or a comma list of ports to connect to, e.g. system:playback_1,system:playback_2"),
     ],
+    argumentOption: "server",
     sink: makeOps()
 )
 

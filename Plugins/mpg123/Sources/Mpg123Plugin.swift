@@ -45,12 +45,15 @@ final class Mpg123Decoder: DecoderInstance {
     private var pendingError: DecoderError?
     private var warnedEarlyEnd = false
     private var cache: (store: FrameIndexCache, identity: FileIdentity)?
+    private let cachesIndex: Bool
     /// MPEG frames the index on disk covers (0: none).
     private var cachedCoverage: Int64 = 0
 
     /// Opens `path` and reports its metadata. On a throw, deinit releases what was set up.
-    init(host: Host, path: String, metadata: UnsafePointer<abp_metadata_callbacks>?) throws(DecoderError) {
+    /// `cachesIndex`: the `index-cache` option (a listener may not want files in their cache).
+    init(host: Host, path: String, metadata: UnsafePointer<abp_metadata_callbacks>?, cachesIndex: Bool) throws(DecoderError) {
         self.host = host
+        self.cachesIndex = cachesIndex
         file = try SourceFile(path: path)
         guard file.size > 0 else { throw DecoderError(ABP_ERR_FORMAT, "the file is empty") }
         guard let reader = abp_mpg123_reader_new(file.descriptor) else { throw DecoderError(ABP_ERR_NOMEM, "out of memory") }
@@ -141,7 +144,7 @@ final class Mpg123Decoder: DecoderInstance {
         let xing = firstBytes.withUnsafeBytes { bytes in
             MPEGFrameHeader.firstFrame(in: bytes, from: 0, window: 2048).flatMap { $0.header.xingHeader(in: bytes, frameAt: $0.offset) }
         }
-        if let directory = host.cacheDirectory, Int64(xing?.frames ?? .max) >= Self.framesWorthCaching {
+        if cachesIndex, let directory = host.cacheDirectory, Int64(xing?.frames ?? .max) >= Self.framesWorthCaching {
             cache = (FrameIndexCache(cacheDirectory: directory), try FileIdentity(file: file, head: head))
         }
         let cached = cache.flatMap { cache in cache.store.load(cache.identity) { offset in self.isFrame(at: offset) } }
@@ -360,9 +363,16 @@ private func millisecondsSince(_ start: timespec) -> Int {
 private func makeOps() -> abp_decoder_ops {
     decoderOps(
         probe: { path, head, length in MPEGProbe.score(path: path, head: head, length: length) },
-        open: { host, path, _, _, metadata, out, info, error, errorSize in
+        open: { host, path, options, optionCount, metadata, out, info, error, errorSize in
             openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderError) in
-                let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: path), path: path, metadata: metadata)
+                let cachesIndex: Bool
+                do throws(PluginOptionError) {
+                    cachesIndex = try PluginOptions(options, count: optionCount).bool("index-cache") ?? true
+                } catch {
+                    throw DecoderError(ABP_ERR_INVALID, error.description)
+                }
+                let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: path), path: path,
+                                                metadata: metadata, cachesIndex: cachesIndex)
                 return OpenedDecoder(decoder, format: decoder.format, totalFrames: decoder.totalFrames, seekable: true)
             }
         }
@@ -374,6 +384,8 @@ private let descriptor = PluginDescriptor(
     description: "MPEG audio layers I-III: gapless, exact seeks in long VBR files, ID3 tags, chapters and pictures",
     capabilities: ABP_CAP_SEEK | ABP_CAP_GAPLESS | ABP_CAP_TAGS | ABP_CAP_CHAPTERS | ABP_CAP_PICTURES,
     extensions: ["mp3", "mp2", "mpga"], mimeTypes: ["audio/mpeg"],
+    options: [.init("index-cache", ABP_OPTION_BOOL, default: "true",
+                    help: "keep the frame index of a file without a seek table in the cache directory, for fast opens")],
     decoder: makeOps()
 )
 

@@ -355,6 +355,7 @@ private let descriptor = PluginDescriptor(
         .init("latency-ms", ABP_OPTION_INT, default: "200", help: "target buffer length in milliseconds"),
         .init("client-name", ABP_OPTION_STRING, default: "abplayer", help: "the name the server shows"),
     ],
+    argumentOption: "sink",
     sink: makeOps()
 )
 

@@ -280,11 +280,12 @@ extension WavSink: SinkInstance {
 private let descriptor = PluginDescriptor(
     id: pluginID, name: "WAV file", version: "1.0.0",
     description: "Writes the audio to a 32-bit float WAV file, as fast as decoded or in real time",
-    capabilities: ABP_CAP_PAUSE, priority: -200,
+    capabilities: ABP_CAP_PAUSE, priority: 0, extensions: ["wav"],
     options: [
         .init("path", ABP_OPTION_PATH, default: nil, help: "the WAV file to write (required; replaced if it exists)"),
         .init("paced", ABP_OPTION_BOOL, default: "false", help: "consume audio in real time (default: as fast as decoded)"),
     ],
+    argumentOption: "path",
     sink: makeOps()
 )
 

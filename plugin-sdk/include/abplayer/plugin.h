@@ -58,7 +58,11 @@
  *        output) sleeps until the host has audio instead of polling. Present when the source's
  *        struct_size covers it.
  *   1.3  (2026-11) abp_plugin.argument_option: which option `--output ID:ARG` fills, so the
- *        host resolves outputs from the descriptors alone (it names no plugin).
+ *        host resolves outputs from the descriptors alone (it names no plugin). What the host
+ *        does with the rest of the descriptor made exact: priority picks the automatic output,
+ *        a sink's extensions name the files it writes, the capability flags are honoured (see
+ *        each), which functions may be NULL is listed with each ops table, decoders receive
+ *        options (`--decoder-option ID.key=value`), and the option name `paced` is reserved.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef ABPLAYER_PLUGIN_H
@@ -113,21 +117,33 @@ typedef enum abp_kind {
     ABP_KIND_SINK = 2
 } abp_kind;
 
-/* Capability flags (abp_plugin.capabilities). Unknown bits must be ignored by the host. */
-#define ABP_CAP_SEEK      (1u << 0) /* decoder: can seek (per stream, see abp_stream_info.seekable) */
+/* Capability flags (abp_plugin.capabilities). Unknown bits must be ignored by the host. What the
+ * host does with each is said beside it; `abplayer plugins ID` shows them all. */
+#define ABP_CAP_SEEK      (1u << 0) /* decoder: can seek (per stream, see abp_stream_info.seekable).
+                                       Without it the host never calls seek(). */
 #define ABP_CAP_GAPLESS   (1u << 1) /* decoder: output is sample-exact (encoder delay and padding
-                                       trimmed, or the format has none) */
-#define ABP_CAP_TAGS      (1u << 2) /* decoder: reports tags */
-#define ABP_CAP_CHAPTERS  (1u << 3) /* decoder: reports chapters */
-#define ABP_CAP_PICTURES  (1u << 4) /* decoder: reports embedded pictures */
-#define ABP_CAP_PAUSE     (1u << 8) /* sink: pause/resume are real (not just "stop pulling") */
-#define ABP_CAP_LATENCY   (1u << 9) /* sink: latency() is measured, not a constant */
-#define ABP_CAP_FIXED_RATE (1u << 10) /* sink: may run at a rate other than the one asked for */
-#define ABP_CAP_REALTIME  (1u << 11) /* sink: consumes audio at the pace of a clock */
+                                       trimmed, or the format has none). Shown to the user. */
+#define ABP_CAP_TAGS      (1u << 2) /* decoder: reports tags. Without it metadata->tag is NULL. */
+#define ABP_CAP_CHAPTERS  (1u << 3) /* decoder: reports chapters. Without it ->chapter is NULL. */
+#define ABP_CAP_PICTURES  (1u << 4) /* decoder: reports pictures. Without it ->picture is NULL. */
+#define ABP_CAP_PAUSE     (1u << 8) /* sink: pause/resume keep what the device holds (not just
+                                       "stop pulling"). Shown to the user. */
+#define ABP_CAP_LATENCY   (1u << 9) /* sink: latency() is measured, not a constant. Shown. */
+#define ABP_CAP_FIXED_RATE (1u << 10) /* sink: may run at a rate other than the one asked for (the
+                                       host resamples to what open() reports either way). */
+#define ABP_CAP_REALTIME  (1u << 11) /* sink: consumes audio at the pace of a clock. A listener's
+                                       player (the REPL, `listen`) plays only to such a sink, or
+                                       to one it can ask to keep time: see option `paced`. */
 
 /* ---- Options --------------------------------------------------------------------------------
- * A plugin declares the options it accepts; the user passes them as name=value strings, which the
- * host hands to open() unchanged (after checking the name is declared). */
+ * A plugin declares the options it accepts; the user passes them as name=value strings
+ * (`--output ID[:ARG][,name=value...]`, `--decoder-option ID.name=value`), which the host hands to
+ * open() unchanged after checking that the name is declared and the value has the declared type.
+ * Only the options the user gave are passed: defaults are the plugin's to apply.
+ *
+ * Reserved name: `paced` (ABP_OPTION_BOOL), for a sink without ABP_CAP_REALTIME that can keep
+ * time when asked (a file or null output). A listener's player sets paced=true unless the user
+ * set it; `abplayer decode` sets paced=false. A sink with neither is refused for listening. */
 typedef enum abp_option_type {
     ABP_OPTION_STRING = 1,
     ABP_OPTION_BOOL = 2,   /* "true"/"false"/"yes"/"no"/"1"/"0" */
@@ -206,6 +222,9 @@ typedef struct abp_stream_info {
 
 typedef struct abp_decoder abp_decoder; /* opaque, the plugin's instance */
 
+/* probe, open, read and close are required; seek and last_error may be NULL (the host then
+ * treats every stream as unseekable / gives no reason beyond the status). A table leaving a
+ * required function NULL is refused at load, naming it. */
 typedef struct abp_decoder_ops {
     uint32_t struct_size;
 
@@ -273,6 +292,11 @@ typedef struct abp_audio_source {
 
 typedef struct abp_sink abp_sink; /* opaque, the plugin's instance */
 
+/* open, start, pause, resume, stop and close are required (a listener pauses, and must find
+ * the place again). latency, drain and last_error may be NULL: without latency the host takes 0
+ * (positions then run ahead by what the device holds); without drain the host waits until the
+ * sink has pulled everything, then stops it; without last_error a failure has no reason beyond
+ * its status. A table leaving a required function NULL is refused at load, naming it. */
 typedef struct abp_sink_ops {
     uint32_t struct_size;
 
@@ -330,9 +354,20 @@ typedef struct abp_plugin {
     const char *version;     /* the plugin's own version, e.g. "1.0.0" */
     const char *description; /* one line */
     uint32_t capabilities;   /* ABP_CAP_* */
-    int32_t priority;        /* higher wins when two decoders probe equal; sinks: auto-pick order */
-    const char *const *extensions; /* decoders: lower-case, no dot, NULL-terminated; else NULL */
-    const char *const *mime_types; /* decoders: NULL-terminated; may be NULL */
+    /* Decoders: between two decoders whose probe() scores a file equally, the one listing the
+     * file's extension wins, then the higher priority.
+     * Sinks: with no output named, the host tries every sink of priority > 0 by a trial open
+     * (open, then close), highest first, and plays to the first that opens; when none does, it
+     * takes the highest sink of priority < 0 that opens (a fallback such as a null output) and
+     * warns. A sink of priority 0 is used only when named (e.g. one that needs a file path).
+     * In this tree: pulse 30, jack 20, alsa 10, wav 0, null -100. */
+    int32_t priority;
+    /* Decoders: the extensions they read (lower-case, no dot), the tie-break above.
+     * Sinks: the extensions of the files they write, for `abplayer decode -o FILE.EXT` (the
+     * file's path goes into argument_option). NULL-terminated; may be NULL. */
+    const char *const *extensions;
+    const char *const *mime_types; /* decoders: NULL-terminated; may be NULL. Shown to the user
+                                      and offered to desktops (MPRIS SupportedMimeTypes). */
     const abp_option_spec *options; /* may be NULL when option_count is 0 */
     uint32_t option_count;
     const abp_decoder_ops *decoder; /* non-NULL exactly when kind == ABP_KIND_DECODER */
