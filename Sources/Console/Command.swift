@@ -65,7 +65,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "bookmarks", usage: "bookmarks [BOOK]", summary: "the bookmarks of the book playing, or of BOOK"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0", summary: "the book's playback speed"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
-        CommandHelp(name: "output", usage: "output NAME", summary: "play through another output: pulse[:SINK], alsa[:DEVICE], jack[:SERVER], null, wav:PATH"),
+        CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
     ] + library + playback + ScreenCommand.help
