@@ -14,10 +14,12 @@ extension SleepCommand {
         case "cycle": self = .cycle
         default:
             let extending = argument.hasPrefix("+")
-            guard let seconds = TimeArgument.duration(extending ? String(argument.dropFirst()) : argument), seconds > 0 else {
-                throw CommandError("sleep: '\(argument)' is not a time: use 30m, 1:15:00, +5m, chapter, item, off or cycle")
+            do {
+                let seconds = try SettingText.sleep(extending ? String(argument.dropFirst()) : argument)
+                self = extending ? .extend(seconds) : .duration(seconds)
+            } catch {
+                throw CommandError("sleep: \(error); or chapter, item, off, cycle")
             }
-            self = extending ? .extend(seconds) : .duration(seconds)
         }
     }
 
@@ -92,10 +94,11 @@ public enum PlaybackModeCommand: Equatable, Sendable {
             case "auto": self = .rewind(.auto)
             case "off": self = .rewind(.off)
             case let text?:
-                guard let seconds = TimeArgument.duration(text), seconds > 0, seconds <= 600 else {
-                    throw CommandError("rewind: '\(text)' is not auto, off or a most in seconds (1-600)")
+                do {
+                    self = .rewind(.max(try SettingText.rewind(text)))
+                } catch {
+                    throw CommandError("rewind: \(error); or auto, off")
                 }
-                self = .rewind(.max(seconds))
             }
         }
     }

@@ -96,7 +96,7 @@ public struct Status: Codable, Equatable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public static func speedText(_ speed: Double) -> String { String(format: "%.2gx", speed) }
+    public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }
 
     /// One line of JSON (`status --json`).
     public var json: String {
