@@ -98,7 +98,7 @@ extension PlayerController {
         } catch {
             throw PlayerError(error.description)
         }
-        return try changeSettings { $0.volume = percent / 100 }
+        return try changeSettings { $0.volume = percent }
     }
 
     private func changeSettings(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
@@ -106,8 +106,8 @@ extension PlayerController {
         change(&session.settings)
         try library.saveSettings(session.settings)
         session.engine.setSpeed(session.settings.speed)
-        session.engine.setVolume(session.settings.volume * 100)
-        return .settings(speed: session.settings.speed, volumePercent: (session.settings.volume * 100).rounded())
+        session.engine.setVolume(session.settings.volume)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume)
     }
 
     func switchOutput(to name: String) throws -> PlayerOutcome {

@@ -3,7 +3,8 @@ public import PlayerCore
 /// A book's settings as people type them, in one set of units everywhere — volume in percent,
 /// speed as a factor, the skip interval and the sleep timer as times (`Timecode`) — and the ranges
 /// they must be in. The REPL, the control socket, `play` and `book settings` parse through here, so
-/// they accept the same forms and refuse the same values with the same line.
+/// they accept the same forms and refuse the same values with the same line; the library's CHECKs
+/// hold the same ranges (LibrarySchema v4).
 public enum SettingText {
     /// Percent; above 100 the signal may clip.
     public static let volumeRange = PlaybackEngine.volumeRange

@@ -241,5 +241,10 @@ import Testing
         guard case let .settings(speed, volume) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
         #expect(speed == 1.5 && volume == 100)
         #expect(try player.library.settings(ofBook: book).speed == 1.5)
+        // The volume is stored, played and reported in percent: no factor between them
+        guard case let .settings(_, percent) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
+        #expect(percent == 80)
+        #expect(try player.library.settings(ofBook: book).volume == 80)
+        #expect(player.controller.status?.volume == 80)
     }
 }
