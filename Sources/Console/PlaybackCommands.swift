@@ -111,6 +111,6 @@ extension CommandHelp {
         CommandHelp(name: "queue", usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library)"),
         CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
         CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
-        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX seconds, 30 by default)"),
+        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX, a time from 1s to 10m; 30 s by default)"),
     ]
 }
