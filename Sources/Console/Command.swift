@@ -54,7 +54,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "play", usage: "play [BOOK | ITEM]", summary: "play a book from where it was, an item of the current book from its start, or resume"),
         CommandHelp(name: "pause", usage: "pause", summary: "pause (an empty line toggles play/pause)"),
         CommandHelp(name: "toggle", usage: "toggle", summary: "play if paused, pause if playing"),
-        CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m; default: the book's skip interval)"),
+        CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)"),
         CommandHelp(name: "seek", usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
         CommandHelp(name: "goto", usage: "goto ITEM [mm:ss]", summary: "go to an item (number or title) of the book, at a time in it"),
         CommandHelp(name: "next", usage: "next", summary: "the next item"),
@@ -94,8 +94,8 @@ extension Command {
             let amount = String(name.dropFirst())
             guard arguments.isEmpty else { throw CommandError("usage: +N or -N, e.g. +30, -1:30, +5m (no space after the sign)") }
             if amount.isEmpty { self = .skip(forward: sign == "+", seconds: nil); return }
-            guard let seconds = TimeArgument.duration(amount) else {
-                throw CommandError("'\(name)' is not an amount of time: use +30, -1:30 or +5m")
+            guard let seconds = Timecode.seconds(from: amount) else {
+                throw CommandError("'\(name)' is not an amount of time: use +N or -N, N as \(Timecode.forms) (0 or more)")
             }
             self = .skip(forward: sign == "+", seconds: seconds)
             return
@@ -119,14 +119,14 @@ extension Command {
         case "seek":
             guard arguments.count == 1 else { throw usage() }
             guard let target = TimeArgument.seekTarget(arguments[0]) else {
-                throw CommandError("seek: '\(arguments[0])' is not a time: use 1:02:03, +90, -5m or 50%")
+                throw CommandError("seek: '\(arguments[0])' is not a time: \(TimeArgument.seekForms)")
             }
             self = .seek(target)
         case "goto":
             guard !arguments.isEmpty else { throw usage() }
             // A bare last number stays in the item's name: the console decides with the titles.
             if arguments.count > 1, ItemReference.looksLikeTime(arguments.last!),
-               let seconds = TimeArgument.duration(arguments.last!) {
+               let seconds = Timecode.seconds(from: arguments.last!) {
                 self = .goto(item: arguments.dropLast().joined(separator: " "), seconds: seconds)
             } else {
                 self = .goto(item: rest!, seconds: nil)
@@ -151,17 +151,18 @@ extension Command {
         case "bookmarks": self = try noArguments(.bookmarks)
         case "speed":
             guard arguments.count == 1 else { throw usage() }
-            guard let speed = Double(arguments[0]), speed >= 0.5, speed <= 4 else {
-                throw CommandError("speed: '\(arguments[0])' is out of range: use a number from 0.5 to 4.0")
+            do {
+                self = .speed(try SettingText.speed(arguments[0]))
+            } catch {
+                throw CommandError("speed: \(error)")
             }
-            self = .speed(speed)
         case "volume":
             guard arguments.count == 1 else { throw usage() }
-            let text = arguments[0].hasSuffix("%") ? String(arguments[0].dropLast()) : arguments[0]
-            guard let volume = Double(text), volume >= 0, volume <= 150 else {
-                throw CommandError("volume: '\(arguments[0])' is out of range: use a percentage from 0 to 150")
+            do {
+                self = .volume(try SettingText.volume(arguments[0]))
+            } catch {
+                throw CommandError("volume: \(error)")
             }
-            self = .volume(volume)
         case "output":
             guard arguments.count == 1 else { throw usage() }
             self = .output(arguments[0])

@@ -14,10 +14,12 @@ extension SleepCommand {
         case "cycle": self = .cycle
         default:
             let extending = argument.hasPrefix("+")
-            guard let seconds = TimeArgument.duration(extending ? String(argument.dropFirst()) : argument), seconds > 0 else {
-                throw CommandError("sleep: '\(argument)' is not a time: use 30m, 1:15:00, +5m, chapter, item, off or cycle")
+            do {
+                let seconds = try SettingText.sleep(extending ? String(argument.dropFirst()) : argument)
+                self = extending ? .extend(seconds) : .duration(seconds)
+            } catch {
+                throw CommandError("sleep: \(error); or chapter, item, off, cycle")
             }
-            self = extending ? .extend(seconds) : .duration(seconds)
         }
     }
 
@@ -92,10 +94,11 @@ public enum PlaybackModeCommand: Equatable, Sendable {
             case "auto": self = .rewind(.auto)
             case "off": self = .rewind(.off)
             case let text?:
-                guard let seconds = TimeArgument.duration(text), seconds > 0, seconds <= 600 else {
-                    throw CommandError("rewind: '\(text)' is not auto, off or a most in seconds (1-600)")
+                do {
+                    self = .rewind(.max(try SettingText.rewind(text)))
+                } catch {
+                    throw CommandError("rewind: \(error); or auto, off")
                 }
-                self = .rewind(.max(seconds))
             }
         }
     }
@@ -108,6 +111,6 @@ extension CommandHelp {
         CommandHelp(name: "queue", usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library)"),
         CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
         CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
-        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX seconds, 30 by default)"),
+        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX, a time from 1s to 10m; 30 s by default)"),
     ]
 }

@@ -186,7 +186,7 @@ extension LibraryDatabase {
         do {
             try writer.write { db in try settings.save(db) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw LibraryError.invalid("setting out of range (volume 0–4, speed 0.25–4, skip > 0, sleep timer > 0)")
+            throw LibraryError.invalid("setting out of range (volume 0–150 %, speed 0.5–4, skip > 0 s, sleep timer > 0 s)")
         }
     }
 }

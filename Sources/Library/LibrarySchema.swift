@@ -6,12 +6,18 @@ import GRDB
 enum LibrarySchema {
     /// The identifiers in order; the first one is the schema a first release would have created.
     static let firstVersion = "v1-shelves-books-media"
+    /// Book settings in the units people use: volume in percent, the sleep timer in seconds.
+    static let unitsVersion = "v4-settings-percent-seconds"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(firstVersion) { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2-bookmarks-history-finished") { db in try db.execute(sql: v2) }
         migrator.registerMigration("v3-queue-repeat-rewind") { db in try db.execute(sql: v3) }
+        // GRDB runs a migration with foreign keys off and checks them all (foreign_key_check)
+        // before it commits (`foreignKeyChecks: .deferred`, the default): what SQLite's
+        // "other kinds of table schema changes" procedure asks for v4's table rebuild.
+        migrator.registerMigration(unitsVersion) { db in try db.execute(sql: v4) }
         return migrator
     }
 
@@ -136,5 +142,29 @@ enum LibrarySchema {
             autoRewind BOOLEAN NOT NULL DEFAULT 1,
             autoRewindMaxSeconds REAL NOT NULL DEFAULT 30 CHECK (autoRewindMaxSeconds > 0 AND autoRewindMaxSeconds <= 600)
         );
+        """
+
+    /// Volume from a gain factor (0-4) to percent (0-150), speed from 0.25-4 to the engine's 0.5-4,
+    /// the sleep timer from minutes to seconds. SQLite cannot change a CHECK or rename a column's
+    /// meaning in place, so the table is rebuilt (create, copy, drop, rename); no table refers to
+    /// bookSettings, and its own reference to book is declared again as it was.
+    /// Volumes above 150 % and speeds below 0.5 become 150 and 0.5: what the engine, clamping,
+    /// played them at. Volumes are rounded to 0.01 %: 0.29 * 100 is 28.999999999999996 in binary.
+    static let v4 = """
+        CREATE TABLE bookSettings_v4 (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            volume REAL NOT NULL DEFAULT 100 CHECK (volume BETWEEN 0 AND 150),
+            speed REAL NOT NULL DEFAULT 1 CHECK (speed BETWEEN 0.5 AND 4),
+            shuffle BOOLEAN NOT NULL DEFAULT 0,
+            skipIntervalSeconds REAL NOT NULL DEFAULT 30 CHECK (skipIntervalSeconds > 0),
+            sleepTimerSeconds REAL CHECK (sleepTimerSeconds > 0),
+            repeatMode TEXT NOT NULL DEFAULT 'off' CHECK (repeatMode IN ('off', 'item', 'book'))
+        );
+        INSERT INTO bookSettings_v4 (bookId, volume, speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode)
+            SELECT bookId, min(150, round(volume * 100, 2)), max(0.5, speed), shuffle, skipIntervalSeconds,
+                   sleepTimerMinutes * 60, repeatMode
+            FROM bookSettings;
+        DROP TABLE bookSettings;
+        ALTER TABLE bookSettings_v4 RENAME TO bookSettings;
         """
 }

@@ -132,13 +132,18 @@ public struct Position: Codable, Sendable, Equatable, FetchableRecord, Persistab
     }
 }
 
+/// A book's settings in the units people type and read (the CHECKs of LibrarySchema v4 keep them
+/// in range; the front ends parse and refuse through the player's `SettingText`).
 public struct BookSettings: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public var bookId: Int64
-    public var volume: Double = 1
+    /// Percent, 0-150 (100 = unchanged; above 100 may clip).
+    public var volume: Double = 100
+    /// 0.5-4 (1 = normal), the pitch kept.
     public var speed: Double = 1
     public var shuffle: Bool = false
     public var skipIntervalSeconds: Double = 30
-    public var sleepTimerMinutes: Double? = nil
+    /// The last sleep timer set with a time; nil when none was.
+    public var sleepTimerSeconds: Double? = nil
     public var repeatMode: RepeatMode = .off
 
     public init(bookId: Int64) { self.bookId = bookId }

@@ -5,14 +5,15 @@ import GRDB
 /// moving between machines. Books are identified by their items' fingerprints, never by paths or
 /// database ids, so an import finds them in another library of the same files.
 ///
-/// Schema (version 1):
+/// Schema (version 2):
 /// ```
-/// { "format": "abplayer-state", "version": 1, "exportedAt": ISO-8601,
+/// { "format": "abplayer-state", "version": 2, "exportedAt": ISO-8601,
 ///   "books": [ { "title": String, "author": String?,
 ///                "items": [fingerprint, ...],            // in play order; "size:fnv1a64hex"
 ///                "finished": Bool,
 ///                "position": { "item": fingerprint, "frame": Int, "updatedAt": ISO-8601 }?,
-///                "settings": { "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerMinutes"?,
+///                "settings": { "volume": percent 0-150, "speed": 0.5-4, "shuffle": Bool,
+///                              "skipIntervalSeconds": Double, "sleepTimerSeconds": Double?,
 ///                              "repeatMode": "off"|"item"|"book"? }?,
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
@@ -21,6 +22,13 @@ import GRDB
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before).
 /// Frames count at the item's own sample rate.
+///
+/// Versions (`import-state` reads every one; `export` writes the newest):
+/// - 2: settings in the units people use everywhere else: `volume` in percent (0-150),
+///   `sleepTimerSeconds` in seconds, `speed` 0.5-4.
+/// - 1: `volume` was a gain factor (0-4, 1 = unchanged), the sleep timer was `sleepTimerMinutes`,
+///   `speed` could be 0.25-4. Read as library migration v4 converts: volume x 100 (at most 150),
+///   minutes x 60, speeds under 0.5 as 0.5 (`StateExport+Version1.swift`).
 public struct StateExport: Codable, Sendable, Equatable {
     public struct ExportedPosition: Codable, Sendable, Equatable {
         public var item: String
@@ -29,12 +37,26 @@ public struct StateExport: Codable, Sendable, Equatable {
     }
 
     public struct ExportedSettings: Codable, Sendable, Equatable {
+        /// Percent (a gain factor in version 1).
         public var volume: Double
         public var speed: Double
         public var shuffle: Bool
         public var skipIntervalSeconds: Double
+        public var sleepTimerSeconds: Double?
+        /// Version 1's sleep timer: read from old files, never written (nil encodes as absent).
         public var sleepTimerMinutes: Double?
         public var repeatMode: RepeatMode?
+
+        public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
+                    sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?) {
+            self.volume = volume
+            self.speed = speed
+            self.shuffle = shuffle
+            self.skipIntervalSeconds = skipIntervalSeconds
+            self.sleepTimerSeconds = sleepTimerSeconds
+            self.sleepTimerMinutes = sleepTimerMinutes
+            self.repeatMode = repeatMode
+        }
     }
 
     public struct ExportedBookmark: Codable, Sendable, Equatable {
@@ -56,8 +78,11 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var queuePlace: Int?
     }
 
+    /// The version `export` writes.
+    public static let currentVersion = 2
+
     public var format = "abplayer-state"
-    public var version = 1
+    public var version = currentVersion
     public var exportedAt: Date
     public var books: [ExportedBook]
     public var preferences: ExportedPreferences?
@@ -115,7 +140,7 @@ extension LibraryDatabase {
                 }
                 let exportedSettings = settings[book.id!].map {
                     StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
-                                                 skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerMinutes: $0.sleepTimerMinutes,
+                                                 skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerSeconds: $0.sleepTimerSeconds,
                                                  repeatMode: $0.repeatMode)
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
@@ -134,10 +159,14 @@ extension LibraryDatabase {
 
     /// Applies an exported state: each exported book is matched to the library's book holding
     /// most of its fingerprints; its position, settings and finished mark are replaced and its
-    /// bookmarks added (an identical bookmark is not added twice). One transaction.
-    public func importState(_ state: StateExport) throws -> StateImportReport {
-        guard state.format == "abplayer-state" else { throw LibraryError.invalid("not an abplayer state file (format '\(state.format)')") }
-        guard state.version <= 1 else { throw LibraryError.invalid("state file version \(state.version) is newer than this abplayer understands (1)") }
+    /// bookmarks added (an identical bookmark is not added twice). One transaction: settings out
+    /// of range refuse the whole file, naming the book.
+    public func importState(_ document: StateExport) throws -> StateImportReport {
+        guard document.format == "abplayer-state" else { throw LibraryError.invalid("not an abplayer state file (format '\(document.format)')") }
+        guard document.version <= StateExport.currentVersion else {
+            throw LibraryError.invalid("state file version \(document.version) is newer than this abplayer understands (\(StateExport.currentVersion))")
+        }
+        let state = document.inCurrentUnits()
         return try writer.write { db in
             var report = StateImportReport()
             var queued: [(place: Int, bookId: Int64)] = []
@@ -162,9 +191,15 @@ extension LibraryDatabase {
                     settings.speed = s.speed
                     settings.shuffle = s.shuffle
                     settings.skipIntervalSeconds = s.skipIntervalSeconds
-                    settings.sleepTimerMinutes = s.sleepTimerMinutes
+                    settings.sleepTimerSeconds = s.sleepTimerSeconds
                     settings.repeatMode = s.repeatMode ?? .off
-                    try settings.save(db)
+                    do {
+                        try settings.save(db)
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                        throw LibraryError.invalid("\(exported.title): settings out of range (volume \(s.volume), speed \(s.speed), "
+                            + "skip \(s.skipIntervalSeconds), sleep timer \(s.sleepTimerSeconds.map { "\($0)" } ?? "none")): "
+                            + "use volume 0–150 %, speed 0.5–4, skip and sleep timer > 0 s; nothing was imported")
+                    }
                 }
                 try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
                                arguments: [exported.finished ? Date() : nil, bookId])

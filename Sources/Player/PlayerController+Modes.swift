@@ -84,17 +84,21 @@ extension PlayerController {
     }
 
     func setSpeed(_ speed: Double) throws -> PlayerOutcome {
-        guard PlaybackEngine.speedRange.contains(speed) else {
-            throw PlayerError("\(String(format: "%g", speed)) is not a speed: use 0.5-4.0 (1 is normal)")
+        do {
+            try SettingText.check(speed: speed)
+        } catch {
+            throw PlayerError(error.description)
         }
         return try changeSettings { $0.speed = speed }
     }
 
     func setVolume(percent: Double) throws -> PlayerOutcome {
-        guard PlaybackEngine.volumeRange.contains(percent) else {
-            throw PlayerError("\(String(format: "%g", percent)) is not a volume: use 0-150 (percent)")
+        do {
+            try SettingText.check(volume: percent)
+        } catch {
+            throw PlayerError(error.description)
         }
-        return try changeSettings { $0.volume = percent / 100 }
+        return try changeSettings { $0.volume = percent }
     }
 
     private func changeSettings(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
@@ -102,8 +106,8 @@ extension PlayerController {
         change(&session.settings)
         try library.saveSettings(session.settings)
         session.engine.setSpeed(session.settings.speed)
-        session.engine.setVolume(session.settings.volume * 100)
-        return .settings(speed: session.settings.speed, volumePercent: (session.settings.volume * 100).rounded())
+        session.engine.setVolume(session.settings.volume)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume)
     }
 
     func switchOutput(to name: String) throws -> PlayerOutcome {

@@ -15,7 +15,7 @@ extension PlayerController {
             session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: playing)
             // Remembered as the book's last duration; failing to remember it is no reason to
             // refuse the timer.
-            session.settings.sleepTimerMinutes = seconds / 60
+            session.settings.sleepTimerSeconds = seconds
             try? library.saveSettings(session.settings)
         case let .extend(seconds):
             if case .endOfChapter = session.sleepTimer.mode {

@@ -126,7 +126,7 @@ public final class PlayerController {
     public var loadedBook: LoadedBook? {
         session.map {
             LoadedBook(book: $0.book, itemTitles: $0.timeline.items.map(\.title), speed: $0.settings.speed,
-                       volumePercent: ($0.settings.volume * 100).rounded())
+                       volumePercent: $0.settings.volume)
         }
     }
 
@@ -197,7 +197,7 @@ public final class PlayerController {
     /// A new session's speed, volume, item order and auto-rewind.
     private func prepare(_ session: PlayerSession) {
         session.engine.setSpeed(session.settings.speed)
-        session.engine.setVolume(session.settings.volume * 100)
+        session.engine.setVolume(session.settings.volume)
         applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()

@@ -66,7 +66,7 @@ public struct Status: Codable, Equatable, Sendable {
         bookPosition = timeline.bookSeconds(position)
         bookDuration = timeline.totalSeconds
         speed = session.settings.speed
-        volume = (session.settings.volume * 100).rounded()
+        volume = session.settings.volume
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         timeLeft = total.flatMap { total in here.map { max(0, total - $0) / speed } }
         output = session.outputName
@@ -96,7 +96,7 @@ public struct Status: Codable, Equatable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public static func speedText(_ speed: Double) -> String { String(format: "%.2gx", speed) }
+    public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }
 
     /// One line of JSON (`status --json`).
     public var json: String {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Library
 import Listening
+import Player
+import PlayerCore
 
 struct BookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -94,16 +96,30 @@ struct BookCommand: ParsableCommand {
     }
 
     struct Settings: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show or change a book's volume, speed, shuffle, skip interval and sleep-timer default.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change a book's volume, speed, shuffle, skip interval and sleep-timer default.",
+            discussion: """
+                The units are the REPL's: volume in percent, speed as a factor, times as \(Timecode.forms) \
+                (a bare number is seconds). A value out of range is refused with the range, never clamped, \
+                and then nothing is changed.
+                """)
         @OptionGroup var library: LibraryOptions
         @Argument var book: String
-        @Option(help: "0...4 (1 = unchanged).") var volume: Double?
-        @Option(help: "0.25...4.") var speed: Double?
+        @Option(help: ArgumentHelp("Percent, 0 to 150 (100 = as recorded; above 100 may clip).", valueName: "P")) var volume: String?
+        @Option(help: ArgumentHelp("0.5 to 4 (1 = normal), the pitch kept.", valueName: "X")) var speed: String?
         @Option(help: "true or false.") var shuffle: Bool?
-        @Option(help: "Seconds.") var skip: Double?
-        @Option(name: .customLong("sleep-timer"), help: "Minutes (0 = none).") var sleepTimer: Double?
+        @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30).", valueName: "T")) var skip: String?
+        @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("A time from 1s to 24h (30m, 1:15:00), or off.", valueName: "T"))
+        var sleepTimer: String?
 
         func run() throws {
+            // Every value is checked before anything is written.
+            let volume = try optionValue("--volume", self.volume, SettingText.volume)
+            let speed = try optionValue("--speed", self.speed, SettingText.speed)
+            let skip = try optionValue("--skip", self.skip, SettingText.skip)
+            // `0` was "none" when the option took minutes; it still is.
+            let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
+            let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let database = try library.open()
             try reportingLibraryErrors {
                 let id = try database.book(matching: book).id!
@@ -112,13 +128,21 @@ struct BookCommand: ParsableCommand {
                 if let speed { settings.speed = speed }
                 if let shuffle { settings.shuffle = shuffle }
                 if let skip { settings.skipIntervalSeconds = skip }
-                if let sleepTimer { settings.sleepTimerMinutes = sleepTimer > 0 ? sleepTimer : nil }
-                if volume != nil || speed != nil || shuffle != nil || skip != nil || sleepTimer != nil {
+                if let sleepTimer { settings.sleepTimerSeconds = sleepTimer }
+                if sleepTimerOff { settings.sleepTimerSeconds = nil }
+                if volume != nil || speed != nil || shuffle != nil || skip != nil || self.sleepTimer != nil {
                     try database.saveSettings(settings)
                 }
-                print("volume \(settings.volume), speed \(settings.speed), shuffle \(settings.shuffle), skip \(settings.skipIntervalSeconds) s, sleep timer "
-                      + (settings.sleepTimerMinutes.map { "\($0) min" } ?? "none"))
+                print(Self.describe(settings))
             }
+        }
+
+        /// "volume 80 %, speed 1.25x, skip 30 s, sleep timer 30:00, shuffle off".
+        static func describe(_ settings: BookSettings) -> String {
+            "volume \(SettingText.volumeText(settings.volume)), speed \(SettingText.speedText(settings.speed)), "
+                + "skip \(SettingText.secondsText(settings.skipIntervalSeconds)), "
+                + "sleep timer \(settings.sleepTimerSeconds.map { Timecode.format(seconds: $0) } ?? "off"), "
+                + "shuffle \(settings.shuffle ? "on" : "off")"
         }
     }
 }

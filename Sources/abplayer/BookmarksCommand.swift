@@ -32,7 +32,7 @@ struct Bookmarks: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bookmark a place in a book (default: the saved position).")
         @OptionGroup var library: LibraryOptions
         @Option(help: "Item number (1-based).") var item: Int?
-        @Option(help: ArgumentHelp("Time in the item ([[h:]m:]s).", valueName: "T"), transform: TimeArgument.parse) var at: Double?
+        @Option(help: ArgumentHelp("Time in the item (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse) var at: Double?
         @Option(help: "A note.") var note: String?
         @Argument var book: String
 

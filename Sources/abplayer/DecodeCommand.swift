@@ -13,10 +13,10 @@ struct Decode: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The WAV file to write.", valueName: "OUT"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Start here ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    @Option(help: ArgumentHelp("Start here (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse)
     var from: Double?
 
-    @Option(help: ArgumentHelp("Stop here ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    @Option(help: ArgumentHelp("Stop here (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse)
     var to: Double?
 
     @Argument(help: "The audio file.", completion: .file())
@@ -69,15 +69,6 @@ struct Decode: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
-    }
-}
-
-enum TimeArgument {
-    static func parse(_ text: String) throws -> Double {
-        guard let seconds = Timecode.seconds(from: text) else {
-            throw ValidationError("'\(text)' is not a time: use seconds (90), m:ss (1:30) or h:mm:ss[.ms] (1:02:03.5)")
-        }
-        return seconds
     }
 }
 

@@ -20,10 +20,10 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to play: \(PluginRegistry.outputSyntax), an output plugin's id with its argument and options (`abplayer plugins`).", valueName: "OUTPUT"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Start here in the first file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    @Option(help: ArgumentHelp("Start here in the first file (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse)
     var from: Double?
 
-    @Option(help: ArgumentHelp("Stop here in the last file ([[h:]m:]s[.ms]).", valueName: "T"), transform: TimeArgument.parse)
+    @Option(help: ArgumentHelp("Stop here in the last file (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse)
     var to: Double?
 
     @Option(help: ArgumentHelp("Play at this speed, the pitch kept (0.5 to 4).", valueName: "X"))
@@ -38,8 +38,8 @@ struct Play: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to play") }
         if let from, let to, files.count == 1, to <= from { throw ValidationError("--to must be after --from") }
-        if let problem = PlayInput.speedProblem(speed) { throw ValidationError("--speed: \(problem)") }
-        if let problem = PlayInput.volumeProblem(volume) { throw ValidationError("--volume: \(problem)") }
+        try refuse(option: "--speed", PlayInput.speedProblem(speed))
+        try refuse(option: "--volume", PlayInput.volumeProblem(volume))
     }
 
     func run() async throws {

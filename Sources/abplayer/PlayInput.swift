@@ -1,4 +1,5 @@
 import Foundation
+import Player
 import PlayerCore
 
 /// A command `play` reads from standard input while it plays, one per line (the REPL will take
@@ -22,25 +23,39 @@ enum PlayInput: Equatable {
         case ("stop", 1), ("quit", 1): self = .stop
         case ("output", 2): self = .output(words[1])
         case ("speed", 2):
-            let speed = Double(words[1]) ?? .nan
-            if let problem = Self.speedProblem(speed) { throw PlayInputError(line: line, reason: problem) }
-            self = .speed(speed)
+            do {
+                self = .speed(try SettingText.speed(words[1]))
+            } catch {
+                throw PlayInputError(line: line, reason: error.description)
+            }
         case ("volume", 2):
-            let percent = Double(words[1].hasSuffix("%") ? String(words[1].dropLast()) : words[1]) ?? .nan
-            if let problem = Self.volumeProblem(percent) { throw PlayInputError(line: line, reason: problem) }
-            self = .volume(percent)
+            do {
+                self = .volume(try SettingText.volume(words[1]))
+            } catch {
+                throw PlayInputError(line: line, reason: error.description)
+            }
         default: throw PlayInputError(line: line)
         }
     }
 
     /// Why `speed` cannot be played at, or nil when it can.
     static func speedProblem(_ speed: Double) -> String? {
-        PlaybackEngine.speedRange.contains(speed) ? nil : "the speed must be a number from 0.5 to 4 (1 is normal)"
+        do {
+            try SettingText.check(speed: speed)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Why `percent` is not a volume, or nil when it is.
     static func volumeProblem(_ percent: Double) -> String? {
-        PlaybackEngine.volumeRange.contains(percent) ? nil : "the volume must be a number from 0 to 150 (percent)"
+        do {
+            try SettingText.check(volume: percent)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Reads commands from standard input on a thread of its own until it ends; `handle` is

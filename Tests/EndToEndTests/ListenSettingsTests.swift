@@ -6,9 +6,9 @@ extension ListenTests {
     /// Synchronous: its waits block this thread (Thread.sleep) instead of yielding it, so other
     /// tests holding the cooperative pool cannot make it miss the moment to stop.
     @Test func listenPlaysAtTheBooksSpeedAndVolume() throws {
-        // Given a book whose settings say speed 2 and volume 0.5
+        // Given a book whose settings say speed 2 and volume 50 %
         let (abplayer, library) = try Self.libraryWithBook("listen-settings")
-        _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "0.5"]).requireSuccess()
+        _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "50"]).requireSuccess()
         let output = abplayer.home.appending(path: "heard.wav")
         // When it is listened to (in real time, into a WAV file) for about 2 s, then stopped
         let clock = ContinuousClock()

@@ -24,14 +24,18 @@ import Testing
         #expect(abs(20 * log10(middle / expected)) < 0.5, "rms \(middle), expected \(expected)")
     }
 
-    @Test func aSpeedOrVolumeOutOfRangeIsOneLine() throws {
+    @Test func aSpeedOrVolumeOutOfRangeIsOneLineWithTheRange() throws {
         let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
         let abplayer = try AbplayerProcess("play-speed-bad")
-        for arguments in [["--speed", "8"], ["--speed", "0.2"], ["--volume", "200"], ["--volume", "-1"]] {
+        let ranges = ["--speed": "use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal)",
+                      "--volume": "use a volume from 0 to 150 percent (80 or 80%)"]
+        for arguments in [["--speed", "8"], ["--speed", "0.2"], ["--volume", "200"], ["--volume=-1"]] {
+            let option = String(arguments[0].prefix { $0 != "=" })
+            let value = arguments.count == 2 ? arguments[1] : String(arguments[0].drop { $0 != "=" }.dropFirst())
             let result = try abplayer.run(["play", "--output", "null"] + arguments + [mp3.path], timeout: 30)
-            #expect(result.status != 0, "\(arguments)")
-            let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
-            #expect(errorLines.count == 1 && errorLines[0].contains(arguments[0]), "\(arguments): \(result.stderr)")
+            // Refused (a usage error), in one line naming the option, the value and the range
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr == "abplayer: \(option): '\(value)' is out of range: \(ranges[option]!)\n", "\(arguments)")
         }
     }
 
@@ -49,8 +53,8 @@ import Testing
         // Then each bad value is one line saying what is allowed, status shows the new values
         // while playing, and it exits cleanly
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("'speed fast': the speed must be a number from 0.5 to 4"), "\(result.stderr)")
-        #expect(result.stderr.contains("'volume 151': the volume must be a number from 0 to 150"), "\(result.stderr)")
+        #expect(result.stderr.contains("'speed fast': 'fast' is not a speed: use a speed from 0.5 to 4"), "\(result.stderr)")
+        #expect(result.stderr.contains("'volume 151': '151' is out of range: use a volume from 0 to 150 percent"), "\(result.stderr)")
         let status = result.stdoutString.split(separator: "\n").first { $0.hasPrefix("status ") }
         #expect(status?.hasSuffix("speed=1.5 volume=80.0") == true, "stdout: \(result.stdoutString)")
     }

@@ -119,8 +119,9 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n") == [
             "unknown command 'fly': 'help' lists the commands",
-            "seek: '1:99' is not a time: use 1:02:03, +90, -5m or 50%",
-            "volume: '200' is out of range: use a percentage from 0 to 150",
+            "seek: '1:99' is not a time: use a time from the start (90, 1:30, 1:02:03.250, 90s, 30m, 1h or 1h30m), "
+                + "+/- an amount (+90, -5m) or a share from 0% to 100% (50%)",
+            "volume: '200' is out of range: use a volume from 0 to 150 percent (80 or 80%)",
         ])
         let status = try #require(try Self.statuses(result).first)
         #expect(abs((status.bookPosition ?? -1) - 7) < 0.5)

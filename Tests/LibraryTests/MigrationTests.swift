@@ -43,7 +43,7 @@ import TestSupport
         #expect(book.positionSeconds == 11)   // item 1 is 10 s, then 1 s into item 2
         #expect(book.finished == false)
         let settings = try library.settings(ofBook: 7)
-        #expect(settings.volume == 0.5 && settings.speed == 1.25 && settings.skipIntervalSeconds == 15)
+        #expect(settings.volume == 50 && settings.speed == 1.25 && settings.skipIntervalSeconds == 15)   // 0.5 was a gain
         // and the new tables work with the old rows
         try library.addBookmark(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
         #expect(try library.bookmarks(ofBook: 7).map(\.note) == ["after migration"])

@@ -18,7 +18,8 @@ import TestSupport
         var settings = try library.settings(ofBook: war.id!)
         settings.speed = 1.5
         settings.skipIntervalSeconds = 10
-        settings.sleepTimerMinutes = 20
+        settings.volume = 80
+        settings.sleepTimerSeconds = 1200
         settings.repeatMode = .book
         try library.saveSettings(settings)
         // and a queue of two books, and the auto-rewind preference
@@ -56,7 +57,7 @@ import TestSupport
         #expect(try other.playerPreferences().autoRewindMaxSeconds == 12)
         // and the document says what it is
         let top = try JSONSerialization.jsonObject(with: json) as? [String: Any]
-        #expect(top?["format"] as? String == "abplayer-state" && top?["version"] as? Int == 1)
+        #expect(top?["format"] as? String == "abplayer-state" && top?["version"] as? Int == 2)
     }
 
     @Test func aStateFileOfAnotherFormatIsRefused() throws {
@@ -65,7 +66,7 @@ import TestSupport
         state.format = "something-else"
         #expect(throws: LibraryError.self) { _ = try library.importState(state) }
         state.format = "abplayer-state"
-        state.version = 2
+        state.version = 3
         #expect(throws: LibraryError.self) { _ = try library.importState(state) }
     }
 }

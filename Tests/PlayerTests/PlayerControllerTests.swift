@@ -232,10 +232,19 @@ import Testing
         let player = try ControllerHarness("settings", paced: false)
         let book = try player.book("Loud", itemSeconds: [2])
         try player.perform(.play(bookId: book))
-        #expect(throws: PlayerError("0.3 is not a speed: use 0.5-4.0 (1 is normal)")) { try player.perform(.speed(0.3)) }
-        #expect(throws: PlayerError("151 is not a volume: use 0-150 (percent)")) { try player.perform(.volume(percent: 151)) }
+        #expect(throws: PlayerError("'0.3' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal)")) {
+            try player.perform(.speed(0.3))
+        }
+        #expect(throws: PlayerError("'151' is out of range: use a volume from 0 to 150 percent (80 or 80%)")) {
+            try player.perform(.volume(percent: 151))
+        }
         guard case let .settings(speed, volume) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
         #expect(speed == 1.5 && volume == 100)
         #expect(try player.library.settings(ofBook: book).speed == 1.5)
+        // The volume is stored, played and reported in percent: no factor between them
+        guard case let .settings(_, percent) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
+        #expect(percent == 80)
+        #expect(try player.library.settings(ofBook: book).volume == 80)
+        #expect(player.controller.status?.volume == 80)
     }
 }

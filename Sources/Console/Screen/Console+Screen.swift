@@ -153,11 +153,12 @@ extension Console {
         case .up, .down:
             guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
             let percent = loaded.volumePercent + (key == .up ? 5 : -5)
-            run(.volume(min(150, max(0, percent))))
+            // A key steps up to the end of the range and stops there (typed values out of range are refused).
+            run(.volume(min(SettingText.volumeRange.upperBound, max(SettingText.volumeRange.lowerBound, percent))))
         case .character("["), .character("]"):
             guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
             let speed = ((loaded.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
-            run(.speed(min(4, max(0.5, speed))))
+            run(.speed(min(SettingText.speedRange.upperBound, max(SettingText.speedRange.lowerBound, speed))))
         case .character("n"): run(.nextItem)
         case .character("p"): run(.previousItem)
         case .character("c"): run(.chapter(.next))

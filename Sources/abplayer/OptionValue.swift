@@ -1,0 +1,36 @@
+import ArgumentParser
+import PlayerCore
+
+/// `--from`, `--to`, `--at`: times in the one grammar of `Timecode`, from 0. An ArgumentParser
+/// transform, so a bad time is reported with the option's name and the usage.
+enum TimeArgument {
+    static let help = "90, 1:30, 1:02:03.250, 30m, 1h30m"
+
+    static func parse(_ text: String) throws -> Double {
+        do {
+            return try Timecode.seconds(text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+/// Parses an option's text (nil: not given) in `run()` or `validate()`, where a refusal can be exactly one line,
+/// `abplayer: --OPTION: why` (ArgumentParser's own errors add the usage after), with the exit
+/// status of a usage error (64, as ArgumentParser's).
+func optionValue<Value>(_ name: String, _ text: String?, _ parse: (String) throws(RefusedValue) -> Value) throws -> Value? {
+    guard let text else { return nil }
+    do {
+        return try parse(text)
+    } catch {
+        printError("abplayer: \(name): \(error)")
+        throw ExitCode.validationFailure
+    }
+}
+
+/// Refuses an option whose value has a problem (nil: none) as `optionValue` does.
+func refuse(option name: String, _ problem: String?) throws {
+    guard let problem else { return }
+    printError("abplayer: \(name): \(problem)")
+    throw ExitCode.validationFailure
+}
