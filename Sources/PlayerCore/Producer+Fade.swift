@@ -50,7 +50,7 @@ extension Producer {
         guard case let .untilOutputFrame(silentFrom) = fade, let ring else { return false }
         let heardOutput = core.shared.withLock { max(0, ring.framesRead - $0.latencyFrames) }
         guard heardOutput >= silentFrom else { return false }
-        pauseAfterFade(at: core.position ?? PlaybackPosition(item: itemIndex, frame: decodedFrame))
+        pauseAfterFade(at: core.position ?? reader.position)
         return true
     }
 
@@ -77,9 +77,9 @@ extension Producer {
 
     /// Near the pause point: starts the fade so that silence comes exactly at the point.
     func startFadeBeforePausePointIfDue(sourceRate: Int, itemFrames: Int64?) {
-        guard fade == nil, let pausePoint, pausePoint.item == itemIndex, pauseFadeSeconds > 0,
-              let volumeStage, let stop = pausePoint.stopFrame(inItem: itemIndex) ?? itemFrames else { return }
-        let left = max(0, stop - decodedFrame)
+        guard fade == nil, let pausePoint, pausePoint.item == reader.index, pauseFadeSeconds > 0,
+              let volumeStage, let stop = pausePoint.stopFrame(inItem: reader.index) ?? itemFrames else { return }
+        let left = max(0, stop - reader.decodedFrame)
         guard Double(left) <= pauseFadeSeconds * Double(sourceRate) * speed else { return }
         volumeStage.ramp(to: 0, overFrames: Int(Double(left) / sourcePerOutput))
         fade = .untilPausePoint

@@ -43,7 +43,7 @@ extension Producer {
             setState(.stopped)
             return nil
         }
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let position = reader.position
         let ratio = sourcePerOutput
         let newRing = output.ring!
         core.shared.withLock { shared in
@@ -51,7 +51,6 @@ extension Producer {
             shared.latencyFrames = 0
             shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
         }
-        scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
         resumeFadeWaitingForOutput()
         return newRing
     }
@@ -104,7 +103,7 @@ extension Producer {
             // while paused: the next play opens it again, or says why it cannot.)
             let heard = closeSinkKeepingPosition()
             if state == .playing {
-                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                awaitingOutput = heard ?? reader.position
                 setState(.paused)
             } else if let heard {
                 jump(to: heard)
@@ -124,7 +123,7 @@ extension Producer {
     func reconnect() {
         guard let target = awaitingOutput else { return }
         jump(to: target)
-        guard openDecoderIfNeeded(), let decoder else {
+        guard openDecoderIfNeeded(), let decoder = reader.decoder else {
             awaitingOutput = nil
             return
         }

@@ -4,16 +4,10 @@ import Foundation
 /// buffer full, and reports what is heard. Everything here runs on that one thread.
 final class Producer: @unchecked Sendable {
     let core: EngineCore
-    let decoders: any DecoderOpener
     /// The sink and its ring (`Producer+Output.swift` decides when it opens and reopens).
     let output: Output
-
-    var items: [String] = []
-    var end: PlaybackPosition?
-    var itemIndex = 0
-    var decoder: (any Decoder)?
-    /// The next frame the decoder will produce.
-    var decodedFrame: Int64 = 0
+    /// The play list, its order, and the current item's decoder with the next frame it gives.
+    var reader: ItemReader
     /// The DSP stage when the sink's format differs from the source's.
     var converter: FormatConverter?
     /// The DSP stages around the converter: speed before it (at the source's format), volume after
@@ -24,15 +18,12 @@ final class Producer: @unchecked Sendable {
     var volumeStage: VolumeStage?
     /// Set while the output is lost: where to resume, retried until the output opens again.
     var awaitingOutput: PlaybackPosition?
-    var scratch: [Float] = []
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
     var reported: PlaybackPosition?
     /// What each recently opened item turned out to be, kept until it is heard and announced.
     var openedItems: [Int: ItemInfo] = [:]
-    /// Which item follows the one that ends, and the items heard in this pass (for shuffle).
-    var order = ItemOrder.inOrder
     /// Where to pause by itself, the fade before it, and a fade under way.
     var pausePoint: PausePoint?
     var pauseFadeSeconds = 0.0
@@ -40,14 +31,14 @@ final class Producer: @unchecked Sendable {
     /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
     var pauseTarget: PlaybackPosition?
 
-    static let chunkFrames = 4096
+    static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
     /// How often a lost output is tried again.
     static let reconnectSeconds = 0.5
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
-        self.decoders = decoders
+        reader = ItemReader(decoders: decoders)
         output = Output(opener: sinks)
     }
 
@@ -85,8 +76,7 @@ final class Producer: @unchecked Sendable {
         switch command {
         case let .load(newItems, start, newEnd, play):
             closeAll()
-            items = newItems
-            end = newEnd
+            reader.load(newItems, end: newEnd)
             fade = nil
             pausePoint = nil
             pauseTarget = nil
@@ -95,11 +85,11 @@ final class Producer: @unchecked Sendable {
             setState(play ? .playing : .paused)
         case .play:
             if fade != nil { cancelFade() }
-            if state == .stopped && !items.isEmpty {
+            if state == .stopped && !reader.items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
-            if !items.isEmpty { setState(.playing) }
+            if !reader.items.isEmpty { setState(.playing) }
         case .pause:
             if fade != nil { cancelFade() }
             awaitingOutput = nil
@@ -140,7 +130,7 @@ final class Producer: @unchecked Sendable {
         case .cancelFade:
             cancelFade()
         case let .setOrder(newOrder):
-            order = newOrder
+            reader.order = newOrder
         case .shutdown:
             break
         }
@@ -148,28 +138,23 @@ final class Producer: @unchecked Sendable {
 
     /// Moves the source to `target`: discards what is queued and restarts the output from there.
     func jump(to target: PlaybackPosition) {
-        guard items.indices.contains(target.item) else { return }
+        guard reader.items.indices.contains(target.item) else { return }
         output.stop()
         ring?.discardUnread()
         speedStage?.reset()
         converter?.reset()
-        if target.item != itemIndex || decoder == nil {
-            decoder = nil
-            itemIndex = target.item
-        }
-        decodedFrame = 0
+        reader.jump(toItem: target.item)
         producing = true
         // A target frame belongs to its item: when that item fails to open and a later one
         // plays instead, the later one starts at its top.
-        if openDecoderIfNeeded(), itemIndex == target.item, target.frame > 0 {
+        if openDecoderIfNeeded(), reader.index == target.item, target.frame > 0 {
             do {
-                try decoder?.seek(to: target.frame)
-                decodedFrame = target.frame
+                try reader.seek(to: target.frame)
             } catch {
-                reportFailure(error, subject: items[itemIndex])
+                reportFailure(error, subject: reader.path)
             }
         }
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let position = reader.position
         let ratio = sourcePerOutput
         core.shared.withLock { shared in
             shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
@@ -191,20 +176,17 @@ final class Producer: @unchecked Sendable {
     /// item. Returns whether a decoder is open.
     @discardableResult
     func openDecoderIfNeeded() -> Bool {
-        while decoder == nil {
-            guard items.indices.contains(itemIndex) else {
+        while reader.decoder == nil {
+            guard reader.hasItem else {
                 producing = false
                 return false
             }
             do {
-                let opened = try decoders.openDecoder(path: items[itemIndex])
-                decoder = opened
-                openedItems[itemIndex] = ItemInfo(
-                    index: itemIndex, path: items[itemIndex], stream: opened.info, metadata: opened.metadata)
+                let info = try reader.openCurrent()
+                openedItems[info.index] = info
             } catch {
-                reportFailure(error, subject: items[itemIndex])
-                itemIndex += 1
-                decodedFrame = 0
+                reportFailure(error, subject: reader.path)
+                reader.begin(item: reader.index + 1)
                 markItemStart()
             }
         }
@@ -212,7 +194,7 @@ final class Producer: @unchecked Sendable {
     }
 
     func markItemStart() {
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+        let position = reader.position
         let ratio = sourcePerOutput
         core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
@@ -220,7 +202,7 @@ final class Producer: @unchecked Sendable {
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
     func produce() {
         if pauseIfFadeHeard() { return }
-        guard openDecoderIfNeeded(), let decoder else { return }
+        guard openDecoderIfNeeded(), let decoder = reader.decoder else { return }
         let format = decoder.info.format
         startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: decoder.info.totalFrames)
         guard let ring = ensureSink(for: format) else { return }
@@ -233,65 +215,55 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
             return
         }
-        var wanted = room
-        if let end, end.item == itemIndex { wanted = Int(min(Int64(wanted), max(0, end.frame - decodedFrame))) }
-        if let stop = pausePoint?.stopFrame(inItem: itemIndex) { wanted = Int(min(Int64(wanted), max(0, stop - decodedFrame))) }
+        var wanted = reader.framesBeforeEnd(atMost: room)
+        if let stop = pausePoint?.stopFrame(inItem: reader.index) { wanted = Int(min(Int64(wanted), max(0, stop - reader.decodedFrame))) }
         do {
-            let frames = wanted == 0 ? 0 : try scratch.withUnsafeMutableBufferPointer { buffer in
-                try decoder.read(into: buffer.baseAddress!, maxFrames: wanted)
-            }
+            let frames = try reader.read(maxFrames: wanted)
             if frames == 0 {
                 advanceToNextItem()
                 return
             }
-            scratch.withUnsafeBufferPointer { decoded in
+            reader.withDecoded { decoded in
                 if speed != 1, let stage = speedStage(for: format) {
-                    stage.process(decoded.baseAddress!, frames: frames) { convertAndWrite($0, frames: $1) }
+                    stage.process(decoded, frames: frames) { convertAndWrite($0, frames: $1) }
                 } else {
-                    convertAndWrite(decoded.baseAddress!, frames: frames)
+                    convertAndWrite(decoded, frames: frames)
                 }
             }
-            decodedFrame += Int64(frames)
+            reader.advance(by: frames)
         } catch {
-            reportFailure(error, subject: items[itemIndex])
+            reportFailure(error, subject: reader.path)
             advanceToNextItem()
         }
         updateLatencyAndReport()
     }
 
     func advanceToNextItem() {
-        decoder = nil
+        reader.closeDecoder()
         // What sonic holds is the end of this item: out with it, so the next item's mark is exact.
         flushSpeedStage()
-        if let end, end.item <= itemIndex {
+        if reader.rangeEndsHere {
             producing = false
             return
         }
-        if let pausePoint, pausePoint.item == itemIndex {
+        if let pausePoint, pausePoint.item == reader.index {
             // Decoding reached the pause point (inside the item, or its end): pause there once
             // heard, or at the start of the next item; after the last item the book just ends.
             self.pausePoint = nil
             producing = false
-            if pausePoint.stopFrame(inItem: itemIndex) == decodedFrame {
-                pauseTarget = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-            } else if let next = nextItem() {
+            if pausePoint.stopFrame(inItem: reader.index) == reader.decodedFrame {
+                pauseTarget = reader.position
+            } else if let next = reader.nextItem() {
                 pauseTarget = PlaybackPosition(item: next, frame: 0)
             }
             return
         }
-        guard let next = nextItem() else {
+        guard let next = reader.nextItem() else {
             producing = false
             return
         }
-        itemIndex = next
-        decodedFrame = 0
+        reader.begin(item: next)
         markItemStart()
-    }
-
-    /// The item after the current one in the play order (repeat, shuffle); nil at the end.
-    func nextItem() -> Int? {
-        let next = order.next(after: itemIndex, count: items.count)
-        return next.flatMap { items.indices.contains($0) ? $0 : nil }
     }
 
     /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
@@ -325,7 +297,7 @@ final class Producer: @unchecked Sendable {
         output.close()
         converter = nil
         speedStage = nil
-        decoder = nil
+        reader.closeDecoder()
         producing = false
         core.shared.withLock { shared in
             if let ring = shared.ring {
@@ -417,7 +389,7 @@ final class Producer: @unchecked Sendable {
             // Once the last frame is in the ring nothing more plays at the new speed: no mark (it
             // would point past the last item).
             if producing {
-                let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                let position = reader.position
                 let ratio = sourcePerOutput
                 core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
             }
@@ -433,7 +405,7 @@ final class Producer: @unchecked Sendable {
     /// `AudioError`; anything else is wrapped as `kind`, about `subject`.
     func reportFailure(_ error: any Error, kind: AudioError.Kind = .internalError, subject: String) {
         let audioError = error as? AudioError ?? AudioError(kind, subject: subject, reason: "\(error)")
-        core.emit.yield(.failed(item: itemIndex, error: audioError))
+        core.emit.yield(.failed(item: reader.index, error: audioError))
     }
 
     func updateLatencyAndReport(force: Bool = false) {
