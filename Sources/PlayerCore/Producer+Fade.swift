@@ -20,8 +20,8 @@ extension Producer {
     /// and the sink hold: it is shortened by that much, so silence is heard `seconds` from now.
     func startFadeOut(seconds: Double) {
         guard state == .playing else { return }
-        guard let ring, let volumeStage, let sink else {
-            fade = .waitingForOutput(seconds: seconds, gain: volumeGain)
+        guard let ring, let volumeStage = dsp.volumeStage, let sink else {
+            fade = .waitingForOutput(seconds: seconds, gain: dsp.volumeGain)
             return
         }
         let queued = core.shared.withLock { ring.framesWritten - max(0, ring.framesRead - $0.latencyFrames) }
@@ -33,7 +33,7 @@ extension Producer {
     /// The output is about to close for a reopen (another format): a timed fade keeps going
     /// from its gain now, over the part of it not yet produced.
     func holdFadeForReopen() {
-        guard case let .untilOutputFrame(silentFrom) = fade, let ring, let volumeStage, let sink else { return }
+        guard case let .untilOutputFrame(silentFrom) = fade, let ring, let volumeStage = dsp.volumeStage, let sink else { return }
         let left = Double(max(1, silentFrom - ring.framesWritten)) / Double(sink.format.rate)
         fade = .waitingForOutput(seconds: left, gain: volumeStage.current)
     }
@@ -41,7 +41,7 @@ extension Producer {
     /// The output opened: a fade asked for before goes on from there.
     func resumeFadeWaitingForOutput() {
         guard case let .waitingForOutput(seconds, gain) = fade else { return }
-        volumeStage?.reset(to: gain)
+        dsp.volumeStage?.reset(to: gain)
         startFadeOut(seconds: seconds)
     }
 
@@ -60,7 +60,7 @@ extension Producer {
         fade = nil
         pausePoint = nil
         pauseSink()
-        volumeStage?.reset(to: volumeGain)
+        dsp.resetVolume()
         jump(to: place)
         setState(.paused)
         core.emit.yield(.fadedOut(place))
@@ -71,17 +71,17 @@ extension Producer {
         guard fade != nil || pausePoint != nil else { return }
         fade = nil
         pausePoint = nil
-        volumeStage?.setGain(volumeGain)
+        dsp.restoreVolume()
         core.emit.yield(.fadeCancelled)
     }
 
     /// Near the pause point: starts the fade so that silence comes exactly at the point.
     func startFadeBeforePausePointIfDue(sourceRate: Int, itemFrames: Int64?) {
         guard fade == nil, let pausePoint, pausePoint.item == reader.index, pauseFadeSeconds > 0,
-              let volumeStage, let stop = pausePoint.stopFrame(inItem: reader.index) ?? itemFrames else { return }
+              let volumeStage = dsp.volumeStage, let stop = pausePoint.stopFrame(inItem: reader.index) ?? itemFrames else { return }
         let left = max(0, stop - reader.decodedFrame)
-        guard Double(left) <= pauseFadeSeconds * Double(sourceRate) * speed else { return }
-        volumeStage.ramp(to: 0, overFrames: Int(Double(left) / sourcePerOutput))
+        guard Double(left) <= pauseFadeSeconds * Double(sourceRate) * dsp.speed else { return }
+        volumeStage.ramp(to: 0, overFrames: Int(Double(left) / dsp.sourcePerOutput))
         fade = .untilPausePoint
     }
 }

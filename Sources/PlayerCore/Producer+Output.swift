@@ -31,12 +31,10 @@ extension Producer {
             try output.open(for: format, capacity: capacity, slack: Self.chunkFrames * 2) { status, generation in
                 core.send(.sinkStatus(status, generation: generation))
             }
-            let sinkFormat = output.sink!.format
-            converter = sinkFormat == format ? nil : try FormatConverter(from: format, to: sinkFormat)
-            volumeStage = VolumeStage(gain: volumeGain, channels: sinkFormat.channels, rate: sinkFormat.rate)
+            try dsp.connect(source: format, sink: output.sink!.format)
         } catch {
             output.close()
-            converter = nil
+            dsp.dropConverter()
             if quiet { return nil }
             reportFailure(error, kind: .device, subject: "output")
             closeAll()
@@ -44,7 +42,7 @@ extension Producer {
             return nil
         }
         let position = reader.position
-        let ratio = sourcePerOutput
+        let ratio = dsp.sourcePerOutput
         let newRing = output.ring!
         core.shared.withLock { shared in
             shared.ring = newRing
@@ -69,8 +67,7 @@ extension Producer {
     func closeSinkKeepingPosition() -> PlaybackPosition? {
         let heard = core.position
         output.close(stoppingFirst: true)
-        converter = nil
-        speedStage?.reset()
+        dsp.disconnect()
         core.shared.withLock { shared in
             shared.ring = nil
             shared.latencyFrames = 0

@@ -8,14 +8,8 @@ final class Producer: @unchecked Sendable {
     let output: Output
     /// The play list, its order, and the current item's decoder with the next frame it gives.
     var reader: ItemReader
-    /// The DSP stage when the sink's format differs from the source's.
-    var converter: FormatConverter?
-    /// The DSP stages around the converter: speed before it (at the source's format), volume after
-    /// it (at the sink's). Each is skipped while it would change nothing.
-    var speed = 1.0
-    var speedStage: SpeedStage?
-    var volumeGain: Float = 1
-    var volumeStage: VolumeStage?
+    /// Speed -> format conversion -> volume, between the decoder and the ring.
+    var dsp = DSPChain()
     /// Set while the output is lost: where to resume, retried until the output opens again.
     var awaitingOutput: PlaybackPosition?
     /// False once the last frame is in the ring buffer: only draining is left.
@@ -80,7 +74,7 @@ final class Producer: @unchecked Sendable {
             fade = nil
             pausePoint = nil
             pauseTarget = nil
-            volumeStage?.reset(to: volumeGain)
+            dsp.resetVolume()
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
@@ -118,8 +112,7 @@ final class Producer: @unchecked Sendable {
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
         case let .setVolume(percent):
-            volumeGain = Float(percent / 100)
-            volumeStage?.setGain(volumeGain)
+            dsp.setVolume(Float(percent / 100))
             core.emit.yield(.volumeChanged(percent))
         case let .fadeOut(seconds):
             startFadeOut(seconds: seconds)
@@ -141,8 +134,7 @@ final class Producer: @unchecked Sendable {
         guard reader.items.indices.contains(target.item) else { return }
         output.stop()
         ring?.discardUnread()
-        speedStage?.reset()
-        converter?.reset()
+        dsp.reset()
         reader.jump(toItem: target.item)
         producing = true
         // A target frame belongs to its item: when that item fails to open and a later one
@@ -155,7 +147,7 @@ final class Producer: @unchecked Sendable {
             }
         }
         let position = reader.position
-        let ratio = sourcePerOutput
+        let ratio = dsp.sourcePerOutput
         core.shared.withLock { shared in
             shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
             shared.lastPosition = position
@@ -187,15 +179,17 @@ final class Producer: @unchecked Sendable {
             } catch {
                 reportFailure(error, subject: reader.path)
                 reader.begin(item: reader.index + 1)
-                markItemStart()
+                markNextFrame()
             }
         }
         return true
     }
 
-    func markItemStart() {
+    /// Marks the position clock: the next frame written to the ring is the reader's next frame,
+    /// at the chain's ratio now (a new item, a new speed).
+    func markNextFrame() {
         let position = reader.position
-        let ratio = sourcePerOutput
+        let ratio = dsp.sourcePerOutput
         core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
 
@@ -208,7 +202,7 @@ final class Producer: @unchecked Sendable {
         guard let ring = ensureSink(for: format) else { return }
         // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
         var room = Self.chunkFrames
-        while room >= Self.chunkFrames / 4 && maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
+        while room >= Self.chunkFrames / 4 && dsp.maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
         if room < Self.chunkFrames / 4 {
             startSinkIfStopped()
             ring.waitForSpace(timeout: 0.2)
@@ -223,13 +217,13 @@ final class Producer: @unchecked Sendable {
                 advanceToNextItem()
                 return
             }
-            reader.withDecoded { decoded in
-                if speed != 1, let stage = speedStage(for: format) {
-                    stage.process(decoded, frames: frames) { convertAndWrite($0, frames: $1) }
-                } else {
-                    convertAndWrite(decoded, frames: frames)
-                }
+            do {
+                try dsp.prepareSpeedStage(for: format)
+            } catch {
+                // Without a speed stage the chunk plays unstretched; the next one tries again.
+                reportFailure(error, subject: "speed")
             }
+            reader.withDecoded { dsp.process($0, frames: frames) { writeToRing($0, frames: $1) } }
             reader.advance(by: frames)
         } catch {
             reportFailure(error, subject: reader.path)
@@ -263,14 +257,9 @@ final class Producer: @unchecked Sendable {
             return
         }
         reader.begin(item: next)
-        markItemStart()
+        markNextFrame()
     }
 
-    /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
-    func flushConverter() {
-        guard let converter, ring != nil else { return }
-        converter.flush { writeToRing($0, frames: $1) }
-    }
 
     /// Everything is in the ring buffer: play it out, then stop.
     func finish() {
@@ -288,15 +277,14 @@ final class Producer: @unchecked Sendable {
             return
         }
         fade = nil
-        volumeStage?.reset(to: volumeGain)
+        dsp.resetVolume()
         setState(.stopped)
         core.emit.yield(.ended)
     }
 
     func closeAll() {
         output.close()
-        converter = nil
-        speedStage = nil
+        dsp.close()
         reader.closeDecoder()
         producing = false
         core.shared.withLock { shared in
@@ -309,45 +297,7 @@ final class Producer: @unchecked Sendable {
         }
     }
 
-    // MARK: The DSP chain: speed -> format conversion -> volume -> ring
-
-    /// Source frames per output frame through every stage, for the position clock.
-    var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
-
-    /// Output frames that `frames` source frames may become (an upper bound).
-    func maxOutputFrames(forInput frames: Int) -> Int {
-        let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
-            ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
-        return converter?.maxOutputFrames(forInput: stretched) ?? stretched
-    }
-
-    /// The speed stage for `format`, made (or remade, for another format) at the current speed.
-    func speedStage(for format: AudioFormat) -> SpeedStage? {
-        if let speedStage, speedStage.format == format { return speedStage }
-        do {
-            speedStage = try SpeedStage(format: format, speed: speed)
-        } catch {
-            reportFailure(error, subject: "speed")
-            speedStage = nil
-        }
-        return speedStage
-    }
-
-    func convertAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
-        if let converter {
-            converter.convert(samples, frames: frames) { applyVolumeAndWrite($0, frames: $1) }
-        } else {
-            applyVolumeAndWrite(samples, frames: frames)
-        }
-    }
-
-    func applyVolumeAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
-        if let volumeStage, !volumeStage.isUnity {
-            writeToRing(volumeStage.apply(samples, frames: frames), frames: frames)
-        } else {
-            writeToRing(samples, frames: frames)
-        }
-    }
+    // MARK: The DSP chain's end: the ring
 
     /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
     /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
@@ -363,36 +313,37 @@ final class Producer: @unchecked Sendable {
         }
     }
 
-    /// Puts what sonic holds through the rest of the chain (then every source frame given to it
-    /// has come out).
+    /// Puts what sonic holds through the rest of the chain into the ring (then every source
+    /// frame given to it has come out).
     func flushSpeedStage() {
-        guard let speedStage, ring != nil else { return }
-        speedStage.flush { convertAndWrite($0, frames: $1) }
+        guard ring != nil else { return }
+        dsp.flushSpeedStage { writeToRing($0, frames: $1) }
+    }
+
+    /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
+    func flushConverter() {
+        guard ring != nil else { return }
+        dsp.flushConverter { writeToRing($0, frames: $1) }
     }
 
     /// Applies a new speed and marks the position clock where it starts.
     ///
     /// Sonic's latency: it holds back a few pitch periods of input. While playing, it is flushed
     /// first, so the audio already given comes out at the old speed and the next output frame is
-    /// exactly `decodedFrame` (less the resampler's few milliseconds, as for any mark): the new
+    /// exactly the reader's `decodedFrame` (less the resampler's few milliseconds, as for any mark): the new
     /// mark, with the new ratio, goes there. What is in the ring still plays at the old speed,
     /// so the change is heard within the ring's latency. While paused (or not yet playing), the
     /// queued audio is thrown away instead and decoding restarts from the frame heard, at the new
     /// speed: nothing stale is heard on resume, and no flush can wait on a paused output.
     func changeSpeed(to newSpeed: Double) {
-        guard newSpeed != speed else { return }
+        guard newSpeed != dsp.speed else { return }
         let playingOn = state == .playing && ring != nil && awaitingOutput == nil
         if playingOn { flushSpeedStage() }
-        speed = newSpeed
-        speedStage?.setSpeed(newSpeed)
+        dsp.setSpeed(newSpeed)
         if playingOn {
             // Once the last frame is in the ring nothing more plays at the new speed: no mark (it
             // would point past the last item).
-            if producing {
-                let position = reader.position
-                let ratio = sourcePerOutput
-                core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
-            }
+            if producing { markNextFrame() }
         } else if ring != nil, awaitingOutput == nil, let heard = core.position {
             jump(to: heard)
         }
