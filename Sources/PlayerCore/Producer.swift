@@ -18,12 +18,8 @@ final class Producer: @unchecked Sendable {
     var reported: PlaybackPosition?
     /// What each recently opened item turned out to be, kept until it is heard and announced.
     var openedItems: [Int: ItemInfo] = [:]
-    /// Where to pause by itself, the fade before it, and a fade under way.
-    var pausePoint: PausePoint?
-    var pauseFadeSeconds = 0.0
-    var fade: Fade?
-    /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
-    var pauseTarget: PlaybackPosition?
+    /// Pausing by itself: the pause point, the fade before it, a fade under way.
+    var autoPause = AutoPause()
 
     static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
@@ -71,21 +67,19 @@ final class Producer: @unchecked Sendable {
         case let .load(newItems, start, newEnd, play):
             closeAll()
             reader.load(newItems, end: newEnd)
-            fade = nil
-            pausePoint = nil
-            pauseTarget = nil
+            autoPause.clear()
             dsp.resetVolume()
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
-            if fade != nil { cancelFade() }
+            if autoPause.fade != nil { cancelFade() }
             if state == .stopped && !reader.items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
             if !reader.items.isEmpty { setState(.playing) }
         case .pause:
-            if fade != nil { cancelFade() }
+            if autoPause.fade != nil { cancelFade() }
             awaitingOutput = nil
             pauseSink()
             if state == .playing {
@@ -107,7 +101,7 @@ final class Producer: @unchecked Sendable {
             guard generation == output.generation, sink != nil else { return }
             handleSinkStatus(status)
         case let .seek(target):
-            if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
+            if autoPause.fade != nil || autoPause.point?.isPassed(at: target) == true { cancelFade() }
             jump(to: target)
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
@@ -118,8 +112,8 @@ final class Producer: @unchecked Sendable {
             startFadeOut(seconds: seconds)
         case let .setPausePoint(point, fadeSeconds):
             if point == nil { cancelFade() }
-            pausePoint = point
-            pauseFadeSeconds = fadeSeconds
+            autoPause.point = point
+            autoPause.fadeSeconds = fadeSeconds
         case .cancelFade:
             cancelFade()
         case let .setOrder(newOrder):
@@ -209,8 +203,7 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
             return
         }
-        var wanted = reader.framesBeforeEnd(atMost: room)
-        if let stop = pausePoint?.stopFrame(inItem: reader.index) { wanted = Int(min(Int64(wanted), max(0, stop - reader.decodedFrame))) }
+        let wanted = autoPause.framesBeforePoint(atMost: reader.framesBeforeEnd(atMost: room), from: reader.position)
         do {
             let frames = try reader.read(maxFrames: wanted)
             if frames == 0 {
@@ -240,16 +233,9 @@ final class Producer: @unchecked Sendable {
             producing = false
             return
         }
-        if let pausePoint, pausePoint.item == reader.index {
-            // Decoding reached the pause point (inside the item, or its end): pause there once
-            // heard, or at the start of the next item; after the last item the book just ends.
-            self.pausePoint = nil
+        if autoPause.decodingStopped(at: reader.position, next: reader.nextItem()) {
+            // The pause point was in this item: nothing more is decoded; finish() pauses.
             producing = false
-            if pausePoint.stopFrame(inItem: reader.index) == reader.decodedFrame {
-                pauseTarget = reader.position
-            } else if let next = reader.nextItem() {
-                pauseTarget = PlaybackPosition(item: next, frame: 0)
-            }
             return
         }
         guard let next = reader.nextItem() else {
@@ -271,12 +257,12 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
         }
         closeAll()
-        if let pauseTarget {
-            self.pauseTarget = nil
-            pauseAfterFade(at: pauseTarget)
+        if let target = autoPause.target {
+            autoPause.target = nil
+            pauseAfterFade(at: target)
             return
         }
-        fade = nil
+        autoPause.fade = nil
         dsp.resetVolume()
         setState(.stopped)
         core.emit.yield(.ended)
