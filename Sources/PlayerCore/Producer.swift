@@ -1,7 +1,12 @@
 import Foundation
 
 /// The engine's decoder thread: takes commands, owns the decoder and the sink, keeps the ring
-/// buffer full, and reports what is heard. Everything here runs on that one thread.
+/// buffer full, and reports what is heard. Everything here runs on that one thread (hence
+/// `@unchecked Sendable`: it is handed once to the thread it then lives on).
+///
+/// It coordinates values that each own one concern: the play list and the decoder
+/// (`ItemReader`), the DSP stages (`DSPChain`), pausing by itself (`AutoPause`), what the
+/// listener was told (`PositionReporter`), and the sink with its ring (`Output`).
 final class Producer: @unchecked Sendable {
     let core: EngineCore
     /// The sink and its ring (`Producer+Output.swift` decides when it opens and reopens).
@@ -10,16 +15,15 @@ final class Producer: @unchecked Sendable {
     var reader: ItemReader
     /// Speed -> format conversion -> volume, between the decoder and the ring.
     var dsp = DSPChain()
+    /// Pausing by itself: the pause point, the fade before it, a fade under way.
+    var autoPause = AutoPause()
+    /// The position last published, and the opened items not yet announced.
+    var reporter = PositionReporter()
     /// Set while the output is lost: where to resume, retried until the output opens again.
     var awaitingOutput: PlaybackPosition?
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
-    var reported: PlaybackPosition?
-    /// What each recently opened item turned out to be, kept until it is heard and announced.
-    var openedItems: [Int: ItemInfo] = [:]
-    /// Pausing by itself: the pause point, the fade before it, a fade under way.
-    var autoPause = AutoPause()
 
     static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
@@ -168,8 +172,7 @@ final class Producer: @unchecked Sendable {
                 return false
             }
             do {
-                let info = try reader.openCurrent()
-                openedItems[info.index] = info
+                reporter.opened(try reader.openCurrent())
             } catch {
                 reportFailure(error, subject: reader.path)
                 reader.begin(item: reader.index + 1)
@@ -354,15 +357,6 @@ final class Producer: @unchecked Sendable {
     /// heard item changed.
     func report(force: Bool) {
         guard let heard = core.position else { return }
-        if reported?.item != heard.item, let info = openedItems[heard.item] {
-            core.emit.yield(.itemChanged(info))
-            // Only this one is done with: with repeat or shuffle, the next item may be any other.
-            openedItems[heard.item] = nil
-        }
-        let tenth = Int64(openedItems[heard.item]?.stream.format.rate ?? sink?.format.rate ?? 48000) / 10
-        if force || reported == nil || reported?.item != heard.item || abs(heard.frame - reported!.frame) >= tenth {
-            core.emit.yield(.position(heard))
-            reported = heard
-        }
+        reporter.report(heard, force: force, sinkRate: sink?.format.rate, to: core.emit)
     }
 }
