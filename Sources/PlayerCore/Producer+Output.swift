@@ -31,27 +31,24 @@ extension Producer {
             try output.open(for: format, capacity: capacity, slack: Self.chunkFrames * 2) { status, generation in
                 core.send(.sinkStatus(status, generation: generation))
             }
-            let sinkFormat = output.sink!.format
-            converter = sinkFormat == format ? nil : try FormatConverter(from: format, to: sinkFormat)
-            volumeStage = VolumeStage(gain: volumeGain, channels: sinkFormat.channels, rate: sinkFormat.rate)
+            try dsp.connect(source: format, sink: output.sink!.format)
         } catch {
             output.close()
-            converter = nil
+            dsp.dropConverter()
             if quiet { return nil }
             reportFailure(error, kind: .device, subject: "output")
             closeAll()
             setState(.stopped)
             return nil
         }
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = sourcePerOutput
+        let position = reader.position
+        let ratio = dsp.sourcePerOutput
         let newRing = output.ring!
         core.shared.withLock { shared in
             shared.ring = newRing
             shared.latencyFrames = 0
             shared.clock.reset(outputFrame: 0, at: position, sourcePerOutput: ratio)
         }
-        scratch = [Float](repeating: 0, count: Self.chunkFrames * format.channels)
         resumeFadeWaitingForOutput()
         return newRing
     }
@@ -70,8 +67,7 @@ extension Producer {
     func closeSinkKeepingPosition() -> PlaybackPosition? {
         let heard = core.position
         output.close(stoppingFirst: true)
-        converter = nil
-        speedStage?.reset()
+        dsp.disconnect()
         core.shared.withLock { shared in
             shared.ring = nil
             shared.latencyFrames = 0
@@ -104,7 +100,7 @@ extension Producer {
             // while paused: the next play opens it again, or says why it cannot.)
             let heard = closeSinkKeepingPosition()
             if state == .playing {
-                awaitingOutput = heard ?? PlaybackPosition(item: itemIndex, frame: decodedFrame)
+                awaitingOutput = heard ?? reader.position
                 setState(.paused)
             } else if let heard {
                 jump(to: heard)
@@ -124,7 +120,7 @@ extension Producer {
     func reconnect() {
         guard let target = awaitingOutput else { return }
         jump(to: target)
-        guard openDecoderIfNeeded(), let decoder else {
+        guard openDecoderIfNeeded(), let decoder = reader.decoder else {
             awaitingOutput = nil
             return
         }

@@ -1,53 +1,38 @@
 import Foundation
 
 /// The engine's decoder thread: takes commands, owns the decoder and the sink, keeps the ring
-/// buffer full, and reports what is heard. Everything here runs on that one thread.
+/// buffer full, and reports what is heard. Everything here runs on that one thread (hence
+/// `@unchecked Sendable`: it is handed once to the thread it then lives on).
+///
+/// It coordinates values that each own one concern: the play list and the decoder
+/// (`ItemReader`), the DSP stages (`DSPChain`), pausing by itself (`AutoPause`), what the
+/// listener was told (`PositionReporter`), and the sink with its ring (`Output`).
 final class Producer: @unchecked Sendable {
     let core: EngineCore
-    let decoders: any DecoderOpener
     /// The sink and its ring (`Producer+Output.swift` decides when it opens and reopens).
     let output: Output
-
-    var items: [String] = []
-    var end: PlaybackPosition?
-    var itemIndex = 0
-    var decoder: (any Decoder)?
-    /// The next frame the decoder will produce.
-    var decodedFrame: Int64 = 0
-    /// The DSP stage when the sink's format differs from the source's.
-    var converter: FormatConverter?
-    /// The DSP stages around the converter: speed before it (at the source's format), volume after
-    /// it (at the sink's). Each is skipped while it would change nothing.
-    var speed = 1.0
-    var speedStage: SpeedStage?
-    var volumeGain: Float = 1
-    var volumeStage: VolumeStage?
+    /// The play list, its order, and the current item's decoder with the next frame it gives.
+    var reader: ItemReader
+    /// Speed -> format conversion -> volume, between the decoder and the ring.
+    var dsp = DSPChain()
+    /// Pausing by itself: the pause point, the fade before it, a fade under way.
+    var autoPause = AutoPause()
+    /// The position last published, and the opened items not yet announced.
+    var reporter = PositionReporter()
     /// Set while the output is lost: where to resume, retried until the output opens again.
     var awaitingOutput: PlaybackPosition?
-    var scratch: [Float] = []
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
-    var reported: PlaybackPosition?
-    /// What each recently opened item turned out to be, kept until it is heard and announced.
-    var openedItems: [Int: ItemInfo] = [:]
-    /// Which item follows the one that ends, and the items heard in this pass (for shuffle).
-    var order = ItemOrder.inOrder
-    /// Where to pause by itself, the fade before it, and a fade under way.
-    var pausePoint: PausePoint?
-    var pauseFadeSeconds = 0.0
-    var fade: Fade?
-    /// Set when decoding reached the pause point: where `finish()` pauses once it is heard.
-    var pauseTarget: PlaybackPosition?
 
-    static let chunkFrames = 4096
+    static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
     /// How often a lost output is tried again.
     static let reconnectSeconds = 0.5
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
-        self.decoders = decoders
+        reader = ItemReader(decoders: decoders)
         output = Output(opener: sinks)
     }
 
@@ -85,23 +70,20 @@ final class Producer: @unchecked Sendable {
         switch command {
         case let .load(newItems, start, newEnd, play):
             closeAll()
-            items = newItems
-            end = newEnd
-            fade = nil
-            pausePoint = nil
-            pauseTarget = nil
-            volumeStage?.reset(to: volumeGain)
+            reader.load(newItems, end: newEnd)
+            autoPause.clear()
+            dsp.resetVolume()
             jump(to: start)
             setState(play ? .playing : .paused)
         case .play:
-            if fade != nil { cancelFade() }
-            if state == .stopped && !items.isEmpty {
+            if autoPause.fade != nil { cancelFade() }
+            if state == .stopped && !reader.items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
             resumeSink()
-            if !items.isEmpty { setState(.playing) }
+            if !reader.items.isEmpty { setState(.playing) }
         case .pause:
-            if fade != nil { cancelFade() }
+            if autoPause.fade != nil { cancelFade() }
             awaitingOutput = nil
             pauseSink()
             if state == .playing {
@@ -123,24 +105,23 @@ final class Producer: @unchecked Sendable {
             guard generation == output.generation, sink != nil else { return }
             handleSinkStatus(status)
         case let .seek(target):
-            if fade != nil || pausePoint?.isPassed(at: target) == true { cancelFade() }
+            if autoPause.fade != nil || autoPause.point?.isPassed(at: target) == true { cancelFade() }
             jump(to: target)
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
         case let .setVolume(percent):
-            volumeGain = Float(percent / 100)
-            volumeStage?.setGain(volumeGain)
+            dsp.setVolume(Float(percent / 100))
             core.emit.yield(.volumeChanged(percent))
         case let .fadeOut(seconds):
             startFadeOut(seconds: seconds)
         case let .setPausePoint(point, fadeSeconds):
             if point == nil { cancelFade() }
-            pausePoint = point
-            pauseFadeSeconds = fadeSeconds
+            autoPause.point = point
+            autoPause.fadeSeconds = fadeSeconds
         case .cancelFade:
             cancelFade()
         case let .setOrder(newOrder):
-            order = newOrder
+            reader.order = newOrder
         case .shutdown:
             break
         }
@@ -148,29 +129,23 @@ final class Producer: @unchecked Sendable {
 
     /// Moves the source to `target`: discards what is queued and restarts the output from there.
     func jump(to target: PlaybackPosition) {
-        guard items.indices.contains(target.item) else { return }
+        guard reader.items.indices.contains(target.item) else { return }
         output.stop()
         ring?.discardUnread()
-        speedStage?.reset()
-        converter?.reset()
-        if target.item != itemIndex || decoder == nil {
-            decoder = nil
-            itemIndex = target.item
-        }
-        decodedFrame = 0
+        dsp.reset()
+        reader.jump(toItem: target.item)
         producing = true
         // A target frame belongs to its item: when that item fails to open and a later one
         // plays instead, the later one starts at its top.
-        if openDecoderIfNeeded(), itemIndex == target.item, target.frame > 0 {
+        if openDecoderIfNeeded(), reader.index == target.item, target.frame > 0 {
             do {
-                try decoder?.seek(to: target.frame)
-                decodedFrame = target.frame
+                try reader.seek(to: target.frame)
             } catch {
-                reportFailure(error, subject: items[itemIndex])
+                reportFailure(error, subject: reader.path)
             }
         }
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = sourcePerOutput
+        let position = reader.position
+        let ratio = dsp.sourcePerOutput
         core.shared.withLock { shared in
             shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
             shared.lastPosition = position
@@ -191,114 +166,89 @@ final class Producer: @unchecked Sendable {
     /// item. Returns whether a decoder is open.
     @discardableResult
     func openDecoderIfNeeded() -> Bool {
-        while decoder == nil {
-            guard items.indices.contains(itemIndex) else {
+        while reader.decoder == nil {
+            guard reader.hasItem else {
                 producing = false
                 return false
             }
             do {
-                let opened = try decoders.openDecoder(path: items[itemIndex])
-                decoder = opened
-                openedItems[itemIndex] = ItemInfo(
-                    index: itemIndex, path: items[itemIndex], stream: opened.info, metadata: opened.metadata)
+                reporter.opened(try reader.openCurrent())
             } catch {
-                reportFailure(error, subject: items[itemIndex])
-                itemIndex += 1
-                decodedFrame = 0
-                markItemStart()
+                reportFailure(error, subject: reader.path)
+                reader.begin(item: reader.index + 1)
+                markNextFrame()
             }
         }
         return true
     }
 
-    func markItemStart() {
-        let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-        let ratio = sourcePerOutput
+    /// Marks the position clock: the next frame written to the ring is the reader's next frame,
+    /// at the chain's ratio now (a new item, a new speed).
+    func markNextFrame() {
+        let position = reader.position
+        let ratio = dsp.sourcePerOutput
         core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
     }
 
     /// Decodes one chunk into the ring buffer, or sleeps until there is room for one.
     func produce() {
         if pauseIfFadeHeard() { return }
-        guard openDecoderIfNeeded(), let decoder else { return }
+        guard openDecoderIfNeeded(), let decoder = reader.decoder else { return }
         let format = decoder.info.format
         startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: decoder.info.totalFrames)
         guard let ring = ensureSink(for: format) else { return }
         // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
         var room = Self.chunkFrames
-        while room >= Self.chunkFrames / 4 && maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
+        while room >= Self.chunkFrames / 4 && dsp.maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
         if room < Self.chunkFrames / 4 {
             startSinkIfStopped()
             ring.waitForSpace(timeout: 0.2)
             updateLatencyAndReport()
             return
         }
-        var wanted = room
-        if let end, end.item == itemIndex { wanted = Int(min(Int64(wanted), max(0, end.frame - decodedFrame))) }
-        if let stop = pausePoint?.stopFrame(inItem: itemIndex) { wanted = Int(min(Int64(wanted), max(0, stop - decodedFrame))) }
+        let wanted = autoPause.framesBeforePoint(atMost: reader.framesBeforeEnd(atMost: room), from: reader.position)
         do {
-            let frames = wanted == 0 ? 0 : try scratch.withUnsafeMutableBufferPointer { buffer in
-                try decoder.read(into: buffer.baseAddress!, maxFrames: wanted)
-            }
+            let frames = try reader.read(maxFrames: wanted)
             if frames == 0 {
                 advanceToNextItem()
                 return
             }
-            scratch.withUnsafeBufferPointer { decoded in
-                if speed != 1, let stage = speedStage(for: format) {
-                    stage.process(decoded.baseAddress!, frames: frames) { convertAndWrite($0, frames: $1) }
-                } else {
-                    convertAndWrite(decoded.baseAddress!, frames: frames)
-                }
+            do {
+                try dsp.prepareSpeedStage(for: format)
+            } catch {
+                // Without a speed stage the chunk plays unstretched; the next one tries again.
+                reportFailure(error, subject: "speed")
             }
-            decodedFrame += Int64(frames)
+            reader.withDecoded { dsp.process($0, frames: frames) { writeToRing($0, frames: $1) } }
+            reader.advance(by: frames)
         } catch {
-            reportFailure(error, subject: items[itemIndex])
+            reportFailure(error, subject: reader.path)
             advanceToNextItem()
         }
         updateLatencyAndReport()
     }
 
     func advanceToNextItem() {
-        decoder = nil
+        reader.closeDecoder()
         // What sonic holds is the end of this item: out with it, so the next item's mark is exact.
         flushSpeedStage()
-        if let end, end.item <= itemIndex {
+        if reader.rangeEndsHere {
             producing = false
             return
         }
-        if let pausePoint, pausePoint.item == itemIndex {
-            // Decoding reached the pause point (inside the item, or its end): pause there once
-            // heard, or at the start of the next item; after the last item the book just ends.
-            self.pausePoint = nil
-            producing = false
-            if pausePoint.stopFrame(inItem: itemIndex) == decodedFrame {
-                pauseTarget = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-            } else if let next = nextItem() {
-                pauseTarget = PlaybackPosition(item: next, frame: 0)
-            }
-            return
-        }
-        guard let next = nextItem() else {
+        if autoPause.decodingStopped(at: reader.position, next: reader.nextItem()) {
+            // The pause point was in this item: nothing more is decoded; finish() pauses.
             producing = false
             return
         }
-        itemIndex = next
-        decodedFrame = 0
-        markItemStart()
+        guard let next = reader.nextItem() else {
+            producing = false
+            return
+        }
+        reader.begin(item: next)
+        markNextFrame()
     }
 
-    /// The item after the current one in the play order (repeat, shuffle); nil at the end.
-    func nextItem() -> Int? {
-        let next = order.next(after: itemIndex, count: items.count)
-        return next.flatMap { items.indices.contains($0) ? $0 : nil }
-    }
-
-    /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
-    func flushConverter() {
-        guard let converter, ring != nil else { return }
-        converter.flush { writeToRing($0, frames: $1) }
-    }
 
     /// Everything is in the ring buffer: play it out, then stop.
     func finish() {
@@ -310,22 +260,21 @@ final class Producer: @unchecked Sendable {
             updateLatencyAndReport()
         }
         closeAll()
-        if let pauseTarget {
-            self.pauseTarget = nil
-            pauseAfterFade(at: pauseTarget)
+        if let target = autoPause.target {
+            autoPause.target = nil
+            pauseAfterFade(at: target)
             return
         }
-        fade = nil
-        volumeStage?.reset(to: volumeGain)
+        autoPause.fade = nil
+        dsp.resetVolume()
         setState(.stopped)
         core.emit.yield(.ended)
     }
 
     func closeAll() {
         output.close()
-        converter = nil
-        speedStage = nil
-        decoder = nil
+        dsp.close()
+        reader.closeDecoder()
         producing = false
         core.shared.withLock { shared in
             if let ring = shared.ring {
@@ -337,45 +286,7 @@ final class Producer: @unchecked Sendable {
         }
     }
 
-    // MARK: The DSP chain: speed -> format conversion -> volume -> ring
-
-    /// Source frames per output frame through every stage, for the position clock.
-    var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
-
-    /// Output frames that `frames` source frames may become (an upper bound).
-    func maxOutputFrames(forInput frames: Int) -> Int {
-        let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
-            ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
-        return converter?.maxOutputFrames(forInput: stretched) ?? stretched
-    }
-
-    /// The speed stage for `format`, made (or remade, for another format) at the current speed.
-    func speedStage(for format: AudioFormat) -> SpeedStage? {
-        if let speedStage, speedStage.format == format { return speedStage }
-        do {
-            speedStage = try SpeedStage(format: format, speed: speed)
-        } catch {
-            reportFailure(error, subject: "speed")
-            speedStage = nil
-        }
-        return speedStage
-    }
-
-    func convertAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
-        if let converter {
-            converter.convert(samples, frames: frames) { applyVolumeAndWrite($0, frames: $1) }
-        } else {
-            applyVolumeAndWrite(samples, frames: frames)
-        }
-    }
-
-    func applyVolumeAndWrite(_ samples: UnsafePointer<Float>, frames: Int) {
-        if let volumeStage, !volumeStage.isUnity {
-            writeToRing(volumeStage.apply(samples, frames: frames), frames: frames)
-        } else {
-            writeToRing(samples, frames: frames)
-        }
-    }
+    // MARK: The DSP chain's end: the ring
 
     /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
     /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
@@ -391,36 +302,37 @@ final class Producer: @unchecked Sendable {
         }
     }
 
-    /// Puts what sonic holds through the rest of the chain (then every source frame given to it
-    /// has come out).
+    /// Puts what sonic holds through the rest of the chain into the ring (then every source
+    /// frame given to it has come out).
     func flushSpeedStage() {
-        guard let speedStage, ring != nil else { return }
-        speedStage.flush { convertAndWrite($0, frames: $1) }
+        guard ring != nil else { return }
+        dsp.flushSpeedStage { writeToRing($0, frames: $1) }
+    }
+
+    /// Puts what the resampler still holds into the ring (the end of the audio, or of a format).
+    func flushConverter() {
+        guard ring != nil else { return }
+        dsp.flushConverter { writeToRing($0, frames: $1) }
     }
 
     /// Applies a new speed and marks the position clock where it starts.
     ///
     /// Sonic's latency: it holds back a few pitch periods of input. While playing, it is flushed
     /// first, so the audio already given comes out at the old speed and the next output frame is
-    /// exactly `decodedFrame` (less the resampler's few milliseconds, as for any mark): the new
+    /// exactly the reader's `decodedFrame` (less the resampler's few milliseconds, as for any mark): the new
     /// mark, with the new ratio, goes there. What is in the ring still plays at the old speed,
     /// so the change is heard within the ring's latency. While paused (or not yet playing), the
     /// queued audio is thrown away instead and decoding restarts from the frame heard, at the new
     /// speed: nothing stale is heard on resume, and no flush can wait on a paused output.
     func changeSpeed(to newSpeed: Double) {
-        guard newSpeed != speed else { return }
+        guard newSpeed != dsp.speed else { return }
         let playingOn = state == .playing && ring != nil && awaitingOutput == nil
         if playingOn { flushSpeedStage() }
-        speed = newSpeed
-        speedStage?.setSpeed(newSpeed)
+        dsp.setSpeed(newSpeed)
         if playingOn {
             // Once the last frame is in the ring nothing more plays at the new speed: no mark (it
             // would point past the last item).
-            if producing {
-                let position = PlaybackPosition(item: itemIndex, frame: decodedFrame)
-                let ratio = sourcePerOutput
-                core.shared.withLock { $0.clock.mark(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio) }
-            }
+            if producing { markNextFrame() }
         } else if ring != nil, awaitingOutput == nil, let heard = core.position {
             jump(to: heard)
         }
@@ -433,7 +345,7 @@ final class Producer: @unchecked Sendable {
     /// `AudioError`; anything else is wrapped as `kind`, about `subject`.
     func reportFailure(_ error: any Error, kind: AudioError.Kind = .internalError, subject: String) {
         let audioError = error as? AudioError ?? AudioError(kind, subject: subject, reason: "\(error)")
-        core.emit.yield(.failed(item: itemIndex, error: audioError))
+        core.emit.yield(.failed(item: reader.index, error: audioError))
     }
 
     func updateLatencyAndReport(force: Bool = false) {
@@ -445,15 +357,6 @@ final class Producer: @unchecked Sendable {
     /// heard item changed.
     func report(force: Bool) {
         guard let heard = core.position else { return }
-        if reported?.item != heard.item, let info = openedItems[heard.item] {
-            core.emit.yield(.itemChanged(info))
-            // Only this one is done with: with repeat or shuffle, the next item may be any other.
-            openedItems[heard.item] = nil
-        }
-        let tenth = Int64(openedItems[heard.item]?.stream.format.rate ?? sink?.format.rate ?? 48000) / 10
-        if force || reported == nil || reported?.item != heard.item || abs(heard.frame - reported!.frame) >= tenth {
-            core.emit.yield(.position(heard))
-            reported = heard
-        }
+        reporter.report(heard, force: force, sinkRate: sink?.format.rate, to: core.emit)
     }
 }

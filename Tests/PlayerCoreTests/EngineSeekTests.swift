@@ -1,0 +1,113 @@
+import Foundation
+import PlayerCore
+import Synchronization
+import Testing
+
+/// The engine's decoder thread driven through its public commands, with counting decoders and a
+/// sink that pulls in real time on its own thread.
+@Suite struct EngineSeekTests {
+    /// Takes 100 frames every 10 ms from its ring, recording what each start of it heard.
+    final class RecordingSink: Sink, Sendable {
+        let format: AudioFormat
+        let name = "recording"
+        let ring: RingBuffer
+        /// What was pulled, one list per start; and whether the puller should run.
+        let heard = Mutex<[[Float]]>([])
+        let running = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+
+        init(format: AudioFormat, ring: RingBuffer) {
+            self.format = format
+            self.ring = ring
+        }
+
+        var latencyFrames: Int64 { 0 }
+
+        func start() throws {
+            heard.withLock { $0.append([]) }
+            running.store(true, ordering: .releasing)
+            let thread = Thread { [self] in
+                var chunk = [Float](repeating: 0, count: 100 * format.channels)
+                while running.load(ordering: .acquiring) {
+                    let frames = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 100) }
+                    heard.withLock { $0[$0.count - 1].append(contentsOf: chunk[..<(frames * format.channels)]) }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                stopped.signal()
+            }
+            thread.start()
+        }
+
+        func stop() throws {
+            guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            stopped.wait()
+        }
+
+        func pause() throws { try stop() }
+        func resume() throws { try start() }
+        func drain() throws { try stop() }
+        func close() { try? stop() }
+    }
+
+    final class RecordingOpener: SinkOpener, Sendable {
+        let sinks = Mutex<[RecordingSink]>([])
+
+        func openSink(format: AudioFormat, source: RingBuffer) throws -> any Sink {
+            let sink = RecordingSink(format: format, ring: source)
+            sinks.withLock { $0.append(sink) }
+            return sink
+        }
+    }
+
+    /// Mono frames at 1 kHz whose sample is the frame's number, `length` frames long.
+    final class CountingDecoder: Decoder {
+        let info: StreamInfo
+        let metadata = MediaMetadata()
+        let pluginID = "counting"
+        private var next: Int64 = 0
+
+        init(length: Int64) { info = StreamInfo(format: AudioFormat(rate: 1000, channels: 1), totalFrames: length, isSeekable: true) }
+
+        func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
+            let count = Int(min(Int64(maxFrames), info.totalFrames! - next))
+            for index in 0..<count { buffer[index] = Float(next + Int64(index)) }
+            next += Int64(count)
+            return count
+        }
+
+        func seek(to frame: Int64) throws { next = frame }
+    }
+
+    /// Opens "N" as a counting decoder N frames long.
+    struct CountingOpener: DecoderOpener {
+        func openDecoder(path: String) throws -> any Decoder { CountingDecoder(length: Int64(path)!) }
+    }
+
+    @Test(arguments: [Int64(5000), 0])
+    func aSeekInTheItemPlayingIsHeardFromItsTarget(frame: Int64) async throws {
+        // Given a 100 s item (each sample its frame's number), playing for a second
+        let sinks = RecordingOpener()
+        let engine = PlaybackEngine(decoders: CountingOpener(), sinks: sinks)
+        engine.load(["100000"])
+        try await Task.sleep(for: .seconds(1))
+        // When it seeks within that item
+        engine.seek(to: PlaybackPosition(item: 0, frame: frame))
+        try await Task.sleep(for: .seconds(0.5))
+        engine.shutdown()
+        // Then the output restarted, and what is heard from there on begins at the target
+        let heard = sinks.sinks.withLock { $0.last?.heard.withLock { $0 } } ?? []
+        #expect(heard.count >= 2)
+        let first = heard.last?.first
+        guard frame == 0 else {
+            #expect(first == Float(frame))
+            return
+        }
+        // A known bug, on main before the split of Producer too: a jump keeps the decoder of
+        // the item it stays in and seeks it only to a frame above 0, so a seek to the item's
+        // top (`prev` after its first 3 s, `seek 0` in the first item) goes on from where
+        // decoding was while the position says 0. Remove the wrapper once it is fixed.
+        withKnownIssue("a seek to frame 0 of the item being decoded does not rewind its decoder") {
+            #expect(first == 0, "heard from \(first.map { "\($0)" } ?? "nothing")")
+        }
+    }
+}
