@@ -44,13 +44,17 @@ struct ItemReader {
     }
 
     /// Points at the top of `item` for a jump. The decoder stays open when it is that item's
-    /// (the caller seeks it); another item's is closed.
-    mutating func jump(toItem item: Int) {
-        if item != index || decoder == nil {
+    /// (the caller must then seek it, even to frame 0: it is wherever decoding was); another
+    /// item's is closed. True when the decoder was kept.
+    @discardableResult
+    mutating func jump(toItem item: Int) -> Bool {
+        let keeps = item == index && decoder != nil
+        if !keeps {
             decoder = nil
             index = item
         }
         decodedFrame = 0
+        return keeps
     }
 
     /// Points at the top of `item`, its decoder not open yet (the next in the play order, or the

@@ -133,11 +133,17 @@ final class Producer: @unchecked Sendable {
         output.stop()
         ring?.discardUnread()
         dsp.reset()
-        reader.jump(toItem: target.item)
+        var kept = reader.jump(toItem: target.item)
+        if kept, target.frame == 0, reader.decoder?.info.isSeekable != true {
+            // A stream that cannot seek gets back to its top by being opened again.
+            reader.closeDecoder()
+            kept = false
+        }
         producing = true
         // A target frame belongs to its item: when that item fails to open and a later one
-        // plays instead, the later one starts at its top.
-        if openDecoderIfNeeded(), reader.index == target.item, target.frame > 0 {
+        // plays instead, the later one starts at its top. A kept decoder is wherever decoding
+        // was, so it is sought even to frame 0 (`prev` after an item's first seconds).
+        if openDecoderIfNeeded(), reader.index == target.item, target.frame > 0 || kept {
             do {
                 try reader.seek(to: target.frame)
             } catch {

@@ -83,31 +83,36 @@ import Testing
         func openDecoder(path: String) throws -> any Decoder { CountingDecoder(length: Int64(path)!) }
     }
 
+    /// What every start of every sink opened so far heard, in order.
+    static func starts(_ sinks: RecordingOpener) -> [[Float]] {
+        sinks.sinks.withLock { $0.flatMap { $0.heard.withLock { $0 } } }
+    }
+
+    /// Waits (10 s at most) until `condition` holds of what was heard.
+    static func waitFor(_ sinks: RecordingOpener, _ condition: ([[Float]]) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if condition(starts(sinks)) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(starts(sinks))
+    }
+
     @Test(arguments: [Int64(5000), 0])
     func aSeekInTheItemPlayingIsHeardFromItsTarget(frame: Int64) async throws {
-        // Given a 100 s item (each sample its frame's number), playing for a second
+        // Given a 100 s item (each sample its frame's number), heard past its first 0.3 s
         let sinks = RecordingOpener()
         let engine = PlaybackEngine(decoders: CountingOpener(), sinks: sinks)
         engine.load(["100000"])
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await Self.waitFor(sinks) { ($0.last?.last ?? 0) > 300 })
+        let startsBefore = Self.starts(sinks).count
         // When it seeks within that item
         engine.seek(to: PlaybackPosition(item: 0, frame: frame))
-        try await Task.sleep(for: .seconds(0.5))
+        // Then the output restarts, and what is heard from there on begins at the target (at
+        // frame 0 too: the item's decoder, kept open, is rewound rather than carried on)
+        #expect(try await Self.waitFor(sinks) { $0.count > startsBefore && !($0.last?.isEmpty ?? true) })
         engine.shutdown()
-        // Then the output restarted, and what is heard from there on begins at the target
-        let heard = sinks.sinks.withLock { $0.last?.heard.withLock { $0 } } ?? []
-        #expect(heard.count >= 2)
-        let first = heard.last?.first
-        guard frame == 0 else {
-            #expect(first == Float(frame))
-            return
-        }
-        // A known bug, on main before the split of Producer too: a jump keeps the decoder of
-        // the item it stays in and seeks it only to a frame above 0, so a seek to the item's
-        // top (`prev` after its first 3 s, `seek 0` in the first item) goes on from where
-        // decoding was while the position says 0. Remove the wrapper once it is fixed.
-        withKnownIssue("a seek to frame 0 of the item being decoded does not rewind its decoder") {
-            #expect(first == 0, "heard from \(first.map { "\($0)" } ?? "nothing")")
-        }
+        let first = Self.starts(sinks).last?.first
+        #expect(first == Float(frame), "heard from \(first.map { "\($0)" } ?? "nothing")")
     }
 }
