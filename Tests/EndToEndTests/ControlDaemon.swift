@@ -58,10 +58,18 @@ final class DaemonProcess: Sendable {
     let process: Process
     private let output: URL
 
-    init(_ fixture: ControlFixture, output sink: String, environment extra: [String: String] = [:], library: String? = nil) throws {
+    /// `fileLimit`: the daemon runs with at most this many open files (`ulimit -n`).
+    init(_ fixture: ControlFixture, output sink: String, environment extra: [String: String] = [:], library: String? = nil,
+         fileLimit: Int? = nil) throws {
         process = Process()
-        process.executableURL = BuildProducts.abplayer
-        process.arguments = ["--daemon", "--library", library ?? fixture.library, "--output", sink]
+        let arguments = ["--daemon", "--library", library ?? fixture.library, "--output", sink]
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", BuildProducts.abplayer.path] + arguments
+        } else {
+            process.executableURL = BuildProducts.abplayer
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(fixture.environment.merging(extra) { _, new in new }) { _, new in new }
         process.standardInput = FileHandle.nullDevice
         output = fixture.abplayer.home.appending(path: "daemon-\(UUID().uuidString.prefix(6)).log")

@@ -6,14 +6,27 @@ import Synchronization
 /// line, and `subscribe` for a stream of events. Each client has a thread of its own blocked in
 /// read(), so a slow or stuck client stalls only itself: the console's task never touches a
 /// socket, it only runs the lines (`ConsoleInput.remote`) and calls back with the reply.
+///
+/// Nothing a client does closes the socket for the others: at most `maximumClients` are served
+/// at once (one more is told so and closed), a command connection silent for `idleTimeout` is
+/// closed, and accept() failing for want of descriptors or memory is retried, not fatal.
 public final class ControlSocketServer: Sendable {
     /// Longer lines are refused: no REPL command comes near it.
     public static let maximumLineLength = 16 * 1024
+    /// Clients served at once (a thread each).
+    public static let maximumClients = 64
+    /// How long a command connection may stay silent before it is closed: 10 minutes, or
+    /// `ABPLAYER_CONTROL_IDLE_SECONDS`. A subscriber only listens, so it never times out.
+    static var idleTimeout: Int {
+        ProcessInfo.processInfo.environment["ABPLAYER_CONTROL_IDLE_SECONDS"].flatMap(Int.init).map { max(1, $0) } ?? 600
+    }
 
     public let path: String
     private let listener: Int32
     private let inputs: AsyncStream<ConsoleInput>.Continuation
     private let broadcast: PlayerBroadcast
+    private let clients = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
 
     /// Listens at `location` (mode 0600 in a 0700 folder). A socket file left there by a player
     /// that crashed (connect() refused) is replaced; one that answers belongs to a running
@@ -51,25 +64,61 @@ public final class ControlSocketServer: Sendable {
 
     /// Stops taking clients and removes the socket file.
     public func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
         unlink(path)
         // shutdown() wakes the thread blocked in accept(); close() alone would not.
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
     private func acceptClients() {
+        let idleTimeout = Self.idleTimeout
+        var pause = Self.firstRetryPause
         while true {
             let client = accept(listener, nil, nil)
-            if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                close(listener)
-                return
+            guard client >= 0 else {
+                if stopping.load(ordering: .sequentiallyConsistent) {
+                    close(listener)
+                    return
+                }
+                if errno != EINTR && errno != ECONNABORTED {
+                    // Out of descriptors (EMFILE: ~1,000 clients under the usual limit), of
+                    // memory or buffers: what frees them (a client leaving) wakes no one here,
+                    // so try again after a pause growing to a second, as servers do.
+                    usleep(pause)
+                    pause = min(pause * 2, 1_000_000)
+                }
+                continue
             }
-            Thread.detachNewThread { [self] in serve(client) }
+            pause = Self.firstRetryPause
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            guard clients.add(1, ordering: .sequentiallyConsistent).newValue <= Self.maximumClients else {
+                clients.subtract(1, ordering: .sequentiallyConsistent)
+                refuse(client)
+                continue
+            }
+            var timeout = timeval(tv_sec: idleTimeout, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            Thread.detachNewThread { [self] in
+                serve(client)
+                clients.subtract(1, ordering: .sequentiallyConsistent)
+            }
         }
     }
 
+    private static let firstRetryPause: useconds_t = 10_000
+
+    /// One client too many: told so without waiting on it (a fresh socket's buffer takes the
+    /// line), then closed.
+    private func refuse(_ client: Int32) {
+        let reply = Self.encode(RemoteReply(ok: false, output: [], errors: [
+            "too many connections (\(Self.maximumClients) at once): close one and try again",
+        ]))
+        _ = reply.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(client)
+    }
+
     private func serve(_ client: Int32) {
+        // A silent client's read() ends after the idle timeout (SO_RCVTIMEO), closing it.
         let reader = LineReader(client, maximumLength: Self.maximumLineLength)
         // The client's own shelf: its `cd` moves neither the terminal's nor another client's.
         let shelf = ShelfLocation()
@@ -79,6 +128,9 @@ public final class ControlSocketServer: Sendable {
             case let .refused(reason):
                 reply = RemoteReply(ok: false, output: [], errors: [reason])
             case .subscribe:
+                // A subscriber only listens: no idle timeout for it.
+                var never = timeval(tv_sec: 0, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
                 subscribe(client, reader: reader)
                 return
             case let .command(text):

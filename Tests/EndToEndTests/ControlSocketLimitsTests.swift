@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension OutputTests.ControlSocketTests {
+    /// Nothing clients do closes the socket for the others: running out of descriptors, more
+    /// clients than it serves at once, a thousand connections come and gone, silent clients.
+    @Test func runningOutOfDescriptorsAndAThousandConnectionsLeaveTheSocketAnswering() throws {
+        // Given a daemon allowed few open files (its own use plus about 20 clients)
+        let fixture = try ControlFixture("control-limits")
+        defer { fixture.cleanUp() }
+        let daemon = try DaemonProcess(fixture, output: "null", fileLimit: 64)
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let socket = try #require(fixture.socketPath())
+        let inUse = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd").count
+        #expect(inUse < 50, "the daemon holds \(inUse) files before any client")
+
+        // When 60 clients connect at once (more than its descriptors allow) and then all leave
+        var crowd: [RawSocketClient] = []
+        for _ in 0..<60 { crowd.append(try RawSocketClient(path: socket)) }
+        crowd.removeAll()
+
+        // Then it answers again (it used to close its socket on EMFILE, for good)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var answered = false
+        while !answered && ContinuousClock.now < deadline {
+            answered = (try? fixture.remote(["help"]))?.status == 0
+        }
+        #expect(answered, "\(daemon.log)")
+
+        // When 1,200 connections come one after another, each asking once
+        var replies = 0
+        for _ in 0..<1200 {
+            let client = try RawSocketClient(path: socket)
+            if client.request("help")?.ok == true { replies += 1 }
+        }
+        // Then every one was answered, and the daemon holds no more files than before
+        #expect(replies == 1200)
+        let closedDeadline = ContinuousClock.now + .seconds(10)
+        var holding = Int.max
+        while holding > inUse && ContinuousClock.now < closedDeadline {
+            holding = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd").count) ?? 0
+        }
+        #expect(holding <= inUse, "\(holding) files open after the clients left, \(inUse) before")
+        #expect(daemon.stop(SIGTERM) == 0, "\(daemon.log)")
+    }
+
+    @Test func oneClientTooManyIsToldSoAndASilentOneIsClosed() throws {
+        // Given a daemon that closes command connections silent for 2 s
+        let fixture = try ControlFixture("control-cap")
+        defer { fixture.cleanUp() }
+        let daemon = try DaemonProcess(fixture, output: "null", environment: ["ABPLAYER_CONTROL_IDLE_SECONDS": "2"])
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let socket = try #require(fixture.socketPath())
+
+        // When 64 clients are connected and served, and a 65th comes
+        var served: [RawSocketClient] = []
+        for _ in 0..<64 {
+            let client = try RawSocketClient(path: socket)
+            #expect(client.request("help")?.ok == true)
+            served.append(client)
+        }
+        let extra = try RawSocketClient(path: socket)
+        // Then the 65th is told why in one reply and closed
+        let refusal = try #require(extra.readLine())
+        #expect(refusal.contains("too many connections (64 at once)"), "\(refusal)")
+        #expect(extra.readLine() == nil)
+
+        // When they stay silent past the idle time
+        // Then the player closes them, and a new client is served
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(served[0].readLine() == nil)
+        let waited = clock.now - start
+        #expect(waited > .seconds(1) && waited < .seconds(15), "closed after \(waited)")
+        served.removeAll()
+        let deadline = clock.now + .seconds(10)
+        var answered = false
+        while !answered && clock.now < deadline {
+            answered = (try? RawSocketClient(path: socket))?.request("help")?.ok == true
+        }
+        #expect(answered, "\(daemon.log)")
+        #expect(daemon.stop(SIGTERM) == 0, "\(daemon.log)")
+    }
+}
