@@ -18,10 +18,10 @@
  *   keep the pipe open. A host that does not close us gets ABP_OK once a write succeeds again; what
  *   the old reader left unread is still in the pipe for the new one. SIGPIPE is blocked on our
  *   thread (all signals are: the host's threads take them) and consumed.
- * - Pause writes nothing. snapserver fills a quiet pipe with silence for its dryout_ms (2 s),
- *   then marks the stream idle, so a Snapcast group or meta stream can switch to another source;
- *   written silence would keep the stream "playing" all through the pause. A period already
- *   pulled stays with us: resume continues from the same frame.
+ * - Pause writes nothing. snapserver marks a stream whose pipe went quiet idle within a second
+ *   (playing silence meanwhile), so a Snapcast group or meta stream can switch to another source;
+ *   0.26 counts any bytes read as playing, so written silence would keep the stream "playing"
+ *   all through the pause. A period already pulled stays with us: resume goes on from that frame.
  * - An underrun becomes silence, as on a sound card (the reader must not starve), after waiting
  *   for the host as long as our lead allows: in source->wait on a 1.2 host, else in short naps.
  * - latency(): the bytes still in the pipe (FIONREAD works on its write end), the period we hold,
