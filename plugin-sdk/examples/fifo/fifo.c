@@ -323,12 +323,12 @@ static void *fifo_thread(void *arg)
     int open_errno = errno;
 
     pthread_mutex_lock(&s->lock);
+    s->open_errno = fd < 0 ? open_errno : 0; /* errno means nothing after a success */
     if (fd >= 0 && s->state == FIFO_EXITING) {
         close(fd); /* open() gave up, and woke us with a reader of its own */
         fd = -1;
     }
     s->fd = fd;
-    s->open_errno = fd < 0 ? open_errno : 0;
     s->connected = 1;
     pthread_cond_broadcast(&s->cond);
     if (fd >= 0)
