@@ -2,6 +2,7 @@
 # make test   build and run every test
 # make bench  measure abplayer against the reference tools, side by side
 # make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60); findings land in Tests/Fuzz/regressions
+# make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
 SWIFT ?= swift
 BIN := .build/debug
 
@@ -11,10 +12,11 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libflac-dev libfaad-d
 	libsoxr-dev libsonic-dev libasound2-dev libpulse-dev libjack-jackd2-dev \
 	libedit-dev libchafa-dev libturbojpeg0-dev libpng-dev libdbus-1-dev
 TEST_PACKAGES := ffmpeg lame opus-tools flac sox gcc make sqlite3 \
-	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd
+	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
+	snapserver snapclient
 BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa
 
-.PHONY: all deps test-deps build run test bench fuzz clean
+.PHONY: all deps test-deps build run test bench fuzz install-sdk clean
 
 all: build
 
@@ -43,6 +45,20 @@ bench: test-deps
 FUZZ_SECONDS ?= 60
 fuzz: test-deps
 	scripts/fuzz-mp4.sh $(FUZZ_SECONDS)
+
+# The plugin SDK for out-of-tree plugins: `cc -shared -fPIC $(pkg-config --cflags abplayer-plugin)`.
+# The .pc's version is the ABI's (major.minor from plugin.h); its plugindir is where an abplayer
+# installed under the same PREFIX looks for plugins. Header-only, so the .pc goes to share/.
+PREFIX ?= /usr/local
+SDK_HEADER := plugin-sdk/include/abplayer/plugin.h
+ABI_VERSION = $(shell sed -n 's/^\#define ABP_ABI_MAJOR //p' $(SDK_HEADER)).$(shell sed -n 's/^\#define ABP_ABI_MINOR //p' $(SDK_HEADER))
+
+install-sdk:
+	install -d -m 0755 $(DESTDIR)$(PREFIX)/include/abplayer $(DESTDIR)$(PREFIX)/share/pkgconfig
+	install -m 0644 $(SDK_HEADER) $(DESTDIR)$(PREFIX)/include/abplayer/plugin.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(ABI_VERSION)|g' plugin-sdk/abplayer-plugin.pc.in \
+		> $(DESTDIR)$(PREFIX)/share/pkgconfig/abplayer-plugin.pc
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/pkgconfig/abplayer-plugin.pc
 
 clean:
 	rm -rf .build
