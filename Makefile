@@ -23,8 +23,11 @@ all: build
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
 
+# Their system services are not for the tests (private servers on loopback): disabled when installed here.
+NO_SERVICE := snapserver snapclient
+
 test-deps: deps
-	@scripts/install-deps.sh $(TEST_PACKAGES)
+	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(TEST_PACKAGES)
 
 # `swift build` (without --product) also builds every plugin, a .dynamic product each. umask 022:
 # the host refuses plugins its group can write (a umask of 002 would make the build's own so).

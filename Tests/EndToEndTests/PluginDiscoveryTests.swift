@@ -54,8 +54,8 @@ import Testing
         let pluginDirectory = work.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: pluginDirectory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: example.appendingPathComponent("abplayer-flac.so"),
-            to: pluginDirectory.appendingPathComponent("abplayer-flac.so"))
+            at: example.appendingPathComponent("libabplayer-flac.so"),
+            to: pluginDirectory.appendingPathComponent("libabplayer-flac.so"))
         let flac = try Fixtures.flac(seconds: 10)
         let abplayer = try AbplayerProcess("flac-example")
         // When the host is pointed at that directory
