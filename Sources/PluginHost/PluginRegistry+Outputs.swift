@@ -55,17 +55,17 @@ extension PluginRegistry {
         let rest = segments.joined(separator: ",")
         if separator == ":" {
             guard let argumentOption = sink.argumentOption else {
-                throw OptionSyntaxError("output \(id) takes no :ARG (\(text)); its options go as \(id),key=value")
+                throw OptionSyntaxError("\(id) takes no :ARG (\(text)); its options go as \(id),key=value")
             }
             guard !rest.isEmpty else {
-                throw OptionSyntaxError("output \(id): nothing after ':' (\(id):\(argumentOption.uppercased()))")
+                throw OptionSyntaxError("\(id): nothing after ':' (\(id):\(argumentOption.uppercased()))")
             }
             options[argumentOption] = rest
         } else if !rest.isEmpty {
             let known = sink.options.map(\.name).joined(separator: ", ")
-            throw OptionSyntaxError("output \(id): '\(rest)' is not key=value with one of its options (\(known.isEmpty ? "it has none" : known))")
+            throw OptionSyntaxError("\(id): '\(rest)' is not key=value with one of its options (\(known.isEmpty ? "it has none" : known))")
         }
-        if let problem = sink.optionProblems(options, subject: "output \(id): ").first { throw OptionSyntaxError(problem) }
+        if let problem = sink.optionProblems(options, subject: "\(id): ").first { throw OptionSyntaxError(problem) }
         return choice(sink, options, order: optionOrder)
     }
 
@@ -147,7 +147,7 @@ extension PluginRegistry {
         if sink.capabilities.contains(.realtime) || output.options["paced"] != nil { return output }
         guard sink.option(named: "paced")?.type == .bool else {
             if !paced { return output }
-            throw OptionSyntaxError("output \(sink.id) does not play in real time (no clock of its own, no 'paced' option): choose another")
+            throw OptionSyntaxError("\(sink.id) does not play in real time (no clock of its own, no 'paced' option): choose another")
         }
         var options = output.options
         options["paced"] = paced ? "true" : "false"

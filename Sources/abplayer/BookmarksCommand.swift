@@ -32,11 +32,13 @@ struct Bookmarks: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bookmark a place in a book (default: the saved position).")
         @OptionGroup var library: LibraryOptions
         @Option(help: "Item number (1-based).") var item: Int?
-        @Option(help: ArgumentHelp("Time in the item (\(TimeArgument.help)).", valueName: "T"), transform: TimeArgument.parse) var at: Double?
+        @Option(name: .customLong("at"), help: ArgumentHelp("Time in the item (\(TimeArgument.help)).", valueName: "T")) var atText: String?
+        var at: Double? { get throws { try TimeArgument.seconds("--at", atText) } }
         @Option(help: "A note.") var note: String?
         @Argument var book: String
 
         func run() throws {
+            let at = try self.at
             let database = try library.open()
             try reportingLibraryErrors {
                 let id = try database.book(matching: book).id!

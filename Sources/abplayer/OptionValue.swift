@@ -1,17 +1,15 @@
 import ArgumentParser
 import PlayerCore
 
-/// `--from`, `--to`, `--at`: times in the one grammar of `Timecode`, from 0. An ArgumentParser
-/// transform, so a bad time is reported with the option's name and the usage.
+/// `--from`, `--to`, `--at`: times in the one grammar of `Timecode`, from 0. Taken as text and
+/// parsed with `optionValue`, so a bad time is one `abplayer:` line (an ArgumentParser transform
+/// would add the usage after it).
 enum TimeArgument {
     static let help = "90, 1:30, 1:02:03.250, 30m, 1h30m"
 
-    static func parse(_ text: String) throws -> Double {
-        do {
-            return try Timecode.seconds(text)
-        } catch {
-            throw ValidationError(error.description)
-        }
+    /// The seconds `text` says (nil: not given), or one line naming `option` and exit status 64.
+    static func seconds(_ option: String, _ text: String?) throws -> Double? {
+        try optionValue(option, text) { (text: String) throws(RefusedValue) in try Timecode.seconds(text) }
     }
 }
 

@@ -64,8 +64,18 @@ import Testing
         let past = try abplayer.run(["decode", mp3.path, "--from", "1:00"])
         #expect(past.status != 0)
         #expect(past.stderr.contains("past the end"))
-        let malformed = try abplayer.run(["decode", mp3.path, "--from", "1:99"])
-        #expect(malformed.status != 0)
-        #expect(malformed.stderr.contains("'1:99' is not a time"))
+        // and a malformed or backwards time is one line naming the option, for every command
+        let refusals: [([String], String)] = [
+            (["decode", mp3.path, "--from", "1:99"], "abplayer: --from: '1:99' is not a time: use 90, 1:30"),
+            (["play", mp3.path, "--output", "null", "--to", "5x"], "abplayer: --to: '5x' is not a time"),
+            (["decode", mp3.path, "--from", "3", "--to", "2"], "abplayer: --to: must be after --from"),
+            (["bookmarks", "add", "Book", "--at", "1:2:3:4"], "abplayer: --at: '1:2:3:4' is not a time"),
+        ]
+        for (arguments, says) in refusals {
+            let refused = try abplayer.run(arguments)
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(refused.stderr.hasPrefix(says), "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(arguments): \(refused.stderr)")
+        }
     }
 }

@@ -35,10 +35,10 @@ import Testing
         // and what is not an output gets one line saying what would be right
         let refusals: [(String, String)] = [
             ("speakers", "'speakers' is not an output: use alsa[:DEVICE], jack[:SERVER], null, pulse[:SINK], wav[:PATH]"),
-            ("null:x", "output null takes no :ARG"),
-            ("wav:", "output wav: nothing after ':'"),
+            ("null:x", "null takes no :ARG"),
+            ("wav:", "wav: nothing after ':'"),
             ("pulse,latency-ms=soon", "latency-ms=soon: not a whole number"),
-            ("pulse,volume=3", "output pulse: 'volume=3' is not key=value with one of its options (server, sink, latency-ms, client-name)"),
+            ("pulse,volume=3", "pulse: 'volume=3' is not key=value with one of its options (server, sink, latency-ms, client-name)"),
         ]
         for (text, says) in refusals {
             #expect(throws: OptionSyntaxError.self, "\(text)") { try registry.output(named: text) }
