@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start-up and memory against the previous landing's binary, built from git in the same run:
-# `--help` time, and peak RSS for `--help` and for playing an MP3. This build loads libdbus
-# (MPRIS) and libchafa with glib, libturbojpeg and libpng (covers) when first needed; the
-# baseline (e9998f8) links them.
+# `--help` time, and peak RSS for `--help` and for playing an MP3. libdbus (MPRIS) and libchafa
+# with glib, libturbojpeg and libpng (covers) are loaded when first needed since 9821e67; the
+# landing before that (e9998f8) linked them: BENCH_BASELINE=e9998f8 shows what that saved.
 #
 # usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
 set -euo pipefail
@@ -11,7 +11,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-baseline_commit=${BENCH_BASELINE:-e9998f8}
+baseline_commit=${BENCH_BASELINE:-17daa5b}
 
 baseline_dir="$work/baseline-$baseline_commit"
 if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
