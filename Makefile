@@ -1,7 +1,8 @@
 # make run    start the player (installs what it needs, builds)
 # make test   build and run every test
 # make bench  measure abplayer against the reference tools, side by side
-# make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60); findings land in Tests/Fuzz/regressions
+# make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60; findings land in Tests/Fuzz/regressions),
+#             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
 SWIFT ?= swift
 BIN := .build/debug
@@ -46,8 +47,9 @@ bench: test-deps
 	scripts/bench.sh .build/release
 
 FUZZ_SECONDS ?= 60
-fuzz: test-deps
+fuzz: test-deps build
 	scripts/fuzz-mp4.sh $(FUZZ_SECONDS)
+	scripts/fuzz-files.sh $(BIN) $(FUZZ_SECONDS)
 
 # The plugin SDK for out-of-tree plugins: `cc -shared -fPIC $(pkg-config --cflags abplayer-plugin)`.
 # The .pc's version is the ABI's (major.minor from plugin.h); its plugindir is where an abplayer
