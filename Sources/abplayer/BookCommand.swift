@@ -16,7 +16,7 @@ struct BookCommand: ParsableCommand {
         @Argument var title: String
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.renameBook(database.book(matching: book).id!, to: title) }
         }
     }
@@ -28,7 +28,7 @@ struct BookCommand: ParsableCommand {
         @Argument(help: "The shelf's path.") var shelf: String?
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
         }
     }
@@ -39,7 +39,7 @@ struct BookCommand: ParsableCommand {
         @Argument var book: String
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.deleteBook(database.book(matching: book).id!) }
         }
     }
@@ -52,7 +52,7 @@ struct BookCommand: ParsableCommand {
         @Argument var to: Int
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
         }
     }
@@ -65,7 +65,7 @@ struct BookCommand: ParsableCommand {
         @Argument(completion: .file()) var files: [String]
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             let inspector = DecoderInspector(decoders: try plugins.makeRegistry())
             try reportingLibraryErrors {
                 let target = try database.book(matching: book)
@@ -83,7 +83,7 @@ struct BookCommand: ParsableCommand {
         @Argument var items: [Int]
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors {
                 let id = try database.book(matching: book).id!
                 let media = try database.items(ofBook: id)
@@ -120,7 +120,8 @@ struct BookCommand: ParsableCommand {
             // `0` was "none" when the option took minutes; it still is.
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
-            let database = try library.open()
+            let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
+            let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors {
                 let id = try database.book(matching: book).id!
                 var settings = try database.settings(ofBook: id)

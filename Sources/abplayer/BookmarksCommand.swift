@@ -39,7 +39,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let at = try self.at
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors {
                 let id = try database.book(matching: book).id!
                 let items = try database.items(ofBook: id)
@@ -60,7 +60,7 @@ struct Bookmarks: ParsableCommand {
         @Argument var id: Int64
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.deleteBookmark(id: id) }
         }
     }

@@ -12,7 +12,7 @@ struct GenerateLibrary: ParsableCommand {
     @Option var items = 20
 
     func run() throws {
-        let database = try library.open()
+        let database = try library.openForEditing()
         try reportingLibraryErrors { try database.insertSyntheticBooks(books: books, itemsPerBook: items) }
     }
 }

@@ -46,7 +46,7 @@ struct Rescan: ParsableCommand {
     var folders: [String] = []
 
     func run() throws {
-        let database = try library.open()
+        let database = try library.openForEditing()
         let report = try reportingLibraryErrors { try database.rescan(searchRoots: folders) }
         let lines = LibraryText.rescanLines(report)
         for line in lines.found { print(line) }
@@ -79,7 +79,7 @@ struct ImportState: ParsableCommand {
     @Argument(completion: .file()) var file: String
 
     func run() throws {
-        let database = try library.open()
+        let database = try library.openForEditing()
         let report = try reportingLibraryErrors { try database.importState(LibraryText.readState(path: file)) }
         let lines = LibraryText.stateImportLines(report)
         for line in lines.unmatched { printError("abplayer: \(line)") }
@@ -97,7 +97,7 @@ struct Browse: ParsableCommand {
     @Option(name: .customLong("add-to"), help: ArgumentHelp("Append the listed media to this book.", valueName: "BOOK")) var addTo: String?
 
     func run() throws {
-        let database = try library.open()
+        let database = try addTo == nil ? library.open() : library.openForEditing()
         try reportingLibraryErrors {
             if let by, value == nil {
                 for entry in try database.browse(by, search: search) { print(LibraryText.browseLine(entry)) }

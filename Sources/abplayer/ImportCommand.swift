@@ -18,7 +18,7 @@ struct Import: ParsableCommand {
     var paths: [String]
 
     func run() throws {
-        let database = try library.open()
+        let database = try library.openForEditing()
         let importer = Importer(library: database, inspector: DecoderInspector(decoders: try plugins.makeRegistry()))
         let bar = ProgressBar(label: "importing")
         let report = try reportingLibraryErrors {

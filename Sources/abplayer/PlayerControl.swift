@@ -23,6 +23,22 @@ extension LibraryOptions {
         }
     }
 
+    /// Opens the library for a command that changes it. While a player holds the library, a
+    /// change from another process would pull the ground from under it (a deleted book playing
+    /// on, items renumbered under the saved place): it must go through that player, which stops
+    /// what it plays first. So it is refused, saying how. (Checked, not held: a player started
+    /// during the change itself is not kept out, nor is a prompt that opens meanwhile told the
+    /// library is busy.)
+    func openForEditing() throws -> LibraryDatabase {
+        guard let lock = try lockForPlaying() else {
+            printError("abplayer: a player is running on \(resolvedPath): make this change through it "
+                + "('abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes) or stop it first")
+            throw ExitCode.failure
+        }
+        lock.release()
+        return try open()
+    }
+
     /// A connection to the player running on this library, or one line saying why there is none
     /// and a failure exit. `locked`: the library's lock is known to be held by another process.
     func connectToPlayer(locked: Bool = false) throws -> ControlClient {

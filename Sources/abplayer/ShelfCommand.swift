@@ -12,7 +12,7 @@ struct ShelfCommand: ParsableCommand {
         @Argument(help: "The new shelf's path.") var path: String
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { _ = try database.createShelf(path: path) }
         }
     }
@@ -24,7 +24,7 @@ struct ShelfCommand: ParsableCommand {
         @Argument(help: "Its new name.") var name: String
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.renameShelf(path: path, to: name) }
         }
     }
@@ -36,7 +36,7 @@ struct ShelfCommand: ParsableCommand {
         @Argument(help: "The new parent shelf.") var parent: String?
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             try reportingLibraryErrors { try database.moveShelf(path: path, under: parent) }
         }
     }
@@ -48,7 +48,7 @@ struct ShelfCommand: ParsableCommand {
         @Argument(help: "The shelf's path.") var path: String
 
         func run() throws {
-            let database = try library.open()
+            let database = try library.openForEditing()
             let removed = try reportingLibraryErrors { try database.deleteShelf(path: path, force: force) }
             if force { print("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
         }
