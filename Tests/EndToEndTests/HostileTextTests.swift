@@ -97,6 +97,15 @@ import Testing
         #expect(missing.status != 0)
         Self.expectHarmless(missing, "bookmarks")
         #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr.debugDescription)")
+
+        // When an error of Foundation's (reported by the command line's own error path) names a
+        // folder with an escape in its name
+        let folder = abplayer.home.appending(path: "no\u{1B}]0;X\u{07}such")
+        let export = try abplayer.run(["export", "--library", library, folder.appending(path: "state.json").path])
+        // Then it is shown visibly
+        #expect(export.status != 0)
+        Self.expectHarmless(export, "export")
+        #expect(export.stderr.contains(#"no\e]0;X\x07such"#), "\(export.stderr.debugDescription)")
     }
 
     /// `file` (an ffmpeg M4B) with a box of `type` appended to moov and its size then set below
