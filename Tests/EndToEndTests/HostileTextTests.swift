@@ -145,6 +145,28 @@ import Testing
         #expect(lines.last?.contains(#"moov/a\n\x07b"#) == true, "\(lines)")
     }
 
+    @Test func aRemoteClientShowsTextVisiblyAndTheStatusObjectExactly() throws {
+        // Given a daemon on a library holding the hostile book as #2
+        let fixture = try ControlFixture("hostile-remote")
+        defer { fixture.cleanUp() }
+        let file = try Self.hostileMP3(in: fixture.abplayer.home)
+        _ = try fixture.abplayer.run(["import", "--library", fixture.library, file.deletingLastPathComponent().path]).requireSuccess()
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        defer { _ = daemon.stop() }
+
+        // When a remote client plays it and asks for the status as text
+        let play = try fixture.remote(["play", "#2"])
+        Self.expectHarmless(play, "remote play")
+        #expect(play.status == 0 && play.stdoutString.contains(#"playing #2 Alb\e]2;ALBUM\x07\u2066um"#), "\(play.stdoutString) \(play.stderr)")
+        let status = try fixture.remote(["status"]).requireSuccess()
+        // Then it is shown visibly, a line per field
+        Self.expectHarmless(status, "remote status")
+        #expect(status.stdoutString.contains("item 1/1: " + Self.shownTitle), "\(status.stdoutString)")
+        // and the status object keeps the exact strings
+        #expect(try fixture.status().book == Self.album)
+    }
+
     @Test func theREPLAndThePlayerScreenShowTitlesVisiblyAndKeepTheWindowTitle() throws {
         // Given the hostile book in a library, and the REPL on a terminal
         let abplayer = try AbplayerProcess("hostile-repl")
