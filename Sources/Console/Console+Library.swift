@@ -41,7 +41,7 @@ extension Console {
 
     func list() throws {
         let current = here.current
-        for shelf in try childShelves(of: current) { say("\(shelf)/") }
+        for shelf in try childShelves(of: current) { say(TerminalText.visible("\(shelf)/")) }
         let books = try library.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book)) }
     }
@@ -49,7 +49,7 @@ extension Console {
     static func line(for book: BookListing) -> String {
         let author = book.author.map { " — \($0)" } ?? ""
         let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
-        return "#\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)"
+        return TerminalText.visible("#\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)")
     }
 
     func changeShelf(_ argument: String) throws {
@@ -71,13 +71,13 @@ extension Console {
         if shelves.isEmpty { say("(no shelves)") }
         for shelf in shelves {
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            say(String(repeating: "  ", count: shelf.depth) + "\(name)/  (\(shelf.bookCount) books)")
+            say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(shelf.bookCount) books)"))
         }
     }
 
     func find(_ text: String) throws {
         let found = try library.bookListings(containing: text)
         if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
-        for book in found { say("/\(book.shelf ?? "")  " + Self.line(for: book)) }
+        for book in found { say(TerminalText.visible("/\(book.shelf ?? "")  ") + Self.line(for: book)) }
     }
 }

@@ -35,7 +35,7 @@ extension Console {
             let book = try resolveBook(reference)
             let items = try library.items(ofBook: book.id!)
             let marks = try library.bookmarks(ofBook: book.id!, includeAutomatic: false)
-            if marks.isEmpty { say("no bookmarks in \(book.title)") }
+            if marks.isEmpty { say(TerminalText.visible("no bookmarks in \(book.title)")) }
             marks.map { LibraryText.bookmarkLine($0, items: items) }.forEach(say)
         case let .history(reference):
             let lines = try LibraryText.historyLines(library, book: try reference.map { try resolveBook($0).id! },
@@ -152,17 +152,17 @@ extension Console {
             let book = try resolveBook(reference)
             try library.renameBook(book.id!, to: title)
             player.bookRenamed(book.id!, to: title)
-            say("#\(book.id!) \(title)")
+            say(TerminalText.visible("#\(book.id!) \(title)"))
         case let .move(reference, shelf):
             let book = try resolveBook(reference)
             let target = shelf.map(absoluteShelfPath)
             try library.moveBook(book.id!, toShelf: target?.isEmpty == true ? nil : target)
-            say("#\(book.id!) \(book.title) is now on /\(target ?? "")")
+            say(TerminalText.visible("#\(book.id!) \(book.title) is now on /\(target ?? "")"))
         case let .remove(reference):
             let book = try resolveBook(reference)
             stopPlayback(ofBook: book.id!, because: "it is being deleted")
             try library.deleteBook(book.id!)
-            say("deleted #\(book.id!) \(book.title) with its position, bookmarks and history (its files are not touched)")
+            say(TerminalText.visible("deleted #\(book.id!) \(book.title) with its position, bookmarks and history (its files are not touched)"))
         case let .items(reference):
             let id: Int64
             if let reference {
@@ -182,14 +182,14 @@ extension Console {
             }
             stopPlayback(ofBook: book.id!, because: "its items are being reordered")
             try library.moveItem(ofBook: book.id!, from: from - 1, to: to - 1)
-            say("moved item \(from) of \(book.title) to \(to)")
+            say(TerminalText.visible("moved item \(from) of \(book.title) to \(to)"))
         case let .add(reference, paths):
             let book = try resolveBook(reference)
             stopPlayback(ofBook: book.id!, because: "files are being added to it")
             let (added, skipped) = try library.addFiles(paths.map(Self.expandingTilde), toBook: book.id!,
                                                         inspector: DecoderInspector(decoders: decoders))
-            for (path, reason) in skipped { complain("skipped \(path): \(reason)") }
-            say("added \(added) files to #\(book.id!) \(book.title)")
+            for (path, reason) in skipped { complain(TerminalText.visible("skipped \(path): \(reason)")) }
+            say(TerminalText.visible("added \(added) files to #\(book.id!) \(book.title)"))
             if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
         case let .removeItems(reference, numbers):
             let book = try resolveBook(reference)
@@ -199,7 +199,7 @@ extension Console {
             }
             stopPlayback(ofBook: book.id!, because: "items are being removed from it")
             try library.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
-            say("removed \(Set(numbers).count) items from \(book.title)")
+            say(TerminalText.visible("removed \(Set(numbers).count) items from \(book.title)"))
         }
     }
 

@@ -60,7 +60,9 @@ public final class Console {
         self.here = location
         player.onNotice = { [weak self] notice in
             guard let self else { return }
-            if notice.isProblem { complain(notice.text) } else { say(notice.text) }
+            // A notice is one line, whatever its title holds.
+            let text = TerminalText.visible(notice.text)
+            if notice.isProblem { complain(text) } else { say(text) }
         }
     }
 
@@ -99,7 +101,7 @@ public final class Console {
             do {
                 try execute(command)
             } catch {
-                complain("\(words[0]): \(error)")
+                complain(TerminalText.visible("\(words[0]): \(error)"))
                 outcome = .failed
             }
         }
@@ -192,7 +194,15 @@ public final class Console {
             capture.status = status
             return
         }
-        say(json ? status.json : status.text)
+        if json { return sayExactly(status.json) }
+        // The report has lines of its own; a newline in a title must not add one.
+        var shown = status
+        shown.book = TerminalText.visible(status.book)
+        shown.author = status.author.map(TerminalText.visible)
+        shown.item = TerminalText.visible(status.item)
+        shown.chapter = status.chapter.map(TerminalText.visible)
+        shown.output = TerminalText.visible(status.output)
+        say(shown.text)
     }
 
     /// Shows what a player command did, in the REPL's words.
@@ -200,41 +210,50 @@ public final class Console {
         switch outcome {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
-            say(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text)
-        case let .chapter(number, count, title): say("chapter \(number)/\(count): \(title)")
+            say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
+        case let .chapter(number, count, title): say("chapter \(number)/\(count): \(TerminalText.visible(title))")
         case let .undone(seconds): say("back to \(Timecode.format(seconds: seconds))")
-        case let .bookmarked(seconds, note): say("bookmarked \(Timecode.format(seconds: seconds))\(note.map { ": \($0)" } ?? "")")
+        case let .bookmarked(seconds, note): say(TerminalText.visible("bookmarked \(Timecode.format(seconds: seconds))\(note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):
-            if places.isEmpty { say("no bookmarks in \(book)") }
-            for place in places { say("#\(place.id)\t\(Timecode.format(seconds: place.seconds))\t\(place.note ?? "")") }
+            if places.isEmpty { say(TerminalText.visible("no bookmarks in \(book)")) }
+            for place in places { say("#\(place.id)\t\(Timecode.format(seconds: place.seconds))\t\(TerminalText.visible(place.note ?? ""))") }
         case let .settings(speed, volume): say("speed \(Status.speedText(speed)), volume \(Int(volume))%")
         case let .output(name, playing): if !playing { say("books will play through \(name)") }
         case let .sleepTimer(description): say("sleep timer: \(description ?? "off")")
         case let .queue(books):
             if books.isEmpty { say("the queue is empty") }
-            for (index, book) in books.enumerated() { say("\(index + 1)\t#\(book.id!)\t\(book.title)") }
-        case let .queued(book, count): say("queued #\(book.id!) \(book.title) (\(count) in the queue)")
-        case let .alreadyQueued(book): say("#\(book.id!) \(book.title) is already queued")
+            for (index, book) in books.enumerated() { say("\(index + 1)\t#\(book.id!)\t\(TerminalText.visible(book.title))") }
+        case let .queued(book, count): say(TerminalText.visible("queued #\(book.id!) \(book.title) (\(count) in the queue)"))
+        case let .alreadyQueued(book): say(TerminalText.visible("#\(book.id!) \(book.title) is already queued"))
         case let .queueMoved(from, to): say("moved \(from) to \(to)")
         case let .unqueued(bookId): say("removed #\(bookId) from the queue")
         case .queueCleared: say("the queue is empty")
         case let .repeatMode(mode): say("repeat \(mode.rawValue)")
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
-        case let .stopped(book, reason): say("stopped \(book) (position saved): \(reason)")
+        case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
         }
     }
 
     // MARK: Output
 
-    func say(_ text: String) {
+    // The terminal's edge: a socket client gets the exact text in its JSON reply (and shows it
+    // through `TerminalText` itself); a terminal gets control characters from files shown visibly.
+    func say(_ text: String) { write(text, exact: false) }
+
+    /// JSON as it is: its escaping already keeps it harmless, and its strings must stay exact.
+    func sayExactly(_ text: String) { write(text, exact: true) }
+
+    private func write(_ text: String, exact: Bool) {
         if let capture { capture.output += OutputCapture.lines(text); return }
+        let text = exact ? text : TerminalText.lines(text)
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     func complain(_ text: String) {
         if let capture { capture.errors += OutputCapture.lines(text); return }
+        let text = TerminalText.lines(text)
         if showOnScreen(text) { return }
         if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }

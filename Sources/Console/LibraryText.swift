@@ -2,7 +2,8 @@ import Foundation
 public import Library
 
 /// How the library's lists and reports read, the same in the `abplayer` subcommands and the
-/// REPL: each function gives the lines to print, the caller decides where they go.
+/// REPL: each function gives the lines to print, the caller decides where they go. Every line is
+/// one line with what came from files (titles, paths, notes, reasons) made visible by `TerminalText`.
 public enum LibraryText {
     /// How many sessions `history` shows, and how many days back `stats` goes, by default.
     public static let historyLimit = 20
@@ -18,7 +19,7 @@ public enum LibraryText {
 
     /// "1. Title  4:05", with "(missing: PATH)" when its file is gone.
     public static func itemLine(number: Int, _ item: BookListing.Item) -> String {
-        "\(number). \(item.title)  \(duration(item.durationSeconds))\(item.isMissing ? "  (missing: \(item.path))" : "")"
+        TerminalText.visible("\(number). \(item.title)  \(duration(item.durationSeconds))\(item.isMissing ? "  (missing: \(item.path))" : "")")
     }
 
     /// What an import did: a line per book, the skipped files (for standard error), a summary.
@@ -33,12 +34,12 @@ public enum LibraryText {
             let what = book.existed
                 ? "already in the library" + (book.newFiles > 0 ? ", \(book.newFiles) new files added" : "")
                 : "\(book.newFiles) files"
-            return "#\(book.id) \(book.title) (\(what))"
+            return TerminalText.visible("#\(book.id) \(book.title) (\(what))")
         }
         let newBooks = report.books.filter { !$0.existed }.count
         return ImportLines(
             books: books,
-            skipped: report.skipped.map { "skipped \($0.path): \($0.reason)" },
+            skipped: report.skipped.map { TerminalText.visible("skipped \($0.path): \($0.reason)") },
             summary: "\(newBooks) new books, \(report.filesImported) files imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
     }
 
@@ -47,7 +48,7 @@ public enum LibraryText {
         let index = items.firstIndex { $0.id == bookmark.mediaId }
         let at = index.map { duration(Double(bookmark.frame) / Double(items[$0].sampleRate)) } ?? "?"
         return "#\(bookmark.id!)  item \(index.map { String($0 + 1) } ?? "?") at \(at)  \(bookmark.kind.rawValue)"
-            + (bookmark.note.map { "  \($0)" } ?? "")
+            + (bookmark.note.map { "  " + TerminalText.visible($0) } ?? "")
     }
 
     /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
@@ -55,26 +56,26 @@ public enum LibraryText {
         let titles = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.id, $0.title) })
         let formatter = ISO8601DateFormatter()
         return try library.sessions(ofBook: book, limit: limit).map { session in
-            "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(titles[session.bookId] ?? "?")"
+            "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(TerminalText.visible(titles[session.bookId] ?? "?"))"
         }
     }
 
     /// Time listened per day (`days` back) and per book; or, for one book, its items' play counts.
     public static func statsLines(_ library: LibraryDatabase, book: Int64?, days: Int) throws -> [String] {
         if let book {
-            return try library.itemPlays(ofBook: book).map { "\($0.playCount)×  \($0.title)" }
+            return try library.itemPlays(ofBook: book).map { "\($0.playCount)×  \(TerminalText.visible($0.title))" }
         }
         return ["per day:"]
             + (try library.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
             + ["per book:"]
-            + (try library.listeningPerBook().map { "  \(duration($0.wallSeconds))  \($0.sessions) sessions  \($0.title)" })
+            + (try library.listeningPerBook().map { "  \(duration($0.wallSeconds))  \($0.sessions) sessions  \(TerminalText.visible($0.title))" })
     }
 
     /// What a rescan found: moved and returned files, the still-missing ones (for standard
     /// error), and a summary.
     public static func rescanLines(_ report: RescanReport) -> (found: [String], missing: [String], summary: String) {
-        (report.moved.map { "moved: \($0.from) -> \($0.to)" } + report.returned.map { "back: \($0)" },
-         report.missing.map { "missing: \($0)" },
+        (report.moved.map { TerminalText.visible("moved: \($0.from) -> \($0.to)") } + report.returned.map { TerminalText.visible("back: \($0)") },
+         report.missing.map { TerminalText.visible("missing: \($0)") },
          "\(report.moved.count) moved, \(report.returned.count) back, \(report.missing.count) missing")
     }
 
@@ -88,16 +89,16 @@ public enum LibraryText {
     }
 
     public static func stateImportLines(_ report: StateImportReport) -> (unmatched: [String], summary: String) {
-        (report.unmatched.map { "no book in the library matches '\($0)'" },
+        (report.unmatched.map { TerminalText.visible("no book in the library matches '\($0)'") },
          "\(report.matched.count) books restored, \(report.unmatched.count) not found")
     }
 
     /// "value  (count)" for a tag's values.
-    public static func browseLine(_ entry: BrowseValue) -> String { "\(entry.value)  (\(entry.mediaCount))" }
+    public static func browseLine(_ entry: BrowseValue) -> String { TerminalText.visible("\(entry.value)  (\(entry.mediaCount))") }
 
     /// "Title  4:05  /path/file.mp3" for a media file.
     public static func mediaLine(_ media: Media) -> String {
-        "\(media.displayTitle)  \(duration(media.durationSeconds))  \(media.path)"
+        TerminalText.visible("\(media.displayTitle)  \(duration(media.durationSeconds))  \(media.path)")
     }
 }
 

@@ -120,7 +120,9 @@ final class LineEditor {
             el_insertstr(editLine, replacement)
         }
         if completion.candidates.count > 1 {
-            FileHandle.standardOutput.write(Data(("\n" + completion.candidates.map(Tokenizer.quoted).joined(separator: "  ") + "\n").utf8))
+            // Candidates are titles, tag values and file names: shown visibly, like all text from files.
+            let shown = completion.candidates.map { TerminalText.visible(Tokenizer.quoted($0)) }
+            FileHandle.standardOutput.write(Data(("\n" + shown.joined(separator: "  ") + "\n").utf8))
             return UInt8(CC_REDISPLAY)
         }
         return UInt8(CC_REFRESH)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Library
 import Listening
 import Player
@@ -71,7 +72,7 @@ struct BookCommand: ParsableCommand {
                 let target = try database.book(matching: book)
                 let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)
                 for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
-                print("added \(added) files to #\(target.id!) \(target.title)")
+                print(TerminalText.visible("added \(added) files to #\(target.id!) \(target.title)"))
             }
         }
     }

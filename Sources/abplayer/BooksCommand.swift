@@ -40,7 +40,7 @@ struct Books: ParsableCommand {
             line += book.title
             if let author = book.author { line += " — \(author)" }
             if let narrator = book.narrator { line += ", read by \(narrator)" }
-            print(line + "  \(formatDuration(book.durationSeconds)), \(progress)")
+            print(TerminalText.visible(line) + "  \(formatDuration(book.durationSeconds)), \(progress)")
             guard !brief else { continue }
             for (index, item) in book.items.enumerated() {
                 print("    " + LibraryText.itemLine(number: index + 1, item))
@@ -75,7 +75,7 @@ struct Shelves: ParsableCommand {
             if json { print(encoder.line(shelf)); continue }
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
             let contents = shelf.bookCount > 0 ? "  (\(shelf.bookCount) books, \(shelf.itemCount) files)" : ""
-            print(String(repeating: "  ", count: shelf.depth) + name + contents)
+            print(String(repeating: "  ", count: shelf.depth) + TerminalText.visible(name) + contents)
         }
     }
 }

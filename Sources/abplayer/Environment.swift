@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import PluginHost
 
@@ -11,9 +12,11 @@ enum Paths {
     }
 }
 
-/// Writes one line to standard error (Swift 6 rejects the C `stderr` global).
+/// Writes one line to standard error (Swift 6 rejects the C `stderr` global). Every error and
+/// plugin log line passes here, and they quote files (names, tags, an MP4 box's type): what
+/// came from a file is made visible (`TerminalText`), and a line stays one line.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.visible(line) + "\n").utf8))
 }
 
 extension PluginOptions {

@@ -109,7 +109,7 @@ struct Browse: ParsableCommand {
                 let book = try database.book(matching: addTo)
                 let before = try database.items(ofBook: book.id!).count
                 try database.addItems(toBook: book.id!, mediaIds: media.map { $0.id! })
-                print("added \(try database.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)")
+                print(TerminalText.visible("added \(try database.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)"))
             }
         }
     }

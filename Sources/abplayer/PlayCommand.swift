@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import PlayerCore
 import PluginHost
@@ -116,7 +117,8 @@ final class PlaySession: Sendable {
             switch event {
             case let .itemChanged(info):
                 rates.withLock { $0[info.index] = info.stream.format.rate }
-                printOutput("playing \(info.path)")
+                // A folder's file names come from the disk: shown visibly, like every text from files.
+                printOutput("playing " + TerminalText.visible(info.path))
             case let .failed(_, error):
                 printError("abplayer: \(error)")
                 failed = true

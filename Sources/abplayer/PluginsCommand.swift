@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import PluginHost
 
 struct Plugins: ParsableCommand {
@@ -27,7 +28,7 @@ struct Plugins: ParsableCommand {
         print(Table(header: ["ID", "KIND", "VERSION", "PRIORITY", "EXTENSIONS", "PATH"], rows: rows).rendered)
         if !registry.rejected.isEmpty {
             print("\nRejected:")
-            for rejection in registry.rejected { print("  \(rejection)") }
+            for rejection in registry.rejected { print("  " + TerminalText.visible("\(rejection)")) }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import PlayerCore
 import PluginHost
@@ -81,19 +82,22 @@ struct ProbeReport: Encodable {
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
+    /// The report for people: each value from the file (tags, chapter titles, the path) on its
+    /// line, made visible by `TerminalText`; `json` keeps them exact.
     var text: String {
-        var lines = [path]
+        let shown = TerminalText.visible
+        var lines = [shown(path)]
         lines.append("  plugin:    \(plugin)")
         lines.append("  format:    \(AudioFormat(rate: rate, channels: channels))")
         let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
         lines.append("  duration:  \(length)")
         lines.append("  seekable:  \(seekable ? "yes" : "no")")
-        for key in tags.keys.sorted() { lines.append("  \(key):".padding(toLength: 13, withPad: " ", startingAt: 0) + tags[key]!) }
+        for key in tags.keys.sorted() { lines.append("  \(shown(key)):".padding(toLength: 13, withPad: " ", startingAt: 0) + shown(tags[key]!)) }
         lines.append("  chapters:  \(chapters.count)")
         for (index, chapter) in chapters.enumerated() {
-            lines.append("    \(index + 1)  \(Timecode.format(seconds: chapter.start))  \(chapter.title)")
+            lines.append("    \(index + 1)  \(Timecode.format(seconds: chapter.start))  \(shown(chapter.title))")
         }
-        lines.append("  cover:     " + (cover.map { "yes (\($0.mimeType), \($0.bytes) bytes)" } ?? "no"))
+        lines.append("  cover:     " + (cover.map { "yes (\(shown($0.mimeType)), \($0.bytes) bytes)" } ?? "no"))
         return lines.joined(separator: "\n")
     }
 }

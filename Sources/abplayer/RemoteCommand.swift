@@ -43,7 +43,9 @@ struct Remote: ParsableCommand {
                 let encoder = JSONEncoder.forScripts
                 print(encoder.line(reply))
             } else {
-                for line in reply.standardOutputLines { print(line) }
+                // Exact text in the reply, made visible for the terminal; the status object as it is.
+                for line in reply.output { print(TerminalText.lines(line)) }
+                if let status = reply.status { print(status.json) }
                 for line in reply.errors { printError(line) }
             }
             if !reply.ok { throw ExitCode.failure }

@@ -26,12 +26,15 @@ public enum RemoteRepl {
             case let .send(text):
                 do {
                     let reply = try client.send(text)
-                    for line in reply.standardOutputLines { printOutput(line) }
-                    for line in reply.errors { printError(line) }
+                    // The reply holds the exact text; this terminal gets it made visible, the
+                    // status object (JSON) as it is.
+                    for line in reply.output { printOutput(TerminalText.lines(line)) }
+                    if let status = reply.status { printOutput(status.json) }
+                    for line in reply.errors { printError(TerminalText.lines(line)) }
                     if !reply.ok { succeeded = false }
                     if reply.quit { break loop }
                 } catch {
-                    printError("abplayer: \(error)")
+                    printError(TerminalText.visible("abplayer: \(error)"))
                     return false
                 }
             }

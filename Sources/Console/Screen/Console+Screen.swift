@@ -30,7 +30,7 @@ extension Console {
         let style = screenStyle
         guard style.mode != .plain else {
             guard let status = player.status else { throw PlayerError("nothing is playing: 'play BOOK' first") }
-            say(PlayerScreenLayout(status: status).plainLine)
+            say(TerminalText.visible(PlayerScreenLayout(status: status).plainLine))
             say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
             return
         }

@@ -60,8 +60,11 @@ enum TextFit {
 
     static func cells(_ text: String) -> Int { text.reduce(0) { $0 + cells($1) } }
 
+    /// Every screen line passes here, so this is where text from files is made visible (a screen
+    /// line is one line: a newline in a title shows as `\n`), before it is measured.
     static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
+        let text = TerminalText.visible(text)
         guard cells(text) > width else { return text }
         var kept = ""
         var used = 0
