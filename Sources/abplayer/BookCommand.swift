@@ -17,7 +17,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors { try database.renameBook(database.book(matching: book).id!, to: title) }
+            try reportingLibraryErrors(database) { try database.renameBook(database.book(matching: book).id!, to: title) }
         }
     }
 
@@ -29,7 +29,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
+            try reportingLibraryErrors(database) { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
         }
     }
 
@@ -40,7 +40,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors { try database.deleteBook(database.book(matching: book).id!) }
+            try reportingLibraryErrors(database) { try database.deleteBook(database.book(matching: book).id!) }
         }
     }
 
@@ -53,7 +53,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
+            try reportingLibraryErrors(database) { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
         }
     }
 
@@ -67,7 +67,7 @@ struct BookCommand: ParsableCommand {
         func run() throws {
             let database = try library.open()
             let inspector = DecoderInspector(decoders: try plugins.makeRegistry())
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let target = try database.book(matching: book)
                 let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)
                 for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
@@ -84,7 +84,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let media = try database.items(ofBook: id)
                 guard items.allSatisfy({ media.indices.contains($0 - 1) }) else {
@@ -121,7 +121,7 @@ struct BookCommand: ParsableCommand {
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let database = try library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 var settings = try database.settings(ofBook: id)
                 if let volume { settings.volume = volume }

@@ -17,7 +17,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let items = try database.items(ofBook: id)
                 for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) {
@@ -38,7 +38,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let items = try database.items(ofBook: id)
                 let saved = try database.position(ofBook: id)
@@ -59,7 +59,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors { try database.deleteBookmark(id: id) }
+            try reportingLibraryErrors(database) { try database.deleteBookmark(id: id) }
         }
     }
 }

@@ -21,7 +21,7 @@ struct Import: ParsableCommand {
         let database = try library.open()
         let importer = Importer(library: database, inspector: DecoderInspector(decoders: try plugins.makeRegistry()))
         let bar = ProgressBar(label: "importing")
-        let report = try reportingLibraryErrors {
+        let report = try reportingLibraryErrors(database) {
             // The bar's line is ended before an error's line, which must stand alone.
             defer { bar.finish() }
             return try importer.importPaths(paths, shelf: shelf) { bar.update(done: $0.done, total: $0.total) }
