@@ -10,9 +10,19 @@ import Foundation
 public enum Fingerprint {
     static let edgeBytes = 64 * 1024
 
-    /// "size:hash" (hash as 16 hex digits), or nil when the file cannot be read.
+    /// "size:hash" (hash as 16 hex digits), or nil when the file cannot be read or is not a
+    /// regular file.
     public static func of(path: String) -> (size: Int64, fingerprint: String)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // O_NONBLOCK so that a FIFO put in the file's place after the import was planned cannot
+        // block the open (it waits for a writer); anything but a regular file is refused.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd() else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

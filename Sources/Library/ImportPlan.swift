@@ -31,22 +31,49 @@ public struct ImportPlan: Sendable {
         "epub", "doc", "docx", "rtf", "lrc", "srt", "accurip", "ffp", "ds_store",
     ]
 
+    /// Real paths of the folders planned so far, with the path each was first reached by: a
+    /// symbolic link is followed at most once per real path (a `loop.mp3 -> .` made 41 books).
+    private var plannedFolders: [String: String] = [:]
+    /// Real paths of the files planned so far.
+    private var plannedFiles: Set<String> = []
+
     public init(paths: [String]) {
         var looseFiles: [File] = []
         for path in paths {
             let absolute = Self.absolute(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-                unreadable.append((path, "no such file or folder"))
-                continue
-            }
-            if isDirectory.boolValue {
+            switch FileKind.of(path: absolute).kind {
+            case .directory:
                 plan(folder: absolute)
-            } else {
-                looseFiles.append(File(path: absolute, folderDisc: nil))
+            case .regular:
+                if isFirstVisit(file: absolute, shownAs: path) { looseFiles.append(File(path: absolute, folderDisc: nil)) }
+            case .missing:
+                unreadable.append((path, "no such file or folder"))
+            case let other:
+                skip(path, other)
             }
         }
         if !looseFiles.isEmpty { books.append(PlannedBook(folder: nil, files: looseFiles)) }
+    }
+
+    /// Records a skipped entry that is neither a file nor a folder we can read.
+    private mutating func skip(_ path: String, _ kind: FileKind) {
+        switch kind {
+        case .special: unreadable.append((path, "not a regular file"))
+        case let .danglingLink(target): unreadable.append((path, "dangling symbolic link (\(target) does not exist)"))
+        case let .unreadable(reason): unreadable.append((path, "cannot read it: \(reason)"))
+        case .missing: unreadable.append((path, "no such file or folder"))
+        case .regular, .directory: break
+        }
+    }
+
+    /// Whether the file's real path is seen for the first time (else it is reported as skipped).
+    private mutating func isFirstVisit(file path: String, shownAs shown: String) -> Bool {
+        let real = FileKind.realPath(path) ?? path
+        guard plannedFiles.insert(real).inserted else {
+            unreadable.append((shown, "the same file as one already imported (\(real))"))
+            return false
+        }
+        return true
     }
 
     static func absolute(_ path: String) -> String {
@@ -55,6 +82,12 @@ public struct ImportPlan: Sendable {
     }
 
     private mutating func plan(folder: String) {
+        let real = FileKind.realPath(folder) ?? folder
+        if let first = plannedFolders[real] {
+            unreadable.append((folder, "symbolic link to a folder already imported (\(first))"))
+            return
+        }
+        plannedFolders[real] = folder
         guard let (files, folders) = listing(folder) else { return }
         let discs = folders.compactMap { name in ItemOrdering.discNumber(folderName: name).map { (name, $0) } }
         let discNames = Set(discs.map(\.0))
@@ -81,14 +114,27 @@ public struct ImportPlan: Sendable {
             unreadable.append((folder, "cannot list the folder (permission denied?)"))
             return nil
         }
+        let folderReal = FileKind.realPath(folder) ?? folder
         var files: [String] = [], folders: [String] = []
         for name in names where !name.hasPrefix(".") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                folders.append(name)
-            } else if !Self.sidecarExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                files.append(name)
+            let path = folder + "/" + name
+            let isSidecar = Self.sidecarExtensions.contains((name as NSString).pathExtension.lowercased())
+            let (kind, isLink) = FileKind.of(path: path)
+            switch kind {
+            case .directory:
+                // A link back to this folder or one above it would be listed forever.
+                if isLink, let target = FileKind.realPath(path),
+                   target == folderReal || target == "/" || folderReal.hasPrefix(target + "/") {
+                    unreadable.append((path, "symbolic link loop (it leads back to \(target))"))
+                } else {
+                    folders.append(name)
+                }
+            case .regular:
+                if !isSidecar, isFirstVisit(file: path, shownAs: path) { files.append(name) }
+            case .missing:
+                continue   // removed while we listed
+            case let other:
+                if !isSidecar { skip(path, other) }
             }
         }
         return (files, folders)

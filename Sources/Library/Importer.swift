@@ -230,6 +230,15 @@ extension LibraryDatabase {
         var skipped: [(path: String, reason: String)] = []
         var mediaIds: [Int64] = []
         for path in paths.map(ImportPlan.absolute) {
+            switch FileKind.of(path: path).kind {
+            case .regular: break
+            case .missing:
+                skipped.append((path, "no such file"))
+                continue
+            default:
+                skipped.append((path, "not a regular file"))
+                continue
+            }
             guard let (size, fingerprint) = Fingerprint.of(path: path) else {
                 skipped.append((path, "cannot read the file"))
                 continue

@@ -10,30 +10,20 @@ public final class LibraryDatabase: Sendable {
     public let path: String?
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
-    /// without writing anything, a database made by a newer abplayer.
+    /// without writing anything, a file that is not an abplayer library, a damaged one, and one
+    /// made by a newer abplayer.
     public init(path: String) throws {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
-        // Checked through a read-only connection first: opening a DatabasePool writes (GRDB
-        // creates and drops a table to make sure the WAL file exists), and a database from a newer
-        // abplayer must be left exactly as it is.
-        if FileManager.default.fileExists(atPath: path) {
-            var readOnly = Self.configuration
-            readOnly.readonly = true
-            let probe: DatabaseQueue
-            do {
-                probe = try DatabaseQueue(path: path, configuration: readOnly)
-            } catch {
-                throw LibraryError.cannotOpen(path: path, reason: "\(error)")
-            }
-            try Self.refuseNewerSchema(probe, name: path)
-            try probe.close()
-        }
+        // Checked by reading only: a file that is not an abplayer library, is damaged, or comes
+        // from a newer abplayer must be left exactly as it is.
+        try Self.checkIdentity(path: path)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             writer = try DatabasePool(path: path, configuration: Self.configuration)
         } catch {
-            throw LibraryError.cannotOpen(path: path, reason: "\(error)")
+            // A full disk fails here (the WAL file is written): say so, and what to do.
+            throw LibraryError.describing(error, library: path) ?? .cannotOpen(path: path, reason: LibraryError.oneLine(error))
         }
         self.path = path
         try Self.migrate(writer, name: path)
@@ -53,7 +43,7 @@ public final class LibraryDatabase: Sendable {
         return base + "/abplayer/library.sqlite"
     }
 
-    private static var configuration: Configuration {
+    static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Another abplayer (the REPL and a script) may hold the write lock for a moment.
@@ -67,7 +57,7 @@ public final class LibraryDatabase: Sendable {
         do {
             unknown = try reader.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
         } catch {
-            throw LibraryError.cannotOpen(path: name, reason: "not an abplayer library? (\(error))")
+            throw LibraryError.damaged(path: name, reason: LibraryError.oneLine(error))
         }
         if !unknown.isEmpty {
             throw LibraryError.newerSchema(path: name, migrations: unknown.sorted())
@@ -79,7 +69,7 @@ public final class LibraryDatabase: Sendable {
         do {
             try LibrarySchema.migrator.migrate(writer)
         } catch {
-            throw LibraryError.cannotOpen(path: name, reason: "cannot bring the schema up to date: \(error)")
+            throw LibraryError.cannotOpen(path: name, reason: "cannot bring the schema up to date: \(LibraryError.oneLine(error))")
         }
     }
 }
@@ -87,6 +77,12 @@ public final class LibraryDatabase: Sendable {
 public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case newerSchema(path: String, migrations: [String])
+    /// An SQLite file (or a file) that another program owns: never written.
+    case notALibrary(path: String, tables: [String], applicationId: Int32)
+    /// Unreadable as a database, truncated, or missing what every library has: never written.
+    case damaged(path: String, reason: String)
+    /// SQLite failed while the library was in use (a full disk, a damaged page, a lock).
+    case database(path: String, code: Int32, message: String)
     case notFound(String)
     case invalid(String)
 
@@ -96,8 +92,42 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case let .newerSchema(path, migrations):
             "\(path): made by a newer abplayer (schema \(migrations.joined(separator: ", "))); "
                 + "left untouched — upgrade abplayer or use another --library"
+        case let .notALibrary(path, tables, applicationId):
+            "\(path) is not an abplayer library (" + (tables.isEmpty
+                ? "another program's: application id \(applicationId)"
+                : "it has tables " + tables.prefix(6).joined(separator: ", ") + (tables.count > 6 ? " and \(tables.count - 6) more" : ""))
+                + "); left untouched: name another file with --library"
+        case let .damaged(path, reason):
+            "\(path): the library is damaged (\(reason)); left untouched: restore it from a backup or name another file with --library"
+        case let .database(path, code, message):
+            switch code {
+            case 13: "\(path): the disk is full (SQLite error 13: \(message)); the step that failed was not saved: free some space and run the command again"
+            case 11, 26: "\(path): the library is damaged (SQLite error \(code): \(message)): restore it from a backup or name another file with --library"
+            case 5, 6: "\(path): the library is busy (SQLite error \(code): \(message)): another abplayer is writing to it; try again"
+            case 8, 10, 14, 23: "\(path): cannot write the library (SQLite error \(code): \(message)): check the disk, the file's permissions and free space"
+            default: "\(path): SQLite error \(code): \(message)"
+            }
         case let .notFound(what): what
         case let .invalid(what): what
         }
+    }
+
+    /// An error as one line: an SQLite error without the SQL GRDB appends (a failed migration
+    /// printed 64 lines of it), anything else with its line breaks folded.
+    public static func oneLine(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "SQLite error \(error.resultCode.rawValue): " + (error.message ?? "\(error.resultCode)")
+                .split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
+        return "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// `error` as a library error naming the file (`library`, else "the library"): itself, or an
+    /// SQLite error met while the library was in use; nil for any other error.
+    public static func describing(_ error: any Error, library: String?) -> LibraryError? {
+        if let error = error as? LibraryError { return error }
+        guard let error = error as? DatabaseError else { return nil }
+        return .database(path: library ?? "the library", code: error.resultCode.rawValue,
+                         message: (error.message ?? "\(error.resultCode)").split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }

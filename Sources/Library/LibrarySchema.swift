@@ -8,6 +8,8 @@ enum LibrarySchema {
     static let firstVersion = "v1-shelves-books-media"
     /// Book settings in the units people use: volume in percent, the sleep timer in seconds.
     static let unitsVersion = "v4-settings-percent-seconds"
+    /// `PRAGMA application_id` set to `LibraryDatabase.applicationId`.
+    static let applicationIdVersion = "v5-application-id"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -18,6 +20,10 @@ enum LibrarySchema {
         // before it commits (`foreignKeyChecks: .deferred`, the default): what SQLite's
         // "other kinds of table schema changes" procedure asks for v4's table rebuild.
         migrator.registerMigration(unitsVersion) { db in try db.execute(sql: v4) }
+        // Marks the file as ours, so that a foreign SQLite file named by --library is told apart
+        // from a library (LibraryDatabase+Identity); the header field is written in the
+        // migration's transaction. 1633841260 is 0x6162706C, "abpl".
+        migrator.registerMigration(applicationIdVersion) { db in try db.execute(sql: "PRAGMA application_id = 1633841260") }
         return migrator
     }
 

@@ -18,7 +18,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.renameBook(database.book(matching: book).id!, to: title) }
+            try reportingLibraryErrors(database) { try database.renameBook(database.book(matching: book).id!, to: title) }
         }
     }
 
@@ -30,7 +30,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
+            try reportingLibraryErrors(database) { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
         }
     }
 
@@ -41,7 +41,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.deleteBook(database.book(matching: book).id!) }
+            try reportingLibraryErrors(database) { try database.deleteBook(database.book(matching: book).id!) }
         }
     }
 
@@ -54,7 +54,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
+            try reportingLibraryErrors(database) { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
         }
     }
 
@@ -68,7 +68,7 @@ struct BookCommand: ParsableCommand {
         func run() throws {
             let database = try library.openForEditing()
             let inspector = DecoderInspector(decoders: try plugins.makeRegistry())
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let target = try database.book(matching: book)
                 let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)
                 for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
@@ -85,7 +85,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let media = try database.items(ofBook: id)
                 guard items.allSatisfy({ media.indices.contains($0 - 1) }) else {
@@ -123,7 +123,7 @@ struct BookCommand: ParsableCommand {
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
             let database = try changes ? library.openForEditing() : library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 var settings = try database.settings(ofBook: id)
                 if let volume { settings.volume = volume }

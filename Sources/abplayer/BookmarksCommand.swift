@@ -17,7 +17,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let items = try database.items(ofBook: id)
                 for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) {
@@ -40,7 +40,7 @@ struct Bookmarks: ParsableCommand {
         func run() throws {
             let at = try self.at
             let database = try library.openForEditing()
-            try reportingLibraryErrors {
+            try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
                 let items = try database.items(ofBook: id)
                 let saved = try database.position(ofBook: id)
@@ -61,7 +61,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.deleteBookmark(id: id) }
+            try reportingLibraryErrors(database) { try database.deleteBookmark(id: id) }
         }
     }
 }

@@ -24,7 +24,7 @@ struct Books: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let listings = try reportingLibraryErrors {
+        let listings = try reportingLibraryErrors(database) {
             if let smart {
                 return try database.books(on: smart).map { try database.bookListing(id: $0.id!) }
             }
@@ -69,7 +69,7 @@ struct Shelves: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let tree = try reportingLibraryErrors { try database.shelfTree() }
+        let tree = try reportingLibraryErrors(database) { try database.shelfTree() }
         let encoder = JSONEncoder.forScripts
         for shelf in tree {
             if json { print(encoder.line(shelf)); continue }

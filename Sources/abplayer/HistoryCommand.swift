@@ -12,7 +12,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        try reportingLibraryErrors {
+        try reportingLibraryErrors(database) {
             let bookId = try book.map { try database.book(matching: $0).id! }
             if json {
                 for session in try database.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
@@ -31,7 +31,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        try reportingLibraryErrors {
+        try reportingLibraryErrors(database) {
             let id = try book.map { try database.book(matching: $0).id! }
             for line in try LibraryText.statsLines(database, book: id, days: days) { print(line) }
         }
@@ -47,7 +47,7 @@ struct Rescan: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors { try database.rescan(searchRoots: folders) }
+        let report = try reportingLibraryErrors(database) { try database.rescan(searchRoots: folders) }
         let lines = LibraryText.rescanLines(report)
         for line in lines.found { print(line) }
         for line in lines.missing { printError("abplayer: \(line)") }
@@ -63,7 +63,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let data = try StateExport.encoder.encode(try reportingLibraryErrors { try database.exportState() })
+        let data = try StateExport.encoder.encode(try reportingLibraryErrors(database) { try database.exportState() })
         if file == "-" {
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
@@ -80,7 +80,7 @@ struct ImportState: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors { try database.importState(LibraryText.readState(path: file)) }
+        let report = try reportingLibraryErrors(database) { try database.importState(LibraryText.readState(path: file)) }
         let lines = LibraryText.stateImportLines(report)
         for line in lines.unmatched { printError("abplayer: \(line)") }
         print(lines.summary)
@@ -98,7 +98,7 @@ struct Browse: ParsableCommand {
 
     func run() throws {
         let database = try addTo == nil ? library.open() : library.openForEditing()
-        try reportingLibraryErrors {
+        try reportingLibraryErrors(database) {
             if let by, value == nil {
                 for entry in try database.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
                 return

@@ -22,12 +22,13 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
-/// Runs a library action; a library error becomes one line on standard error and a failure exit.
-func reportingLibraryErrors<T>(_ body: () throws -> T) throws -> T {
+/// Runs a library action; a library or SQLite error becomes one line on standard error naming
+/// the library file (`library`, when the caller has it open), and a failure exit.
+func reportingLibraryErrors<T>(_ library: LibraryDatabase? = nil, _ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as LibraryError {
-        printError("abplayer: \(error)")
+    } catch let error where LibraryError.describing(error, library: library?.path) != nil {
+        printError("abplayer: \(LibraryError.describing(error, library: library?.path)!)")
         throw ExitCode.failure
     }
 }

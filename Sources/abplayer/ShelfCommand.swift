@@ -13,7 +13,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { _ = try database.createShelf(path: path) }
+            try reportingLibraryErrors(database) { _ = try database.createShelf(path: path) }
         }
     }
 
@@ -25,7 +25,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.renameShelf(path: path, to: name) }
+            try reportingLibraryErrors(database) { try database.renameShelf(path: path, to: name) }
         }
     }
 
@@ -37,7 +37,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors { try database.moveShelf(path: path, under: parent) }
+            try reportingLibraryErrors(database) { try database.moveShelf(path: path, under: parent) }
         }
     }
 
@@ -49,7 +49,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            let removed = try reportingLibraryErrors { try database.deleteShelf(path: path, force: force) }
+            let removed = try reportingLibraryErrors(database) { try database.deleteShelf(path: path, force: force) }
             if force { print("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
         }
     }

@@ -49,6 +49,39 @@ import TestSupport
         #expect(try library.bookmarks(ofBook: 7).map(\.note) == ["after migration"])
     }
 
+    @Test func aLibraryMadeBeforeTheMarkIsRecognisedAndMarked() throws {
+        // Given a library of the first schema: no application id, only GRDB's record of v1
+        let path = try firstSchemaDatabase()
+        let unmarked = try DatabaseQueue(path: path).read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+        #expect(unmarked == 0)
+
+        // When today's abplayer opens it, then it is taken as a library and marked "abpl"
+        let library = try LibraryDatabase(path: path)
+        let marked = try library.writer.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+        #expect(marked == LibraryDatabase.applicationId)
+    }
+
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() throws {
+        // Given an SQLite file of another program, in WAL mode as many are
+        let path = try BuildProducts.temporaryDirectory("foreign").appending(path: "notes.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT); CREATE TABLE tag (name TEXT)") }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // When it is opened as a library, it is refused with its tables named
+        #expect {
+            _ = try LibraryDatabase(path: path)
+        } throws: { error in
+            guard case let LibraryError.notALibrary(refused, tables, _) = error else { return false }
+            return refused == path && tables == ["note", "tag"] && "\(error)".contains("name another file with --library")
+        }
+
+        // Then the file is unchanged
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func aDatabaseFromANewerVersionIsRefusedAndLeftUntouched() throws {
         // Given a library that a newer abplayer migrated further
         let path = try firstSchemaDatabase()

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A small tmpfs, mounted for one test: the honest way to fill a disk. Mounting needs root; where
+/// it cannot be done the tests that need it are reported as not run, with the reason.
+struct SmallDisk {
+    let mountPoint: URL
+
+    init(at mountPoint: URL, bytes: Int) throws {
+        self.mountPoint = mountPoint
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        _ = try Command.run("mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mountPoint.path]).requireSuccess()
+    }
+
+    func unmount() {
+        _ = try? Command.run("umount", [mountPoint.path])
+    }
+
+    /// Bytes left on it.
+    var freeBytes: Int {
+        var info = statvfs()
+        guard statvfs(mountPoint.path, &info) == 0 else { return 0 }
+        return Int(info.f_bavail) * Int(info.f_frsize)
+    }
+
+    /// Whether a tmpfs can be mounted here (tried once, on a throwaway folder).
+    static let canMount: Bool = {
+        guard getuid() == 0, let folder = try? BuildProducts.temporaryDirectory("tmpfs-probe"),
+              let disk = try? SmallDisk(at: folder, bytes: 64 * 1024) else { return false }
+        disk.unmount()
+        return true
+    }()
+}
+
+@Suite struct FullDiskTests {
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs (mount -t tmpfs)"))
+    func aFullDiskDuringImportGivesOneLineAndLeavesTheLibraryWhole() throws {
+        // Given a library on a 1 MiB disk with 128 KiB left, and a book of 500 files (hard links
+        // to one MP3: 500 paths, a media row each, more than the space left)
+        let abplayer = try AbplayerProcess("full-disk")
+        let disk = try SmallDisk(at: abplayer.home.appending(path: "disk"), bytes: 1 << 20)
+        defer { disk.unmount() }
+        let library = disk.mountPoint.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["shelf", "new", "A", "--library", library]).requireSuccess()
+        let book = abplayer.home.appending(path: "Long Book")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        let first = book.appending(path: "part 1.mp3")
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 2, vbr: false), to: first)
+        for part in 2...500 { try FileManager.default.linkItem(at: first, to: book.appending(path: "part \(part).mp3")) }
+        let filler = disk.mountPoint.appending(path: "filler")
+        try Data(count: disk.freeBytes - 128 * 1024).write(to: filler)
+
+        // When the book is imported
+        let imported = try abplayer.run(["import", "--library", library, book.path], timeout: 120)
+
+        // Then it fails with one line naming the library, the full disk and what to do
+        let lines = imported.stderr.split(separator: "\n")
+        #expect(imported.status != 0)
+        #expect(lines.count == 1 && lines[0].hasPrefix("abplayer: \(library): the disk is full"), "stderr: \(imported.stderr)")
+        #expect(imported.stderr.contains("free some space"), "stderr: \(imported.stderr)")
+
+        // and once there is space again, the library opens with no half-written book
+        try FileManager.default.removeItem(at: filler)
+        let books = try abplayer.run(["books", "--library", library]).requireSuccess()
+        #expect(!books.stdoutString.contains("Long Book"), "books: \(books.stdoutString)")
+        #expect(try abplayer.run(["import", "--library", library, book.path], timeout: 120).status == 0)
+    }
+}
