@@ -30,13 +30,15 @@ extension LibraryOptions {
     /// during the change itself is not kept out, nor is a prompt that opens meanwhile told the
     /// library is busy.)
     func openForEditing() throws -> LibraryDatabase {
+        // Opened first: that makes the library's folder, where the lock lives, for a new library.
+        let database = try open()
         guard let lock = try lockForPlaying() else {
             printError("abplayer: a player is running on \(resolvedPath): make this change through it "
                 + "('abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes) or stop it first")
             throw ExitCode.failure
         }
         lock.release()
-        return try open()
+        return database
     }
 
     /// A connection to the player running on this library, or one line saying why there is none
