@@ -215,7 +215,11 @@ extension Console {
         lines.books.forEach(say)
         lines.skipped.forEach(complain)
         say(lines.summary + " (into /\(target))")
-        if report.books.isEmpty && !report.skipped.isEmpty { throw CommandError("nothing imported") }
+        // As the `import` subcommand: a script (`-c`, a pipe) learns from the exit status that
+        // not every file made it.
+        if !report.skipped.isEmpty {
+            throw CommandError(report.books.isEmpty ? "nothing imported" : "\(report.skipped.count) skipped (see above)")
+        }
     }
 
     // MARK: Helpers

@@ -48,6 +48,17 @@ import Testing
         // the top) in the new order
         let dunes = try Self.books(abplayer, library: library).filter { $0.title == "Dune" }
         #expect(dunes.map(\.shelf) == ["Old"])
+
+        // When a script imports a folder holding a file that is no audio
+        let mixed = abplayer.home.appending(path: "mixed/Book")
+        try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 3, vbr: false), to: mixed.appending(path: "01.mp3"))
+        try "not audio".write(to: mixed.appending(path: "02.mp3"), atomically: true, encoding: .utf8)
+        let partial = try abplayer.run(["-c", "import \(mixed.path)", "--library", library])
+        // Then the book is imported, the file named, and the exit status says not all of it was
+        #expect(partial.stdoutString.contains("1 new books, 1 files imported, 0 already present, 1 skipped"), "\(partial.stdoutString)")
+        #expect(partial.stderr.contains("02.mp3"), "\(partial.stderr)")
+        #expect(partial.status == 1)
         #expect(dunes.first?.items.map { $0.durationSeconds?.rounded() } == [6, 4])
     }
 
