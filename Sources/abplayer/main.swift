@@ -12,16 +12,9 @@ func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
     try await command.run()
 }
 
-do {
-    var command = try Abplayer.parseAsRoot()
-    if let asyncCommand = command as? any AsyncParsableCommand {
-        try await runAsync(asyncCommand)
-    } else {
-        try command.run()
-    }
-} catch {
-    // As `Abplayer.exit(withError:)`, but an error quoting a path or a file's content (Foundation's
-    // errors name the file) reaches the terminal through TerminalText like every other line.
+/// As `Abplayer.exit(withError:)`, but an error quoting a path or a file's content (Foundation's
+/// errors name the file) reaches the terminal through TerminalText like every other line.
+func exitReporting(_ error: any Error) -> Never {
     let message = Abplayer.fullMessage(for: error)
     let code = Abplayer.exitCode(for: error)
     if code == .success {
@@ -30,4 +23,38 @@ do {
         FileHandle.standardError.write(Data((TerminalText.lines(message) + "\n").utf8))
     }
     exit(code.rawValue)
+}
+
+var command: any ParsableCommand
+do {
+    command = try Abplayer.parseAsRoot()
+} catch {
+    exitReporting(error) // the command line's own mistakes: ArgumentParser's words and the usage
+}
+do {
+    if let asyncCommand = command as? any AsyncParsableCommand {
+        try await runAsync(asyncCommand)
+    } else {
+        try command.run()
+    }
+} catch let error where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+    // Its own kinds (ExitCode, ValidationError, a help request found late): as it reports them.
+    exitReporting(error)
+} catch {
+    // Anything else a command let through (an SQLite or file error no handler caught): one
+    // `abplayer:` line, like every failure, never "Error:" with a dump after it.
+    printError("abplayer: \(oneLine(error))")
+    exit(ExitCode.failure.rawValue)
+}
+
+/// A Foundation error as a person reads it, `PATH: reason` (its description is a dump of the
+/// NSError's user info); anything else as it describes itself.
+func oneLine(_ error: any Error) -> String {
+    guard String(reflecting: type(of: error)).contains("NSError") || error is CocoaError else { return "\(error)" }
+    let nsError = error as NSError
+    let path = nsError.userInfo[NSFilePathErrorKey] as? String
+    let reason = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError).map { underlying in
+        underlying.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying.code))) : underlying.localizedDescription
+    } ?? nsError.localizedDescription
+    return path.map { "\($0): \(reason)" } ?? reason
 }

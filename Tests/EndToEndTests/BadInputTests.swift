@@ -78,4 +78,18 @@ import Testing
             #expect(refused.stderr.split(separator: "\n").count == 1, "\(arguments): \(refused.stderr)")
         }
     }
+
+    @Test func anErrorNoCommandHandlesIsStillOneAbplayerLine() throws {
+        // Given a library, and a folder that does not exist
+        let abplayer = try AbplayerProcess("unhandled-error")
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["shelves", "--library", library]).requireSuccess()
+        // When the state is exported into it (Foundation's error reaches the command line)
+        let result = try abplayer.run(["export", "/nonexistent/abplayer-folder/state.json", "--library", library])
+        // Then it is one line naming the file, not "Error:" and an NSError dump
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("abplayer: /nonexistent/abplayer-folder/state.json: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("Domain="), "\(result.stderr)")
+    }
 }
