@@ -16,6 +16,10 @@ public final class LibraryDatabase: Sendable {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         // Checked by reading only: a file that is not an abplayer library, is damaged, or comes
         // from a newer abplayer must be left exactly as it is.
+        if let reason = Self.readOnlyReason(path) {
+            throw LibraryError.cannotOpen(path: path, reason: "it is read-only (\(reason)), and abplayer writes your place into it "
+                + "every second: make it writable, or copy it somewhere writable and name the copy with --library")
+        }
         try Self.checkIdentity(path: path)
         do {
             try FileManager.default.createDirectory(
@@ -27,6 +31,24 @@ public final class LibraryDatabase: Sendable {
         }
         self.path = path
         try Self.migrate(writer, name: path)
+    }
+
+    /// Why the library at `path` cannot be written, or nil when it can: on a file system mounted
+    /// read-only, or a file (or, for a new library, a folder) this user may not write. Told apart
+    /// from damage: SQLite says only "unable to open database file" for both.
+    static func readOnlyReason(_ path: String) -> String? {
+        var where_ = path
+        while !FileManager.default.fileExists(atPath: where_) {
+            let parent = (where_ as NSString).deletingLastPathComponent
+            if parent == where_ || parent.isEmpty { return nil }
+            where_ = parent
+        }
+        var system = statvfs()
+        if statvfs(where_, &system) == 0, system.f_flag & UInt(ST_RDONLY) != 0 { return "read-only file system" }
+        if access(where_, W_OK) != 0, errno == EACCES || errno == EROFS || errno == EPERM {
+            return where_ == path ? "no permission to write it" : "no permission to write in \(where_)"
+        }
+        return nil
     }
 
     /// A private in-memory library, for tests and throwaway runs.

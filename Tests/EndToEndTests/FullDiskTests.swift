@@ -67,3 +67,32 @@ struct SmallDisk {
         #expect(try abplayer.run(["import", "--library", library, book.path], timeout: 120).status == 0)
     }
 }
+
+@Suite struct ReadOnlyLibraryTests {
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs (mount -t tmpfs)"))
+    func aLibraryOnAReadOnlyDiskIsRefusedInOneLineNotCalledDamaged() throws {
+        // Given a library with a book, on a disk then mounted read-only
+        let abplayer = try AbplayerProcess("read-only")
+        let disk = try SmallDisk(at: abplayer.home.appending(path: "disk"), bytes: 4 << 20)
+        defer { disk.unmount() }
+        let library = disk.mountPoint.appending(path: "library.sqlite").path
+        let book = abplayer.home.appending(path: "Book")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 3, vbr: false), to: book.appending(path: "01.mp3"))
+        _ = try abplayer.run(["import", "--library", library, book.path]).requireSuccess()
+        _ = try Command.run("mount", ["-o", "remount,ro", disk.mountPoint.path]).requireSuccess()
+        let before = try Data(contentsOf: URL(fileURLWithPath: library))
+
+        // When it is listed, listened to, or opened by the REPL
+        for arguments in [["books"], ["listen", "Book", "--output", "null"], ["-c", "play Book"]] {
+            let result = try abplayer.run(arguments + ["--library", library], timeout: 30)
+            // Then each says in one line that it is read-only and what to do (it said "damaged",
+            // which invites deleting it), and the file is as it was
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.hasPrefix("abplayer: \(library): cannot open the library: it is read-only (read-only file system)"),
+                    "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library)) == before)
+    }
+}
