@@ -59,7 +59,10 @@ public final class ControlSocketServer: Sendable {
         self.listener = listener
         self.inputs = inputs
         self.broadcast = broadcast
-        Thread.detachNewThread { [self] in acceptClients() }
+        Thread.detachNewThread { [self] in
+            Self.yieldToPlayback()
+            acceptClients()
+        }
     }
 
     /// Stops taking clients and removes the socket file.
@@ -99,6 +102,7 @@ public final class ControlSocketServer: Sendable {
             var timeout = timeval(tv_sec: idleTimeout, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             Thread.detachNewThread { [self] in
+                Self.yieldToPlayback()
                 serve(client)
                 clients.subtract(1, ordering: .sequentiallyConsistent)
             }
@@ -106,6 +110,14 @@ public final class ControlSocketServer: Sendable {
     }
 
     private static let firstRetryPause: useconds_t = 10_000
+
+    /// Lowers the calling thread's priority to nice 10 (Linux keeps a nice value per thread, and
+    /// `who` 0 means the calling thread). On a busy machine, clients hammering the socket then
+    /// cannot take the CPU the decoder and the output need: what is heard matters more than how
+    /// fast `status` answers. Lowering needs no privilege; a failure leaves the thread as it was.
+    static func yieldToPlayback() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
 
     /// One client too many: told so without waiting on it (a fresh socket's buffer takes the
     /// line), then closed.
