@@ -19,16 +19,27 @@ final class Producer: @unchecked Sendable {
     var autoPause = AutoPause()
     /// The position last published, and the opened items not yet announced.
     var reporter = PositionReporter()
-    /// Set while the output is lost: where to resume, retried until the output opens again.
+    /// Set while the output is lost (or would not open): where to resume, retried until the
+    /// output opens again.
     var awaitingOutput: PlaybackPosition?
+    /// How long until the next try of a lost output: `reconnectSeconds`, doubled after each
+    /// failed try up to `reconnectMaxSeconds`.
+    var reconnectDelay = Producer.reconnectSeconds
+    /// True when a write to the ring gave up on a command (`writeToRing`): the rest of what the
+    /// chain produced was dropped, so the ring no longer holds what the position clock says.
+    /// Whatever the command did not replace (a pause keeps the ring) is decoded again from the
+    /// frame heard. Cleared by anything that empties the ring.
+    var writeAbandoned = false
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
 
     static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
-    /// How often a lost output is tried again.
-    static let reconnectSeconds = 0.5
+    /// How soon a lost output is tried again; each failed try doubles the wait, up to the
+    /// most (a server back is heard within that; a missing one costs a connect attempt).
+    static let reconnectSeconds = 0.25
+    static let reconnectMaxSeconds = 2.0
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
@@ -38,22 +49,21 @@ final class Producer: @unchecked Sendable {
 
     func run() {
         while true {
-            let commands = core.shared.withLock { shared in
-                defer { shared.commands.removeAll() }
-                return shared.commands
-            }
-            for command in commands {
+            // One command at a time: those behind it stay queued, where a write waiting for the
+            // sink (even one made while handling this command) sees them and gives up.
+            if let command = core.takeCommand() {
                 if case .shutdown = command {
                     closeAll()
                     core.emit.finish()
                     return
                 }
                 handle(command)
+                continue
             }
-            guard commands.isEmpty else { continue }
+            if writeAbandoned { resyncAfterAbandonedWrite() }
             if awaitingOutput != nil {
-                // Waiting for a lost output: retry now and then, or act on a command at once.
-                if core.commandSignal.wait(timeout: .now() + Self.reconnectSeconds) == .timedOut { reconnect() }
+                // Waiting for a lost output: retry with backoff, or act on a command at once.
+                if core.commandSignal.wait(timeout: .now() + reconnectDelay) == .timedOut { reconnect() }
             } else if state == .playing && producing {
                 produce()
             } else if state == .playing {
@@ -132,6 +142,7 @@ final class Producer: @unchecked Sendable {
         guard reader.items.indices.contains(target.item) else { return }
         output.stop()
         ring?.discardUnread()
+        writeAbandoned = false
         dsp.reset()
         var kept = reader.jump(toItem: target.item)
         if kept, target.frame == 0, reader.decoder?.info.isSeekable != true {
@@ -261,6 +272,9 @@ final class Producer: @unchecked Sendable {
         if let sink {
             flushSpeedStage()
             flushConverter()
+            // A command that ends the audio is waiting: it decides, not a drain of a sink
+            // that may never take another frame.
+            if writeAbandoned { return }
             startSinkIfStopped()
             try? sink.drain()
             updateLatencyAndReport()
@@ -279,6 +293,7 @@ final class Producer: @unchecked Sendable {
 
     func closeAll() {
         output.close()
+        writeAbandoned = false
         dsp.close()
         reader.closeDecoder()
         producing = false
@@ -295,17 +310,37 @@ final class Producer: @unchecked Sendable {
     // MARK: The DSP chain's end: the ring
 
     /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
-    /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
+    /// playing: produce() reads no more than its estimate says fits, so waits happen when a stage
+    /// flushes, or when the resampler gives out more than the estimate at once).
+    ///
+    /// The wait must have a way out: a sink whose server died takes nothing more, and its
+    /// report of that is a command like any other. So every command that ends the audio (stop,
+    /// pause, seek, load, another output, the output lost, shutdown; `EngineCore.send` wakes
+    /// this wait for each) ends the write: the rest is dropped and `writeAbandoned` set, and
+    /// later writes of the same chunk are dropped too until the run loop has handled it.
     func writeToRing(_ samples: UnsafePointer<Float>, frames: Int) {
-        guard let ring else { return }
+        guard let ring, !writeAbandoned else { return }
         var done = 0
         while done < frames {
             done += ring.write(from: samples + done * ring.channels, frames: frames - done)
             if done < frames {
+                if core.hasCommandEndingTheAudio(outputGeneration: output.generation) {
+                    writeAbandoned = true
+                    return
+                }
                 startSinkIfStopped()
                 ring.waitForSpace(timeout: 0.2)
             }
         }
+    }
+
+    /// After a write gave up and the commands are handled: when the ring is still the one the
+    /// write was for (a pause keeps it), it lacks the end of a chunk, so it is emptied and
+    /// decoding starts again from the frame heard, as after a seek.
+    func resyncAfterAbandonedWrite() {
+        writeAbandoned = false
+        guard ring != nil, state != .stopped, let heard = core.position else { return }
+        jump(to: heard)
     }
 
     /// Puts what sonic holds through the rest of the chain into the ring (then every source
