@@ -9,11 +9,13 @@ final class ListeningProcess: Sendable {
     /// Standard error so far, and each complete line with when it arrived.
     private let stderr = Mutex((text: "", lines: [(line: String, arrived: ContinuousClock.Instant)]()))
 
-    init(_ abplayer: AbplayerProcess, arguments: [String]) throws {
+    /// `environment` goes over the test's and `abplayer`'s (an audio server's address).
+    init(_ abplayer: AbplayerProcess, arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = BuildProducts.abplayer
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(abplayer.environment) { _, new in new }
+            .merging(environment) { _, new in new }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()
