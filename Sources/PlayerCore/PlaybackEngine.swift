@@ -155,6 +155,7 @@ final class EngineCore: Sendable {
             shared.commands.contains { command in
                 switch command {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
+                case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
                 case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder: false
                 }

@@ -79,6 +79,7 @@ final class Producer: @unchecked Sendable {
     func handle(_ command: EngineCore.Command) {
         switch command {
         case let .load(newItems, start, newEnd, play):
+            awaitingOutput = nil
             closeAll()
             reader.load(newItems, end: newEnd)
             autoPause.clear()
@@ -87,6 +88,11 @@ final class Producer: @unchecked Sendable {
             setState(play ? .playing : .paused)
         case .play:
             if autoPause.fade != nil { cancelFade() }
+            if awaitingOutput != nil {
+                // Asked to play while the output is away: try it now rather than at the next try.
+                reconnect()
+                return
+            }
             if state == .stopped && !reader.items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
@@ -117,6 +123,8 @@ final class Producer: @unchecked Sendable {
         case let .seek(target):
             if autoPause.fade != nil || autoPause.point?.isPassed(at: target) == true { cancelFade() }
             jump(to: target)
+            // While the output is away, it resumes from the new place, not the one kept before.
+            if awaitingOutput != nil, let place = core.position { awaitingOutput = place }
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
         case let .setVolume(percent):
