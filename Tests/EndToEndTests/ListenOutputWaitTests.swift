@@ -6,21 +6,23 @@ import Testing
 /// line, the place kept, tried again until it opens), and a run stopped before anything played
 /// fails without touching the saved place.
 extension ListenTests {
-    /// Plays the book to null for about 1.5 s and stops it with SIGTERM: a saved place past 0.
-    static func savePlace(_ abplayer: AbplayerProcess, library: String) async throws -> Double {
-        let first = try ListeningProcess(abplayer, arguments: ["listen", "--output", "null", "--library", library, "1"])
-        _ = try #require(await first.waitForLine(containing: "playing #"), "stderr: \(first.errorOutput)")
-        try await Task.sleep(for: .milliseconds(1500))
-        first.signal(SIGTERM)
-        #expect(await first.waitForExit() == 0, "stderr: \(first.errorOutput)")
-        return try #require(try savedSeconds(abplayer, library: library))
+    /// Saves a place 7 s into the book's first item: the REPL goes there and quits (no real
+    /// time involved, so a starved test task cannot let the book play to its end meanwhile).
+    static func savePlace(_ abplayer: AbplayerProcess, library: String) throws -> Double {
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "null"])
+        repl.send("play 1")
+        repl.send("goto 1 0:07")
+        #expect(repl.quit() == 0, "\(repl.stderrLines)")
+        let saved = try #require(try savedSeconds(abplayer, library: library))
+        #expect(abs(saved - 7) < 0.01, "saved \(saved) s")
+        return saved
     }
 
     @Test func anOutputNotThereAtTheStartIsWaitedForAndTheBookPlaysFromItsSavedPlace() async throws {
         // Given a book saved past its start, and a PulseAudio server whose address is known but
         // which is not running
         let (abplayer, library) = try Self.libraryWithBook("listen-wait-output")
-        let saved = try await Self.savePlace(abplayer, library: library)
+        let saved = try Self.savePlace(abplayer, library: library)
         let pulse = try PulseServer()
         pulse.stop()
         // When the book is listened to through it
@@ -47,21 +49,25 @@ extension ListenTests {
     @Test func stoppedBeforeItsOutputEverOpenedItExitsNonZeroAndTheSavedPlaceIsUnchanged() async throws {
         // Given a book saved past its start, and no PulseAudio running
         let (abplayer, library) = try Self.libraryWithBook("listen-never-played")
-        let saved = try await Self.savePlace(abplayer, library: library)
+        let saved = try Self.savePlace(abplayer, library: library)
         let pulse = try PulseServer()
         pulse.stop()
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "pulse", "--library", library, "1"],
                                              environment: pulse.environment)
         _ = try #require(await listening.waitForLine(containing: "output unavailable"), "stderr: \(listening.errorOutput)")
-        // When it is stopped with SIGTERM before the output ever opened
+        // When it is stopped with SIGTERM before the output ever opened, while it retries (half
+        // a second on: a SIGTERM within milliseconds of the start was once lost under load, the
+        // signal source not yet armed -- TerminationSignals' own race, not this behaviour's)
+        try await Task.sleep(for: .milliseconds(500))
         let clock = ContinuousClock()
         let signalled = clock.now
         listening.signal(SIGTERM)
         let status = await listening.waitForExit()
-        // Then it exits non-zero within a second (3 s allowed for a loaded machine), saying so,
-        // and the saved place is where it was
+        // Then it exits non-zero within a second (3 s allowed for a loaded machine; the exit as
+        // Foundation saw it), saying so, and the saved place is where it was
         #expect(status == 1, "stderr: \(listening.errorOutput)")
-        #expect(clock.now - signalled < .seconds(3))
+        let took = (listening.exited.value ?? clock.now) - signalled
+        #expect(took < .seconds(3), "exited \(took) after SIGTERM")
         #expect(listening.errorOutput.contains("stopped before anything played"), "stderr: \(listening.errorOutput)")
         let after = try #require(try Self.savedSeconds(abplayer, library: library))
         #expect(abs(after - saved) < 0.001, "saved \(saved) s before, \(after) s after")
