@@ -26,10 +26,12 @@ final class Producer: @unchecked Sendable {
     /// failed try up to `reconnectMaxSeconds`.
     var reconnectDelay = Producer.reconnectSeconds
     /// True when a write to the ring gave up on a command (`writeToRing`): the rest of what the
-    /// chain produced was dropped, so the ring no longer holds what the position clock says.
-    /// Whatever the command did not replace (a pause keeps the ring) is decoded again from the
-    /// frame heard. Cleared by anything that empties the ring.
+    /// chain produced was dropped. Cleared by anything that empties the ring; when the command
+    /// kept the ring (a pause), decoding goes back to `continueFrom`.
     var writeAbandoned = false
+    /// The source frame that follows the last one in the ring when a write gave up: where
+    /// decoding continues, so that what the ring holds plays on seamlessly.
+    var continueFrom: PlaybackPosition?
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
@@ -152,6 +154,18 @@ final class Producer: @unchecked Sendable {
         ring?.discardUnread()
         writeAbandoned = false
         dsp.reset()
+        placeReader(at: target)
+        let position = reader.position
+        let ratio = dsp.sourcePerOutput
+        core.shared.withLock { shared in
+            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
+            shared.lastPosition = position
+        }
+        report(force: true)
+    }
+
+    /// Puts the reader at `target` (a valid item), opening or seeking its decoder.
+    func placeReader(at target: PlaybackPosition) {
         var kept = reader.jump(toItem: target.item)
         if kept, target.frame == 0, reader.decoder?.info.isSeekable != true {
             // A stream that cannot seek gets back to its top by being opened again.
@@ -169,13 +183,6 @@ final class Producer: @unchecked Sendable {
                 reportFailure(error, subject: reader.path)
             }
         }
-        let position = reader.position
-        let ratio = dsp.sourcePerOutput
-        core.shared.withLock { shared in
-            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
-            shared.lastPosition = position
-        }
-        report(force: true)
     }
 
     func setState(_ newState: PlaybackState) {
@@ -334,6 +341,8 @@ final class Producer: @unchecked Sendable {
             if done < frames {
                 if core.hasCommandEndingTheAudio(outputGeneration: output.generation) {
                     writeAbandoned = true
+                    let end = ring.framesWritten
+                    continueFrom = core.shared.withLock { $0.clock.position(ahead: end) }
                     return
                 }
                 startSinkIfStopped()
@@ -343,12 +352,16 @@ final class Producer: @unchecked Sendable {
     }
 
     /// After a write gave up and the commands are handled: when the ring is still the one the
-    /// write was for (a pause keeps it), it lacks the end of a chunk, so it is emptied and
-    /// decoding starts again from the frame heard, as after a seek.
+    /// write was for (a pause keeps it), what it holds stays (resuming is seamless, nothing is
+    /// heard twice), and the decoder goes back to the frame after its last one, with the stages
+    /// emptied of the rest that was dropped.
     func resyncAfterAbandonedWrite() {
         writeAbandoned = false
-        guard ring != nil, state != .stopped, let heard = core.position else { return }
-        jump(to: heard)
+        defer { continueFrom = nil }
+        guard ring != nil, state != .stopped, let next = continueFrom else { return }
+        dsp.reset()
+        placeReader(at: next)
+        markNextFrame()
     }
 
     /// Puts what sonic holds through the rest of the chain into the ring (then every source
