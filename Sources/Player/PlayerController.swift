@@ -130,6 +130,10 @@ public final class PlayerController {
         }
     }
 
+    /// Whether the book loaded has been heard: its output opened and played. A front end that
+    /// is stopped before anything played says so (`listen` exits non-zero).
+    public var hasPlayed: Bool { session?.hasPlayed ?? false }
+
     /// The status now; nil when nothing is loaded.
     public var status: Status? { try? currentStatus() }
 
@@ -221,6 +225,7 @@ public final class PlayerController {
         case let .failed(item, error):
             .itemFailed(item: item, title: session.timeline.items[item].title, reason: "\(error)")
         case .ended: .ended(book: session.book.title)
+        case let .outputLost(message) where !session.hasPlayed: .outputUnavailable(message)
         case let .outputLost(message): .outputLost(message)
         case .outputRestored: .outputRestored
         case let .outputMoved(message): .outputMoved(message)

@@ -12,6 +12,9 @@ public enum PlayerNotice: Sendable, Equatable {
     case itemFailed(item: Int, title: String, reason: String)
     case ended(book: String)
     case outputLost(String)
+    /// The output would not open before anything played (no server yet): the place is kept
+    /// and it is tried again with backoff; `outputRestored` when it opens.
+    case outputUnavailable(String)
     case outputRestored
     /// The server moved the stream (headphones unplugged): paused until `play`.
     case outputMoved(String)
@@ -35,6 +38,7 @@ public enum PlayerNotice: Sendable, Equatable {
         case let .itemFailed(item, title, reason): "item \(item + 1) (\(title)): \(reason)"
         case let .ended(book): "\(book): the end"
         case let .outputLost(message): "output lost: \(message); paused (position saved), resuming when it is back"
+        case let .outputUnavailable(message): "output unavailable: \(message); waiting for it with the place kept (tried again until it opens)"
         case .outputRestored: "output back; playing on"
         case let .outputMoved(message): "\(message); paused: 'play' continues"
         case let .outputChanged(name): "now playing through \(name)"
@@ -49,7 +53,7 @@ public enum PlayerNotice: Sendable, Equatable {
     /// Whether it reports a failure (standard error on a terminal).
     public var isProblem: Bool {
         switch self {
-        case .problem: true
+        case .problem, .outputUnavailable: true
         default: false
         }
     }

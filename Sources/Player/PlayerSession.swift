@@ -23,6 +23,11 @@ final class PlayerSession {
     /// What the listener asked for last, until the engine reports it: `status` right after
     /// `pause` says paused.
     private var requestedState: PlaybackState?
+    /// The engine's state as its events said last (`requestedState` runs ahead of it).
+    private var reportedState = PlaybackState.stopped
+    /// Whether the book was heard: a position reported while the engine played. Until then a
+    /// lost output is one that never opened.
+    private(set) var hasPlayed = false
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
@@ -82,6 +87,7 @@ final class PlayerSession {
     func follow(_ event: PlaybackEvent) {
         switch event {
         case let .position(heard):
+            if reportedState == .playing { hasPlayed = true }
             let tolerance = Int64(timeline.items[heard.item].sampleRate) * 2
             guard place.heard(heard, tolerance: tolerance) else { return }
         case let .itemChanged(info):
@@ -97,6 +103,7 @@ final class PlayerSession {
         case .outputLost, .outputMoved:
             requestedState = nil
         case let .stateChanged(state):
+            reportedState = state
             if state == requestedState || state == .stopped { requestedState = nil }
             rewind.pausedSince = state == .paused ? .now : nil
         case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged:

@@ -141,6 +141,28 @@ final class EngineCore: Sendable {
 
     init(emit: AsyncStream<PlaybackEvent>.Continuation) { self.emit = emit }
 
+    /// The oldest command not yet handled. The rest stay queued, where a write waiting for the
+    /// sink can see them (`hasCommandEndingTheAudio`).
+    func takeCommand() -> Command? {
+        shared.withLock { shared in shared.commands.isEmpty ? nil : shared.commands.removeFirst() }
+    }
+
+    /// Whether a queued command makes what the ring is being given moot: it stops, pauses,
+    /// moves or replaces the audio, reports the output of `generation` (lost or moved), or ends
+    /// the engine. A write waiting for room gives up for these: the sink may never take more.
+    func hasCommandEndingTheAudio(outputGeneration generation: Int) -> Bool {
+        shared.withLock { shared in
+            shared.commands.contains { command in
+                switch command {
+                case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
+                case .sinkStatus(.restored, _): false
+                case let .sinkStatus(_, sent): sent == generation
+                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder: false
+                }
+            }
+        }
+    }
+
     func send(_ command: Command) {
         let ring = shared.withLock { shared in
             shared.commands.append(command)

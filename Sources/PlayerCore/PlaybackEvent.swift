@@ -32,8 +32,11 @@ public enum PlaybackEvent: Sendable {
     case failed(item: Int, error: AudioError)
     /// The last item (or the end of the range) has been played out.
     case ended
-    /// The output stopped working (server died, device unplugged): playback is paused at the frame
-    /// heard last, and resumes there by itself once the output opens again.
+    /// The output stopped working (server died, device unplugged), or would not open (no server
+    /// yet, at the start or for the next item): playback is paused at the frame heard last (or
+    /// the one it was to start at), and resumes there by itself once the output opens again,
+    /// tried with backoff (`.outputRestored`). Which of the two it was, the caller knows: it
+    /// has heard a position while playing, or not.
     case outputLost(String)
     /// The lost output opened again; playing from where it was lost.
     case outputRestored

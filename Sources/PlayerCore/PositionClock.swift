@@ -21,6 +21,16 @@ struct PositionClock {
         marks = [Mark(outputFrame: outputFrame, position: position, sourcePerOutput: sourcePerOutput)]
     }
 
+    /// The position at `outputFrame` ahead of what is heard (the end of what the ring holds),
+    /// forgetting no mark.
+    func position(ahead outputFrame: Int) -> PlaybackPosition? {
+        guard let first = marks.first else { return nil }
+        let mark = marks.last { $0.outputFrame <= outputFrame } ?? first
+        let elapsed = max(0, outputFrame - mark.outputFrame)
+        let sourceElapsed = mark.sourcePerOutput == 1 ? Int64(elapsed) : Int64((Double(elapsed) * mark.sourcePerOutput).rounded())
+        return PlaybackPosition(item: mark.position.item, frame: mark.position.frame + sourceElapsed)
+    }
+
     /// The position heard at `outputFrame`, dropping marks that can no longer be reached.
     mutating func position(atOutputFrame outputFrame: Int) -> PlaybackPosition? {
         guard let first = marks.first else { return nil }

@@ -12,8 +12,8 @@ extension Producer {
     func pauseSink() { output.pause() }
 
     /// The ring of a sink for `format`, opened (or reopened when the format changed) with a fresh
-    /// ring. When opening fails: quietly nil when `quiet` (a reconnect attempt), else the failure
-    /// is reported and playback stops.
+    /// ring. When opening fails: quietly nil when `quiet` (a reconnect attempt), else it is the
+    /// same as losing the output: reported, paused at the place, tried again until it opens.
     func ensureSink(for format: AudioFormat, quiet: Bool = false) -> RingBuffer? {
         if output.isOpen(for: format), let ring { return ring }
         if sink != nil {
@@ -22,6 +22,8 @@ extension Producer {
             startSinkIfStopped()
             flushSpeedStage()
             flushConverter()
+            // A command that ends the audio came while flushing: it goes first.
+            if writeAbandoned { return nil }
             output.drain()
             output.close()
         }
@@ -36,9 +38,7 @@ extension Producer {
             output.close()
             dsp.dropConverter()
             if quiet { return nil }
-            reportFailure(error, kind: .device, subject: "output")
-            closeAll()
-            setState(.stopped)
+            waitForOutput(after: error)
             return nil
         }
         let position = reader.position
@@ -67,6 +67,7 @@ extension Producer {
     func closeSinkKeepingPosition() -> PlaybackPosition? {
         let heard = core.position
         output.close(stoppingFirst: true)
+        writeAbandoned = false
         dsp.disconnect()
         core.shared.withLock { shared in
             shared.ring = nil
@@ -101,6 +102,7 @@ extension Producer {
             let heard = closeSinkKeepingPosition()
             if state == .playing {
                 awaitingOutput = heard ?? reader.position
+                reconnectDelay = Self.reconnectSeconds
                 setState(.paused)
             } else if let heard {
                 jump(to: heard)
@@ -116,16 +118,39 @@ extension Producer {
         }
     }
 
-    /// Tries to reopen the lost output at the kept place; on success playback goes on.
+    /// The output would not open (at the start, or for the next item's format): the same rule
+    /// as a lost one. Everything before the next frame to decode has played out (nothing, at
+    /// the start), so that frame is the place kept; paused there, and tried again with backoff.
+    func waitForOutput(after error: any Error) {
+        let place = reader.position
+        core.shared.withLock { shared in
+            shared.ring = nil
+            shared.latencyFrames = 0
+            shared.lastPosition = place
+        }
+        awaitingOutput = place
+        reconnectDelay = Self.reconnectSeconds
+        setState(.paused)
+        let audioError = error as? AudioError ?? AudioError(.device, subject: "output", reason: "\(error)")
+        core.emit.yield(.outputLost("\(audioError)"))
+    }
+
+    /// Tries to reopen the lost output at the kept place; on success playback goes on. The
+    /// decoder kept open says the format to ask for, so a failed try costs an open, not a seek.
     func reconnect() {
         guard let target = awaitingOutput else { return }
-        jump(to: target)
+        if reader.decoder == nil { jump(to: target) }
         guard openDecoderIfNeeded(), let decoder = reader.decoder else {
             awaitingOutput = nil
             return
         }
-        guard ensureSink(for: decoder.info.format, quiet: true) != nil else { return }
+        guard ensureSink(for: decoder.info.format, quiet: true) != nil else {
+            reconnectDelay = min(reconnectDelay * 2, Self.reconnectMaxSeconds)
+            return
+        }
         awaitingOutput = nil
+        reconnectDelay = Self.reconnectSeconds
+        jump(to: target)
         setState(.playing)
         core.emit.yield(.outputRestored)
     }

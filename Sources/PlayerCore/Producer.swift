@@ -19,16 +19,29 @@ final class Producer: @unchecked Sendable {
     var autoPause = AutoPause()
     /// The position last published, and the opened items not yet announced.
     var reporter = PositionReporter()
-    /// Set while the output is lost: where to resume, retried until the output opens again.
+    /// Set while the output is lost (or would not open): where to resume, retried until the
+    /// output opens again.
     var awaitingOutput: PlaybackPosition?
+    /// How long until the next try of a lost output: `reconnectSeconds`, doubled after each
+    /// failed try up to `reconnectMaxSeconds`.
+    var reconnectDelay = Producer.reconnectSeconds
+    /// True when a write to the ring gave up on a command (`writeToRing`): the rest of what the
+    /// chain produced was dropped. Cleared by anything that empties the ring; when the command
+    /// kept the ring (a pause), decoding goes back to `continueFrom`.
+    var writeAbandoned = false
+    /// The source frame that follows the last one in the ring when a write gave up: where
+    /// decoding continues, so that what the ring holds plays on seamlessly.
+    var continueFrom: PlaybackPosition?
     /// False once the last frame is in the ring buffer: only draining is left.
     var producing = false
     var state = PlaybackState.stopped
 
     static let chunkFrames = ItemReader.chunkFrames
     static let ringSeconds = 0.5
-    /// How often a lost output is tried again.
-    static let reconnectSeconds = 0.5
+    /// How soon a lost output is tried again; each failed try doubles the wait, up to the
+    /// most (a server back is heard within that; a missing one costs a connect attempt).
+    static let reconnectSeconds = 0.25
+    static let reconnectMaxSeconds = 2.0
 
     init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
         self.core = core
@@ -38,22 +51,21 @@ final class Producer: @unchecked Sendable {
 
     func run() {
         while true {
-            let commands = core.shared.withLock { shared in
-                defer { shared.commands.removeAll() }
-                return shared.commands
-            }
-            for command in commands {
+            // One command at a time: those behind it stay queued, where a write waiting for the
+            // sink (even one made while handling this command) sees them and gives up.
+            if let command = core.takeCommand() {
                 if case .shutdown = command {
                     closeAll()
                     core.emit.finish()
                     return
                 }
                 handle(command)
+                continue
             }
-            guard commands.isEmpty else { continue }
+            if writeAbandoned { resyncAfterAbandonedWrite() }
             if awaitingOutput != nil {
-                // Waiting for a lost output: retry now and then, or act on a command at once.
-                if core.commandSignal.wait(timeout: .now() + Self.reconnectSeconds) == .timedOut { reconnect() }
+                // Waiting for a lost output: retry with backoff, or act on a command at once.
+                if core.commandSignal.wait(timeout: .now() + reconnectDelay) == .timedOut { reconnect() }
             } else if state == .playing && producing {
                 produce()
             } else if state == .playing {
@@ -69,6 +81,7 @@ final class Producer: @unchecked Sendable {
     func handle(_ command: EngineCore.Command) {
         switch command {
         case let .load(newItems, start, newEnd, play):
+            awaitingOutput = nil
             closeAll()
             reader.load(newItems, end: newEnd)
             autoPause.clear()
@@ -77,6 +90,11 @@ final class Producer: @unchecked Sendable {
             setState(play ? .playing : .paused)
         case .play:
             if autoPause.fade != nil { cancelFade() }
+            if awaitingOutput != nil {
+                // Asked to play while the output is away: try it now rather than at the next try.
+                reconnect()
+                return
+            }
             if state == .stopped && !reader.items.isEmpty {
                 jump(to: core.position ?? PlaybackPosition(item: 0, frame: 0))
             }
@@ -107,6 +125,8 @@ final class Producer: @unchecked Sendable {
         case let .seek(target):
             if autoPause.fade != nil || autoPause.point?.isPassed(at: target) == true { cancelFade() }
             jump(to: target)
+            // While the output is away, it resumes from the new place, not the one kept before.
+            if awaitingOutput != nil, let place = core.position { awaitingOutput = place }
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
         case let .setVolume(percent):
@@ -132,7 +152,20 @@ final class Producer: @unchecked Sendable {
         guard reader.items.indices.contains(target.item) else { return }
         output.stop()
         ring?.discardUnread()
+        writeAbandoned = false
         dsp.reset()
+        placeReader(at: target)
+        let position = reader.position
+        let ratio = dsp.sourcePerOutput
+        core.shared.withLock { shared in
+            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
+            shared.lastPosition = position
+        }
+        report(force: true)
+    }
+
+    /// Puts the reader at `target` (a valid item), opening or seeking its decoder.
+    func placeReader(at target: PlaybackPosition) {
         var kept = reader.jump(toItem: target.item)
         if kept, target.frame == 0, reader.decoder?.info.isSeekable != true {
             // A stream that cannot seek gets back to its top by being opened again.
@@ -150,13 +183,6 @@ final class Producer: @unchecked Sendable {
                 reportFailure(error, subject: reader.path)
             }
         }
-        let position = reader.position
-        let ratio = dsp.sourcePerOutput
-        core.shared.withLock { shared in
-            shared.clock.reset(outputFrame: ring?.framesWritten ?? 0, at: position, sourcePerOutput: ratio)
-            shared.lastPosition = position
-        }
-        report(force: true)
     }
 
     func setState(_ newState: PlaybackState) {
@@ -261,6 +287,9 @@ final class Producer: @unchecked Sendable {
         if let sink {
             flushSpeedStage()
             flushConverter()
+            // A command that ends the audio is waiting: it decides, not a drain of a sink
+            // that may never take another frame.
+            if writeAbandoned { return }
             startSinkIfStopped()
             try? sink.drain()
             updateLatencyAndReport()
@@ -279,6 +308,7 @@ final class Producer: @unchecked Sendable {
 
     func closeAll() {
         output.close()
+        writeAbandoned = false
         dsp.close()
         reader.closeDecoder()
         producing = false
@@ -295,17 +325,43 @@ final class Producer: @unchecked Sendable {
     // MARK: The DSP chain's end: the ring
 
     /// Writes all `frames` into the ring, waiting for the sink to make room if it must (only while
-    /// playing: produce() reads no more than fits, so waits happen only when a stage flushes).
+    /// playing: produce() reads no more than its estimate says fits, so waits happen when a stage
+    /// flushes, or when the resampler gives out more than the estimate at once).
+    ///
+    /// The wait must have a way out: a sink whose server died takes nothing more, and its
+    /// report of that is a command like any other. So every command that ends the audio (stop,
+    /// pause, seek, load, another output, the output lost, shutdown; `EngineCore.send` wakes
+    /// this wait for each) ends the write: the rest is dropped and `writeAbandoned` set, and
+    /// later writes of the same chunk are dropped too until the run loop has handled it.
     func writeToRing(_ samples: UnsafePointer<Float>, frames: Int) {
-        guard let ring else { return }
+        guard let ring, !writeAbandoned else { return }
         var done = 0
         while done < frames {
             done += ring.write(from: samples + done * ring.channels, frames: frames - done)
             if done < frames {
+                if core.hasCommandEndingTheAudio(outputGeneration: output.generation) {
+                    writeAbandoned = true
+                    let end = ring.framesWritten
+                    continueFrom = core.shared.withLock { $0.clock.position(ahead: end) }
+                    return
+                }
                 startSinkIfStopped()
                 ring.waitForSpace(timeout: 0.2)
             }
         }
+    }
+
+    /// After a write gave up and the commands are handled: when the ring is still the one the
+    /// write was for (a pause keeps it), what it holds stays (resuming is seamless, nothing is
+    /// heard twice), and the decoder goes back to the frame after its last one, with the stages
+    /// emptied of the rest that was dropped.
+    func resyncAfterAbandonedWrite() {
+        writeAbandoned = false
+        defer { continueFrom = nil }
+        guard ring != nil, state != .stopped, let next = continueFrom else { return }
+        dsp.reset()
+        placeReader(at: next)
+        markNextFrame()
     }
 
     /// Puts what sonic holds through the rest of the chain into the ring (then every source

@@ -61,14 +61,18 @@ struct Listen: AsyncParsableCommand {
             throw ExitCode.failure
         }
         var announced = false
+        // Whether anything was heard in this run: stopped before that (the output never
+        // opened), `listen` did not do its job, and says so by its exit status.
+        var playedAny = false
         loop: for await input in inputs {
             guard case let .player(input) = input else { break }
             player.handle(input)
             switch input {
-            case .engine(.position, _) where !announced:
+            case .engine(.position, _) where !announced && player.hasPlayed:
                 // Said when the first audio is heard: scripts (and the kill -9 test) time from here.
                 guard let status = player.status, let book = player.loadedBook?.book else { continue }
                 announced = true
+                playedAny = true
                 printError("abplayer: \(PlayerNotice.heard(book: book, item: status.itemNumber - 1, seconds: status.itemPosition).text)")
             case .engine(.ended, _):
                 // The book is over; the queue's next one may have started, else we are done.
@@ -80,5 +84,9 @@ struct Listen: AsyncParsableCommand {
         }
         player.close()
         withExtendedLifetime(signals) {}
+        if !playedAny {
+            printError("abplayer: stopped before anything played; the saved place is unchanged")
+            throw ExitCode.failure
+        }
     }
 }

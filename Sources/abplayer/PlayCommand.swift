@@ -113,6 +113,10 @@ final class PlaySession: Sendable {
     /// Follows the engine until it ends; true when something failed.
     func run() async -> Bool {
         var failed = false
+        // Whether audio came out: a position reported while playing. Before that, a lost
+        // output is one that never opened, and `play` fails at once instead of waiting for it.
+        var state = PlaybackState.stopped
+        var played = false
         for await event in engine.events {
             switch event {
             case let .itemChanged(info):
@@ -125,6 +129,10 @@ final class PlaySession: Sendable {
                 if error.kind == .device { engine.shutdown() }
             case .ended:
                 engine.shutdown()
+            case let .outputLost(message) where !played:
+                printError("abplayer: \(message)")
+                failed = true
+                engine.shutdown()
             case let .outputLost(message):
                 printError("abplayer: output lost: \(message); paused at \(place); resuming there when it is back")
             case .outputRestored:
@@ -135,7 +143,11 @@ final class PlaySession: Sendable {
                 printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
             case .outputChanged:
                 printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
-            case .stateChanged, .position, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled:
+            case let .stateChanged(newState):
+                state = newState
+            case .position:
+                if state == .playing { played = true }
+            case .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled:
                 break
             }
         }

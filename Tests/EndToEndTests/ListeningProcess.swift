@@ -8,12 +8,17 @@ final class ListeningProcess: Sendable {
     let process: Process
     /// Standard error so far, and each complete line with when it arrived.
     private let stderr = Mutex((text: "", lines: [(line: String, arrived: ContinuousClock.Instant)]()))
+    /// When the exit was seen (on Foundation's thread, so a starved test task cannot make it late).
+    let exited = ExitTime()
 
-    init(_ abplayer: AbplayerProcess, arguments: [String]) throws {
+    /// `environment` goes over the test's and `abplayer`'s (an audio server's address).
+    init(_ abplayer: AbplayerProcess, arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = BuildProducts.abplayer
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(abplayer.environment) { _, new in new }
+            .merging(environment) { _, new in new }
+        process.terminationHandler = { [exited] _ in exited.record() }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()
@@ -50,7 +55,8 @@ final class ListeningProcess: Sendable {
             if !process.isRunning { return stderr.withLock { $0.lines.first { $0.line.contains(text) } } }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return nil
+        // A last look: a task woken late (other suites can starve the pool) must not miss it.
+        return stderr.withLock { $0.lines.first { $0.line.contains(text) } }
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
@@ -69,4 +75,14 @@ final class ListeningProcess: Sendable {
         }
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
+}
+
+/// When a child's exit was seen, set from Foundation's termination handler.
+final class ExitTime: Sendable {
+    private let instant = Mutex<ContinuousClock.Instant?>(nil)
+
+    func record() { instant.withLock { $0 = .now } }
+
+    /// When it exited; nil while it runs.
+    var value: ContinuousClock.Instant? { instant.withLock { $0 } }
 }

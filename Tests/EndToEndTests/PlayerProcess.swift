@@ -12,6 +12,8 @@ final class PlayerProcess: @unchecked Sendable {
     private let input = Pipe()
     private let output = CollectedOutput()
     private let readers = DispatchGroup()
+    /// When the exit was seen (on Foundation's thread, so a starved test task cannot make it late).
+    let exited = ExitTime()
 
     /// `environment` is merged over the test's; the audio servers' variables of a test are
     /// complete on their own (everything else points nowhere), so the player cannot reach a server
@@ -46,6 +48,7 @@ final class PlayerProcess: @unchecked Sendable {
                 readers.leave()
             }
         }
+        process.terminationHandler = { [exited] _ in exited.record() }
         try process.run()
     }
 

@@ -180,9 +180,12 @@ private func openSink(host: UnsafePointer<abp_host_api>?, requested: abp_format,
     let server = options["server"].flatMap { $0.isEmpty ? nil : $0 }
     let clientName = options["client-name"].flatMap { $0.isEmpty ? nil : $0 } ?? "abplayer"
     let connect = options["connect"] ?? "physical"
+    // The server libjack tries without a name: $JACK_DEFAULT_SERVER, else "default". Messages
+    // name that one, so a user with JACK_DEFAULT_SERVER set sees which server was missing.
+    let serverName = server ?? getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     var status = jack_status_t(rawValue: 0)
     guard let client = abp_jack_client_open(clientName, server, &status) else {
-        throw OpenError(status: ABP_ERR_DEVICE, message: "no JACK server \(server ?? "(default)") is running (status 0x\(String(status.rawValue, radix: 16)))")
+        throw OpenError(status: ABP_ERR_DEVICE, message: "no JACK server named '\(serverName)' is running (status 0x\(String(status.rawValue, radix: 16))); start it, or name another with --output jack:NAME")
     }
     // Stereo at least: a mono book is heard on both sides (the host up-mixes).
     let channels = max(2, Int(requested.channels))
@@ -194,7 +197,7 @@ private func openSink(host: UnsafePointer<abp_host_api>?, requested: abp_format,
         }
         ports.append(port)
     }
-    let sink = JackSink(client: client, ports: ports, source: source, host: host, serverName: server ?? "(default)")
+    let sink = JackSink(client: client, ports: ports, source: source, host: host, serverName: serverName)
     jack_set_process_callback(client, { frames, userdata in
         Unmanaged<JackSink>.fromOpaque(userdata!)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
     }, Unmanaged.passUnretained(sink).toOpaque())
