@@ -30,11 +30,16 @@ struct Listen: AsyncParsableCommand {
         let database = try library.open()
         // One player per library: positions are written by one process only.
         guard let lock = try library.lockForPlaying() else {
-            printError("abplayer: a player is already running on \(library.resolvedPath); use 'abplayer remote play \(Tokenizer.quoted(book))'")
+            // `remote` reaches a REPL or a daemon, not another `listen` (it has no socket).
+            if (try? ControlClient(path: library.controlSocket.path)) != nil {
+                printError("abplayer: a player is already running on \(library.resolvedPath); use 'abplayer remote play \(Tokenizer.quoted(book))'")
+            } else {
+                printError("abplayer: another 'abplayer listen' is playing \(library.resolvedPath); stop it first (Ctrl-C where it runs)")
+            }
             throw ExitCode.failure
         }
         defer { lock.release() }
-        let target = try reportingLibraryErrors { try database.book(matching: book) }
+        let target = try reportingLibraryErrors(database) { try database.book(matching: book) }
         let registry = try plugins.makeRegistry()
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         // `listen` is an adapter over the player controller, like the REPL: the controller

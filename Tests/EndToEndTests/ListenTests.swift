@@ -89,6 +89,23 @@ import Testing
     }
 }
 
+extension ListenTests {
+    @Test func aSecondListenIsToldToStopTheFirstNotToUseRemote() async throws {
+        // Given a listen playing the book
+        let (abplayer, library) = try Self.libraryWithBook("listen-second")
+        let first = try ListeningProcess(abplayer, arguments: ["listen", "--output", "null", "--library", library, "Listen"])
+        #expect(await first.waitForLine(containing: "playing") != nil, "stderr: \(first.errorOutput)")
+        // When a second listen starts on the same library
+        let second = try abplayer.run(["listen", "--output", "null", "--library", library, "Listen"])
+        // Then it refuses in one line that says how (remote cannot reach a listen: it has no socket)
+        #expect(second.status == 1)
+        #expect(second.stderr.hasPrefix("abplayer: another 'abplayer listen' is playing \(library); stop it first"), "\(second.stderr)")
+        #expect(!second.stderr.contains("remote"))
+        first.signal(SIGTERM)
+        #expect(await first.waitForExit() == 0, "stderr: \(first.errorOutput)")
+    }
+}
+
 extension Duration {
     var secondsValue: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
