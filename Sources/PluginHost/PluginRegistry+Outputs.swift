@@ -143,12 +143,14 @@ extension PluginRegistry {
     }
 
     private func pacing(_ output: OutputChoice, paced: Bool) throws(OptionSyntaxError) -> OutputChoice {
-        guard let sink = sinks.first(where: { $0.id == output.pluginID }) else { return output }
-        if sink.capabilities.contains(.realtime) || output.options["paced"] != nil { return output }
+        guard let sink = sinks.first(where: { $0.id == output.pluginID }), output.options["paced"] == nil else { return output }
+        // A sink keeping time by itself needs no asking to; one that can be asked is asked
+        // either way (a null output keeps time unless told not to).
         guard sink.option(named: "paced")?.type == .bool else {
-            if !paced { return output }
+            if !paced || sink.capabilities.contains(.realtime) { return output }
             throw OptionSyntaxError("\(sink.id) does not play in real time (no clock of its own, no 'paced' option): choose another")
         }
+        if paced && sink.capabilities.contains(.realtime) { return output }
         var options = output.options
         options["paced"] = paced ? "true" : "false"
         return choice(sink, options, order: output.options.keys.sorted() + ["paced"])

@@ -49,6 +49,13 @@ import Testing
                 #expect(!error.description.contains("\n"))
             }
         }
+        // and a listener's output keeps time: a file output is asked to, one with a clock is left as it is
+        #expect(try registry.inRealTime(registry.output(named: "wav:/tmp/x.wav")).options == ["path": "/tmp/x.wav", "paced": "true"])
+        #expect(try registry.inRealTime(registry.output(named: "pulse")).options == [:])
+        // and decode's go as fast as decoded, null included (it keeps time unless told not to)
+        let fallback = try #require(registry.fallbackOutput)
+        #expect(registry.asFastAsDecoded(fallback).options == ["paced": "false"])
+        #expect(try registry.asFastAsDecoded(registry.output(named: "null,paced=true")).options == ["paced": "true"])
         // and decode's files go to the sink that lists their extension
         #expect(try registry.fileOutput(path: "/tmp/Out.WAV").options == ["path": "/tmp/Out.WAV"])
         #expect(throws: OptionSyntaxError.self) { try registry.fileOutput(path: "/tmp/out.flac") }
