@@ -13,23 +13,17 @@ struct Decode: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The WAV file to write.", valueName: "OUT"))
     var output: String?
 
-    @Option(name: .customLong("from"), help: ArgumentHelp("Start here (\(TimeArgument.help)).", valueName: "T"))
-    var fromText: String?
-    var from: Double? { get throws { try TimeArgument.seconds("--from", fromText) } }
-
-    @Option(name: .customLong("to"), help: ArgumentHelp("Stop here (\(TimeArgument.help)).", valueName: "T"))
-    var toText: String?
-    var to: Double? { get throws { try TimeArgument.seconds("--to", toText) } }
+    @OptionGroup var range: TimeRangeOptions
 
     @Argument(help: "The audio file.", completion: .file())
     var file: String
 
     func validate() throws {
-        if let from = try from, let to = try to, to <= from { try refuse(option: "--to", "must be after --from") }
+        try range.checkOrder()
     }
 
     func run() async throws {
-        let (from, to) = (try self.from, try self.to)
+        let (from, to) = (try range.from, try range.to)
         let registry = try plugins.makeRegistry()
         // Open once to learn the rate, so times become frames, and to fail early and clearly.
         let opened: any Decoder

@@ -32,3 +32,20 @@ func refuse(option name: String, _ problem: String?) throws {
     printError("abplayer: \(name): \(problem)")
     throw ExitCode.validationFailure
 }
+
+/// `--from T --to T`: where `play` and `decode` start and stop, parsed as `TimeArgument`.
+struct TimeRangeOptions: ParsableArguments {
+    @Option(name: .customLong("from"), help: ArgumentHelp("Start here (\(TimeArgument.help)); in the first file for play.", valueName: "T"))
+    var fromText: String?
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("Stop here (\(TimeArgument.help)); in the last file for play.", valueName: "T"))
+    var toText: String?
+
+    var from: Double? { get throws { try TimeArgument.seconds("--from", fromText) } }
+    var to: Double? { get throws { try TimeArgument.seconds("--to", toText) } }
+
+    /// Refuses `--to` at or before `--from` (when both are in one file).
+    func checkOrder(sameFile: Bool = true) throws {
+        if sameFile, let from = try from, let to = try to, to <= from { try refuse(option: "--to", "must be after --from") }
+    }
+}

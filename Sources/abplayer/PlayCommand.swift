@@ -21,13 +21,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to play: \(PluginRegistry.outputSyntax), an output plugin's id with its argument and options (`abplayer plugins`).", valueName: "OUTPUT"))
     var output: String?
 
-    @Option(name: .customLong("from"), help: ArgumentHelp("Start here in the first file (\(TimeArgument.help)).", valueName: "T"))
-    var fromText: String?
-    var from: Double? { get throws { try TimeArgument.seconds("--from", fromText) } }
-
-    @Option(name: .customLong("to"), help: ArgumentHelp("Stop here in the last file (\(TimeArgument.help)).", valueName: "T"))
-    var toText: String?
-    var to: Double? { get throws { try TimeArgument.seconds("--to", toText) } }
+    @OptionGroup var range: TimeRangeOptions
 
     @Option(help: ArgumentHelp("Play at this speed, the pitch kept (0.5 to 4).", valueName: "X"))
     var speed: Double = 1
@@ -40,13 +34,13 @@ struct Play: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to play") }
-        if let from = try from, let to = try to, files.count == 1, to <= from { try refuse(option: "--to", "must be after --from (in one file)") }
+        try range.checkOrder(sameFile: files.count == 1)
         try refuse(option: "--speed", PlayInput.speedProblem(speed))
         try refuse(option: "--volume", PlayInput.volumeProblem(volume))
     }
 
     func run() async throws {
-        let (from, to) = (try self.from, try self.to)
+        let (from, to) = (try range.from, try range.to)
         let registry = try plugins.makeRegistry()
         // The formats of the first and last files turn --from/--to into frames and let the
         // output be chosen for real audio. A file that does not open is reported by the engine.

@@ -59,30 +59,6 @@ import Testing
         }
     }
 
-    /// Mono frames at 1 kHz whose sample is the frame's number, `length` frames long.
-    final class CountingDecoder: Decoder {
-        let info: StreamInfo
-        let metadata = MediaMetadata()
-        let pluginID = "counting"
-        private var next: Int64 = 0
-
-        init(length: Int64) { info = StreamInfo(format: AudioFormat(rate: 1000, channels: 1), totalFrames: length, isSeekable: true) }
-
-        func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
-            let count = Int(min(Int64(maxFrames), info.totalFrames! - next))
-            for index in 0..<count { buffer[index] = Float(next + Int64(index)) }
-            next += Int64(count)
-            return count
-        }
-
-        func seek(to frame: Int64) throws { next = frame }
-    }
-
-    /// Opens "N" as a counting decoder N frames long.
-    struct CountingOpener: DecoderOpener {
-        func openDecoder(path: String) throws -> any Decoder { CountingDecoder(length: Int64(path)!) }
-    }
-
     /// What every start of every sink opened so far heard, in order.
     static func starts(_ sinks: RecordingOpener) -> [[Float]] {
         sinks.sinks.withLock { $0.flatMap { $0.heard.withLock { $0 } } }

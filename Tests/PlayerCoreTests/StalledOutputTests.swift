@@ -43,7 +43,7 @@ import Testing
         // its ring holds (as a resampler's flush can), so it waits for room
         let (_, emit) = AsyncStream.makeStream(of: PlaybackEvent.self)
         let core = EngineCore(emit: emit)
-        let producer = Producer(core: core, decoders: EngineSeekTests.CountingOpener(), sinks: StalledOpener())
+        let producer = Producer(core: core, decoders: CountingOpener(), sinks: StalledOpener())
         let ring = try #require(producer.ensureSink(for: AudioFormat(rate: 1000, channels: 1)))
         let samples = [Float](repeating: 0.5, count: ring.capacityFrames * 2)
         let returned = DispatchSemaphore(value: 0)
@@ -86,7 +86,7 @@ import Testing
     @Test func anOutputThatDoesNotOpenAtTheStartIsWaitedForAndPlaysFromThePlaceKept() async throws {
         // Given an output that does not open yet, and a 100 s item loaded at its frame 5000
         let opener = LateOpener()
-        let engine = PlaybackEngine(decoders: EngineSeekTests.CountingOpener(), sinks: opener)
+        let engine = PlaybackEngine(decoders: CountingOpener(), sinks: opener)
         let log = EventLog()
         let follower = Task { for await event in engine.events { log.events.withLock { $0.append(event) } } }
         let clock = ContinuousClock()
