@@ -62,7 +62,7 @@ extension OutputTests {
                     Issue.record("no sound around the pause: \(track)")
                 }
             }
-            #expect(OutputChecks.distinct(track.seconds) == Array(0..<8), "\(track)")
+            #expect(OutputChecks.distinct(track.seconds) == Array(0..<8), "\(track); stderr: \(player.stderr)")
             OutputChecks.expectWholeSeconds(recorded, track: track, seconds: 1...6)
             // and the position reported while paused is the frame the sink stopped at (the server
             // received exactly that much audio before the silence), within 50 ms: the output latency
