@@ -11,7 +11,7 @@ import Testing
         let player = try PlayerProcess(["--output", "null", mp3.path], environment: [:],
                                        home: try BuildProducts.temporaryDirectory("lazy-libraries"))
         defer { player.send("quit") }
-        #expect(await waitForPlace(player, atLeast: 1, timeout: 120))
+        #expect(await waitForPlace(player, atLeast: 1, timeout: 120), "stdout: \(player.stdout) stderr: \(player.stderr)")
         // Then libchafa, glib, libturbojpeg and libpng are not in its memory map (they are loaded
         // when the first cover is drawn). libdbus cannot be checked the same way: libpulse,
         // which the PulseAudio plugin links, brings it in.
