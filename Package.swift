@@ -18,6 +18,10 @@ struct PluginSpec {
     var pkgConfig: String? = nil
     /// Targets of ours the plugin links statically (like PluginKit), e.g. the MP4 parser.
     var statics: [String] = []
+    /// The shim is C code of ours that loads the library with dlopen when first needed (through
+    /// LazyLoader) instead of a module map that links it: a process maps the library only when it
+    /// uses this plugin, not whenever the plugin is loaded.
+    var loadsLazily = false
 }
 let plugins: [PluginSpec] = [
     PluginSpec(id: "mpg123", target: "Mpg123Plugin", shim: "CMpg123", pkgConfig: "libmpg123"),
@@ -26,9 +30,9 @@ let plugins: [PluginSpec] = [
     PluginSpec(id: "faad", target: "FaadPlugin", shim: "CFaad", statics: ["MP4"]),
     PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
     PluginSpec(id: "wav", target: "WavSinkPlugin", shim: nil),
-    PluginSpec(id: "alsa", target: "AlsaSinkPlugin", shim: "CAlsa", pkgConfig: "alsa"),
-    PluginSpec(id: "pulse", target: "PulseSinkPlugin", shim: "CPulse", pkgConfig: "libpulse"),
-    PluginSpec(id: "jack", target: "JackSinkPlugin", shim: "CJack", pkgConfig: "jack"),
+    PluginSpec(id: "alsa", target: "AlsaSinkPlugin", shim: "CAlsa", loadsLazily: true),
+    PluginSpec(id: "pulse", target: "PulseSinkPlugin", shim: "CPulse", loadsLazily: true),
+    PluginSpec(id: "jack", target: "JackSinkPlugin", shim: "CJack", loadsLazily: true),
 ]
 
 /// Header search paths of the libraries abplayer loads with dlopen when first needed
@@ -76,7 +80,8 @@ var targets: [Target] = [
     // The REPL: commands, the line editor, status. Gets decoders and outputs from the
     // composition root; knows no plugin.
     // The libraries loaded when first needed, and their functions under their own names.
-    .target(name: "LazyLibraries", cSettings: [.unsafeFlags(lazyLibraryHeaders.map { "-I\($0)" })]),
+    .target(name: "LazyLoader"),
+    .target(name: "LazyLibraries", dependencies: ["LazyLoader"], cSettings: [.unsafeFlags(lazyLibraryHeaders.map { "-I\($0)" })]),
     // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers:
     // the headers only (LazyLibraries loads them).
     .systemLibrary(name: "CChafa", path: "Sources/CChafa"),
@@ -130,7 +135,11 @@ targets.append(.target(name: "MP4", dependencies: [], path: "Plugins/MP4", swift
 for plugin in plugins {
     var dependencies: [Target.Dependency] = ["ABPluginABI", "PluginKit"] + plugin.statics.map { .byName(name: $0) }
     if let shim = plugin.shim {
-        targets.append(.systemLibrary(name: shim, path: "Plugins/\(plugin.id)/\(shim)", pkgConfig: plugin.pkgConfig))
+        if plugin.loadsLazily {
+            targets.append(.target(name: shim, dependencies: ["LazyLoader"], path: "Plugins/\(plugin.id)/\(shim)"))
+        } else {
+            targets.append(.systemLibrary(name: shim, path: "Plugins/\(plugin.id)/\(shim)", pkgConfig: plugin.pkgConfig))
+        }
         dependencies.append(.byName(name: shim))
     }
     targets.append(.target(

@@ -1,11 +1,10 @@
 // libchafa (with glib), libturbojpeg and libpng, loaded when the first cover is drawn (see
 // LazyLibraries.h).
 #include "LazyLibraries.h"
-#include "LazyLoader.h"
+#include <LazyLoader.h>
 
 #include <chafa.h>
 #include <png.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <turbojpeg.h>
 
@@ -63,27 +62,15 @@ ABP_PNG_FUNCTIONS(ABP_LAZY_POINTER, ABP_LAZY_POINTER_VOID)
 static const abp_lazy_symbol chafa_symbols[] = {ABP_CHAFA_FUNCTIONS(ABP_LAZY_ENTRY, ABP_LAZY_ENTRY_VOID)};
 static const abp_lazy_symbol turbojpeg_symbols[] = {ABP_TURBOJPEG_FUNCTIONS(ABP_LAZY_ENTRY, ABP_LAZY_ENTRY_VOID)};
 static const abp_lazy_symbol png_symbols[] = {ABP_PNG_FUNCTIONS(ABP_LAZY_ENTRY, ABP_LAZY_ENTRY_VOID)};
-#define COUNT(array) (sizeof array / sizeof array[0])
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool loaded;
-static char error[256];
-
-static void load(void) {
-    loaded = abp_lazy_open("libchafa.so.0", chafa_symbols, COUNT(chafa_symbols), error, sizeof error)
-        && abp_lazy_open("libturbojpeg.so.0", turbojpeg_symbols, COUNT(turbojpeg_symbols), error, sizeof error)
-        && abp_lazy_open("libpng16.so.16", png_symbols, COUNT(png_symbols), error, sizeof error);
+static bool load(char *error, size_t error_size) {
+    return abp_lazy_open("libchafa.so.0", chafa_symbols, ABP_LAZY_COUNT(chafa_symbols), error, error_size)
+        && abp_lazy_open("libturbojpeg.so.0", turbojpeg_symbols, ABP_LAZY_COUNT(turbojpeg_symbols), error, error_size)
+        && abp_lazy_open("libpng16.so.16", png_symbols, ABP_LAZY_COUNT(png_symbols), error, error_size);
 }
 
-bool abp_cover_libraries_load(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
-
-const char *abp_cover_libraries_load_error(void) {
-    pthread_once(&once, load);
-    return loaded ? "" : error;
-}
+static abp_lazy_state state = ABP_LAZY_STATE_INIT;
+bool abp_cover_libraries_load(void) { return abp_lazy_once(&state, load); }
+const char *abp_cover_libraries_load_error(void) { return abp_lazy_error(&state, load); }
 
 ABP_CHAFA_FUNCTIONS(ABP_LAZY_FORWARD, ABP_LAZY_FORWARD_VOID)
 ABP_TURBOJPEG_FUNCTIONS(ABP_LAZY_FORWARD, ABP_LAZY_FORWARD_VOID)

@@ -1,9 +1,8 @@
 // libdbus-1, loaded when MPRIS starts (see LazyLibraries.h).
 #include "LazyLibraries.h"
-#include "LazyLoader.h"
+#include <LazyLoader.h>
 
 #include <dbus/dbus.h>
-#include <pthread.h>
 
 // Every libdbus function abplayer calls: F(return type, name, parameters, arguments) or
 // V(name, parameters, arguments) for the ones returning void. The compiler checks each against
@@ -55,22 +54,12 @@
 ABP_DBUS_FUNCTIONS(ABP_LAZY_POINTER, ABP_LAZY_POINTER_VOID)
 
 static const abp_lazy_symbol symbols[] = {ABP_DBUS_FUNCTIONS(ABP_LAZY_ENTRY, ABP_LAZY_ENTRY_VOID)};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool loaded;
-static char error[256];
-
-static void load(void) {
-    loaded = abp_lazy_open("libdbus-1.so.3", symbols, sizeof symbols / sizeof symbols[0], error, sizeof error);
+static bool load(char *error, size_t error_size) {
+    return abp_lazy_open("libdbus-1.so.3", symbols, ABP_LAZY_COUNT(symbols), error, error_size);
 }
 
-bool abp_dbus_load(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
-
-const char *abp_dbus_load_error(void) {
-    pthread_once(&once, load);
-    return loaded ? "" : error;
-}
+static abp_lazy_state state = ABP_LAZY_STATE_INIT;
+bool abp_dbus_load(void) { return abp_lazy_once(&state, load); }
+const char *abp_dbus_load_error(void) { return abp_lazy_error(&state, load); }
 
 ABP_DBUS_FUNCTIONS(ABP_LAZY_FORWARD, ABP_LAZY_FORWARD_VOID)

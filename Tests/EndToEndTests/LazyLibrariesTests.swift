@@ -4,7 +4,7 @@ import Testing
 
 /// Libraries only some commands need are loaded by those commands, when first needed.
 @Suite struct LazyLibrariesTests {
-    @Test func playingLoadsNoneOfTheCoverLibraries() async throws {
+    @Test func playingToNullLoadsNoneOfTheCoverOrOutputLibraries() async throws {
         // Given abplayer playing an MP3 in real time (the null output is paced; 10 minutes, so it
         // still plays however long this test's task waits for a thread in a full run)
         let mp3 = try Fixtures.mp3(seconds: 600, rate: 8000, channels: 1, vbr: false)
@@ -13,10 +13,16 @@ import Testing
         defer { player.send("quit") }
         #expect(await waitForPlace(player, atLeast: 1, timeout: 120), "stdout: \(player.stdout) stderr: \(player.stderr)")
         // Then libchafa, glib, libturbojpeg and libpng are not in its memory map (they are loaded
-        // when the first cover is drawn). libdbus cannot be checked the same way: libpulse,
-        // which the PulseAudio plugin links, brings it in.
-        let maps = try String(contentsOfFile: "/proc/\(player.processIdentifier)/maps", encoding: .utf8)
-        for library in ["libchafa", "libglib-2.0", "libturbojpeg", "libpng16"] {
+        // when the first cover is drawn), nor libdbus (MPRIS), nor the libraries of the outputs
+        // not used, though their plugins are loaded: each loads its library when first opened
+        // Read to its end: a /proc file says it is empty, and a read by its size stops early.
+        let mapsFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(player.processIdentifier)/maps"))
+        let maps = String(decoding: try mapsFile.readToEnd() ?? Data(), as: UTF8.self)
+        try mapsFile.close()
+        for plugin in ["pulse", "jack", "alsa"] {
+            #expect(maps.contains("libabplayer-\(plugin).so"), "the \(plugin) plugin is not loaded")
+        }
+        for library in ["libchafa", "libglib-2.0", "libturbojpeg", "libpng16", "libdbus-1", "libpulse", "libjack", "libasound"] {
             #expect(!maps.contains(library), "\(library) is loaded while playing")
         }
     }

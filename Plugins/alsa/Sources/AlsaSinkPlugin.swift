@@ -287,6 +287,9 @@ private func alsaError(_ code: Int32) -> String { String(cString: snd_strerror(c
 /// format it runs at, its sample format, period and whether it can pause.
 private func openDevice(_ device: String, requested: abp_format, bufferMilliseconds: Int) throws(SinkOpenError)
     -> (OpaquePointer, abp_format, snd_pcm_format_t, Int, Bool) {
+    guard abp_alsa_load() else {
+        throw SinkOpenError(ABP_ERR_UNSUPPORTED, "\(String(cString: abp_alsa_load_error())); install libasound2")
+    }
     var handle: OpaquePointer?
     // Non-blocking: the writer waits for room itself, with a timeout (see `writeToDevice`).
     var result = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
@@ -383,7 +386,6 @@ private let descriptor = PluginDescriptor(
 
 @_cdecl("abplayer_plugin_entry")
 public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
-    abp_alsa_silence_library_errors()
     return descriptor.entry(for: host)
 }
 

@@ -183,6 +183,9 @@ private func openSink(host: UnsafePointer<abp_host_api>?, requested: abp_format,
     // The server libjack tries without a name: $JACK_DEFAULT_SERVER, else "default". Messages
     // name that one, so a user with JACK_DEFAULT_SERVER set sees which server was missing.
     let serverName = server ?? getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    guard abp_jack_load() else {
+        throw OpenError(status: ABP_ERR_UNSUPPORTED, message: "\(String(cString: abp_jack_load_error())); install libjack-jackd2-0")
+    }
     var status = jack_status_t(rawValue: 0)
     guard let client = abp_jack_client_open(clientName, server, &status) else {
         throw OpenError(status: ABP_ERR_DEVICE, message: "no JACK server named '\(serverName)' is running (status 0x\(String(status.rawValue, radix: 16))); start it, or name another with --output jack:NAME")
@@ -271,6 +274,5 @@ private let descriptor = PluginDescriptor(
 
 @_cdecl("abplayer_plugin_entry")
 public func abplayerPluginEntry(_ host: UnsafePointer<abp_host_api>?) -> UnsafePointer<abp_plugin>? {
-    abp_jack_silence_library_messages()
     return descriptor.entry(for: host)
 }

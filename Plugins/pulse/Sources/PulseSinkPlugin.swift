@@ -273,6 +273,9 @@ private func openSink(host: UnsafePointer<abp_host_api>?, format: abp_format, op
     let sinkName = options["sink"].flatMap { $0.isEmpty ? nil : $0 }
     let latencyMilliseconds = max(20, try options.int("latency-ms") ?? 200)
     let clientName = options["client-name"] ?? "abplayer"
+    guard abp_pulse_load() else {
+        throw OpenError(ABP_ERR_UNSUPPORTED, "\(String(cString: abp_pulse_load_error())); install libpulse0")
+    }
     guard let mainloop = pa_threaded_mainloop_new() else { throw OpenError(ABP_ERR_NOMEM, "cannot create a mainloop") }
     guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), clientName) else {
         pa_threaded_mainloop_free(mainloop)

@@ -1,4 +1,4 @@
-#include "LazyLoader.h"
+#include <LazyLoader.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -23,4 +23,19 @@ bool abp_lazy_open(const char *soname, const abp_lazy_symbol *symbols, size_t co
         *symbols[index].pointer = symbol;
     }
     return true;
+}
+
+bool abp_lazy_once(abp_lazy_state *state, abp_lazy_load_function load) {
+    pthread_mutex_lock(&state->lock);
+    if (state->outcome == ABP_LAZY_UNTRIED) {
+        state->outcome = load(state->error, sizeof state->error) ? ABP_LAZY_LOADED : ABP_LAZY_FAILED;
+    }
+    bool loaded = state->outcome == ABP_LAZY_LOADED;
+    pthread_mutex_unlock(&state->lock);
+    return loaded;
+}
+
+const char *abp_lazy_error(abp_lazy_state *state, abp_lazy_load_function load) {
+    // The error text is written once, under the lock, before the outcome says FAILED.
+    return abp_lazy_once(state, load) ? "" : state->error;
 }
