@@ -21,7 +21,7 @@ extension LibraryDatabase {
             if let session {
                 try db.execute(sql: """
                     UPDATE listeningSession SET toMediaId = ?, toFrame = ?, endedAt = ?, wallSeconds = ? WHERE id = ?
-                    """, arguments: [mediaId, max(0, frame), date, wallSeconds, session])
+                    """, arguments: [mediaId, max(0, frame), StoredDate.text(date), wallSeconds, session])
             }
         }
     }
@@ -43,14 +43,14 @@ extension LibraryDatabase {
             try db.execute(sql: """
                 INSERT INTO mediaPlay (mediaId, playCount, lastPlayedAt) VALUES (?, 1, ?)
                 ON CONFLICT(mediaId) DO UPDATE SET playCount = playCount + 1, lastPlayedAt = excluded.lastPlayedAt
-                """, arguments: [mediaId, date])
+                """, arguments: [mediaId, StoredDate.text(date)])
         }
     }
 
     /// Marks a book finished (played to its end).
     public func markFinished(bookId: Int64, at date: Date = Date()) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?", arguments: [date, bookId])
+            try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?", arguments: [StoredDate.text(date), bookId])
         }
     }
 

@@ -4,6 +4,8 @@ public import GRDB
 // One Codable record per table (GRDB's habit), each with its columns.
 
 public struct Shelf: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { StoredDate.encoding }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { StoredDate.decoding }
     public var id: Int64?
     public var parentId: Int64?
     public var name: String
@@ -19,6 +21,8 @@ public struct Shelf: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
 }
 
 public struct Book: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { StoredDate.encoding }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { StoredDate.decoding }
     public var id: Int64?
     public var shelfId: Int64?
     public var title: String
@@ -119,6 +123,8 @@ public struct BookItem: Codable, Sendable, Equatable, FetchableRecord, MutablePe
 
 /// Where the listener is in a book.
 public struct Position: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { StoredDate.encoding }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { StoredDate.decoding }
     public var bookId: Int64
     public var mediaId: Int64
     public var frame: Int64
@@ -160,6 +166,8 @@ public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValue
 }
 
 public struct Bookmark: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { StoredDate.encoding }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { StoredDate.decoding }
     public var id: Int64?
     public var bookId: Int64
     public var mediaId: Int64
@@ -179,6 +187,8 @@ public struct Bookmark: Codable, Sendable, Equatable, FetchableRecord, MutablePe
 }
 
 public struct ListeningSession: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { StoredDate.encoding }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { StoredDate.decoding }
     public var id: Int64?
     public var bookId: Int64
     public var fromMediaId: Int64

@@ -202,7 +202,7 @@ extension LibraryDatabase {
                     }
                 }
                 try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
-                               arguments: [exported.finished ? Date() : nil, bookId])
+                               arguments: [exported.finished ? StoredDate.text(Date()) : nil, bookId])
                 for b in exported.bookmarks {
                     guard let mediaId = byFingerprint[b.item] else { continue }
                     let duplicate = try Bookmark.filter(Bookmark.Columns.bookId == bookId)
