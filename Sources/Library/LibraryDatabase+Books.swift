@@ -34,6 +34,15 @@ extension LibraryDatabase {
         try writer.read { db in try Self.book(db, matching: reference) }
     }
 
+    /// A new book with no items and no shelf (`addFiles` fills it); returns its id.
+    public func createBook(title: String) throws -> Int64 {
+        try writer.write { db in
+            var book = Book(title: title, addedAt: Date())
+            try book.insert(db)
+            return book.id!
+        }
+    }
+
     static func book(_ db: Database, matching reference: String) throws -> Book {
         let digits = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         if let id = Int64(digits), let book = try Book.fetchOne(db, key: id) { return book }

@@ -8,6 +8,9 @@ public enum PlayerCommand: Equatable, Sendable {
     /// A book from its saved place; nil: resume what is loaded, else the book in progress, else
     /// the one played last.
     case play(bookId: Int64?)
+    /// A book from its saved place, ending at `end` (an item and a frame in it) as it would at
+    /// its last frame: `play --to`.
+    case playUntil(bookId: Int64, end: PlaybackPosition)
     /// An item (0-based) of the book loaded, from its start.
     case playItem(Int)
     case pause

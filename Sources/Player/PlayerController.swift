@@ -64,6 +64,7 @@ public final class PlayerController {
     private func run(_ command: PlayerCommand) throws -> PlayerOutcome {
         switch command {
         case let .play(bookId): return try play(bookId)
+        case let .playUntil(bookId, end): return try load(try library.book(matching: "#\(bookId)"), end: end)
         case let .playItem(item):
             let session = try playing()
             guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
@@ -137,6 +138,9 @@ public final class PlayerController {
     /// The status now; nil when nothing is loaded.
     public var status: Status? { try? currentStatus() }
 
+    /// Where the book loaded is, as exact numbers (item and frame); nil when nothing is loaded.
+    public var position: PlaybackPosition? { session?.position }
+
     // MARK: Loading
 
     func playing() throws(PlayerError) -> PlayerSession {
@@ -168,8 +172,8 @@ public final class PlayerController {
         return last
     }
 
-    /// Loads `book` at its saved place and plays it.
-    private func load(_ book: Book) throws -> PlayerOutcome {
+    /// Loads `book` at its saved place and plays it, to `end` when given, else to its end.
+    private func load(_ book: Book, end: PlaybackPosition? = nil) throws -> PlayerOutcome {
         let media = try library.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
             throw PlayerError("\(book.title): \(missing.path) is missing; run 'abplayer rescan' (the saved position is kept)")
@@ -193,7 +197,7 @@ public final class PlayerController {
         }
         self.session = session
         prepare(session)
-        session.start(paths: media.map(\.path))
+        session.start(paths: media.map(\.path), end: end)
         return .started(book: book, seconds: session.timeline.bookSeconds(startPosition), item: start.item,
                         itemCount: media.count, output: outputName)
     }

@@ -56,10 +56,10 @@ final class PlayerSession {
     var jumps: Int { place.jumps }
     var state: PlaybackState { requestedState ?? engine.state }
 
-    /// Loads the book's files and starts playing at the session's position.
-    func start(paths: [String]) {
+    /// Loads the book's files and starts playing at the session's position, to `end` if given.
+    func start(paths: [String], end: PlaybackPosition?) {
         requestedState = .playing
-        engine.load(paths, start: position)
+        engine.load(paths, start: position, end: end)
     }
 
     func play() {

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Console
 import Foundation
+import Library
+import Listening
+import Player
 import PlayerCore
 import PluginHost
-import Synchronization
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +15,7 @@ struct Play: AsyncParsableCommand {
             (PulseAudio, then JACK, then ALSA's default device in this tree), else a fallback such \
             as null, with a warning. While playing, standard input takes one command a line: \
             pause, resume, status, output ID[:ARG] (switch outputs, keeping the place), speed X, \
-            volume P, stop.
+            volume P, stop. Nothing is saved: `import` and `listen` keep a book's place.
             """)
 
     @OptionGroup var plugins: PluginOptions
@@ -39,147 +41,133 @@ struct Play: AsyncParsableCommand {
         try refuse(option: "--volume", PlayInput.volumeProblem(volume))
     }
 
+    /// What the playing loop is handed: the player's inputs, a line of standard input, a signal.
+    private enum Input: Sendable {
+        case player(PlayerInput)
+        case command(PlayInput)
+        case interrupted(signal: Int32)
+    }
+
     func run() async throws {
         let (from, to) = (try range.from, try range.to)
         let registry = try plugins.makeRegistry()
-        // The formats of the first and last files turn --from/--to into frames and let the
-        // output be chosen for real audio. A file that does not open is reported by the engine.
-        let firstFormat = try? registry.openDecoder(path: files[0]).info.format
-        let lastFormat = files.count == 1 ? firstFormat : try? registry.openDecoder(path: files[files.count - 1]).info.format
+        // `play` is an adapter over the player controller, like `listen` and the REPL. Its book
+        // lives in a library in memory: the files as given, nothing saved anywhere.
+        let library = try LibraryDatabase()
+        let book = try FilesBook(files: files, library: library, inspector: DecoderInspector(decoders: registry))
+        let failed = !book.skipped.isEmpty
+        for (path, reason) in book.skipped { printError("abplayer: \(path): \(reason)") }
+        guard !book.media.isEmpty else { throw ExitCode.failure }
+        try book.prepare(from: from, speed: speed, volume: volume)
+
         let chosen: OutputChoice
         if let output {
             chosen = try registry.resolveOutput(output)
-        } else if let automatic = registry.automaticOutput(for: firstFormat ?? AudioFormat(rate: 44100, channels: 2)) {
+        } else if let automatic = registry.automaticOutput(for: AudioFormat(rate: book.media[0].sampleRate, channels: 2)) {
             if let warning = automatic.warning { printError("abplayer: \(warning)") }
             chosen = automatic.choice
         } else {
             printError("abplayer: no output plugin opens (`abplayer plugins` lists what was found); name one with --output")
             throw ExitCode.failure
         }
-        let sinks: any SinkOpener
+
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let player = PlayerController(library: library, decoders: registry,
+                                      outputs: .fromRegistry(registry, inRealTime: false), output: chosen.description,
+                                      wake: { continuation.yield(.player($0)) })
+        let view = PlayView(player: player, rates: book.media.map(\.sampleRate))
+        player.onNotice = { view.show($0) }
+        let signals = TerminationSignals { continuation.yield(.interrupted(signal: $0)) }
         do {
-            sinks = try registry.sinkOpener(for: chosen)
+            if let end = book.end(to: to) {
+                try player.perform(.playUntil(bookId: book.id, end: end))
+            } else {
+                try player.perform(.play(bookId: book.id))
+            }
         } catch {
             printError("abplayer: \(error)")
             throw ExitCode.failure
         }
-        let engine = PlaybackEngine(decoders: registry, sinks: sinks)
-        let session = PlaySession(engine: engine, registry: registry, output: chosen)
-        let start = PlaybackPosition(item: 0, frame: from.flatMap { seconds in firstFormat?.frames(inSeconds: seconds) } ?? 0)
-        let end = to.flatMap { seconds in lastFormat.map { PlaybackPosition(item: files.count - 1, frame: $0.frames(inSeconds: seconds)) } }
-
-        let signals = TerminationSignals { number in
-            session.interrupted.store(number, ordering: .relaxed)
-            engine.stop()
-            engine.shutdown()
-        }
-        engine.setSpeed(speed)
-        engine.setVolume(volume)
-        engine.load(files, start: start, end: end)
         // Only now: a command already waiting on stdin (`speed 1.5`, `stop`) must act on the
-        // loaded engine, not be overtaken by the options' settings or the load.
-        PlayInput.readStandardInput { session.handle($0) }
-        let failed = await session.run()
+        // loaded book, not be overtaken by the options' settings or the load.
+        PlayInput.readStandardInput { continuation.yield(.command($0)) }
+
+        var signal: Int32?
+        loop: for await input in inputs {
+            switch input {
+            case let .player(input):
+                player.handle(input)
+                guard case let .engine(event, _) = input else { continue }
+                view.follow(event)
+                if case let .failed(_, error) = event, error.kind == .device { break loop }
+                if case .ended = event { break loop }
+                if view.outputNeverOpened { break loop }
+            case .command(.stop):
+                break loop
+            case let .command(command):
+                view.carryOut(command)
+            case let .interrupted(number):
+                signal = number
+                break loop
+            }
+        }
+        player.close()
         withExtendedLifetime(signals) {}
-        let signal = session.interrupted.load(ordering: .relaxed)
-        if signal != 0 { throw ExitCode(128 + signal) }
-        if failed { throw ExitCode.failure }
+        if let signal { throw ExitCode(128 + signal) }
+        if failed || view.failed { throw ExitCode.failure }
     }
 }
 
-/// One `play` run: follows the engine's events, tells the user about the output, and carries out
-/// the commands read from standard input.
-final class PlaySession: Sendable {
-    let engine: PlaybackEngine
-    let registry: PluginRegistry
-    let output: Mutex<OutputChoice>
-    /// The rate of each item heard so far, for showing positions as times.
-    let rates = Mutex<[Int: Int]>([:])
-    /// The signal that ended the run, or 0.
-    let interrupted = Atomic<Int32>(0)
+/// The files given to `play` as a book of a library in memory, in the order given. Files that
+/// cannot be played are left out (`skipped`, with the reason); --from and --to are times in the
+/// first and the last file given, and apply only when those files are in the book.
+struct FilesBook {
+    let id: Int64
+    let library: LibraryDatabase
+    let media: [Media]
+    let skipped: [(path: String, reason: String)]
+    private let firstGivenPlays: Bool
+    private let lastGivenPlays: Bool
 
-    init(engine: PlaybackEngine, registry: PluginRegistry, output: OutputChoice) {
-        self.engine = engine
-        self.registry = registry
-        self.output = Mutex(output)
-    }
-
-    /// Follows the engine until it ends; true when something failed.
-    func run() async -> Bool {
-        var failed = false
-        // Whether audio came out: a position reported while playing. Before that, a lost
-        // output is one that never opened, and `play` fails at once instead of waiting for it.
-        var state = PlaybackState.stopped
-        var played = false
-        for await event in engine.events {
-            switch event {
-            case let .itemChanged(info):
-                rates.withLock { $0[info.index] = info.stream.format.rate }
-                // A folder's file names come from the disk: shown visibly, like every text from files.
-                printOutput("playing " + TerminalText.visible(info.path))
-            case let .failed(_, error):
-                printError("abplayer: \(error)")
-                failed = true
-                if error.kind == .device { engine.shutdown() }
-            case .ended:
-                engine.shutdown()
-            case let .outputLost(message) where !played:
-                printError("abplayer: \(message)")
-                failed = true
-                engine.shutdown()
-            case let .outputLost(message):
-                printError("abplayer: output lost: \(message); paused at \(place); resuming there when it is back")
-            case .outputRestored:
-                printError("abplayer: output back; playing from \(place)")
-            case let .outputMoved(message):
-                // Headphones unplugged: the book must not go on through the room's speakers.
-                // It stays paused until the user says `resume`, which plays on the new sink.
-                printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")
-            case .outputChanged:
-                printError("abplayer: now playing to \(output.withLock { $0 }) from \(place)")
-            case let .stateChanged(newState):
-                state = newState
-            case .position:
-                if state == .playing { played = true }
-            case .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled:
-                break
-            }
+    init(files: [String], library: LibraryDatabase, inspector: any MediaInspector) throws {
+        self.library = library
+        id = try library.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
+        // One at a time, to know whether the first and the last file given are in.
+        var skipped: [(path: String, reason: String)] = []
+        var plays: [Bool] = []
+        for file in files {
+            let (added, refused) = try library.addFiles([file], toBook: id, inspector: inspector)
+            skipped += refused
+            plays.append(added == 1)
         }
-        return failed
+        self.skipped = skipped
+        media = try library.items(ofBook: id)
+        firstGivenPlays = plays[0]
+        lastGivenPlays = plays[plays.count - 1]
     }
 
-    func handle(_ command: PlayInput) {
-        switch command {
-        case .pause: engine.pause()
-        case .resume: engine.play()
-        case .stop:
-            engine.stop()
-            engine.shutdown()
-        case .status:
-            printOutput("status \(engine.state) \(place) output=\(output.withLock { $0 }) speed=\(engine.speed) volume=\(engine.volume)")
-        case let .speed(speed): engine.setSpeed(speed)
-        case let .volume(percent): engine.setVolume(percent)
-        case let .output(name):
-            do {
-                let chosen = try registry.output(named: name)
-                engine.setOutput(try registry.sinkOpener(for: chosen))
-                output.withLock { $0 = chosen }
-            } catch {
-                printError("abplayer: \(error)")
-            }
+    /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
+    /// resumes where it paused, like a music player.
+    func prepare(from: Double?, speed: Double, volume: Double) throws {
+        var settings = try library.settings(ofBook: id)
+        settings.speed = speed
+        settings.volume = volume
+        try library.saveSettings(settings)
+        var preferences = try library.playerPreferences()
+        preferences.autoRewind = false
+        try library.savePlayerPreferences(preferences)
+        if let from, firstGivenPlays, let first = media.first {
+            try library.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
         }
     }
 
-    /// The place heard now, as a time and as exact numbers: `0:12.345 (item 0, frame 544000)`.
-    var place: String {
-        guard let position = engine.position else { return "the start" }
-        let rate = rates.withLock { $0[position.item] }
-        let time = rate.map { Timecode.format(seconds: Double(position.frame) / Double($0)) } ?? "?"
-        return "\(time) (item \(position.item), frame \(position.frame))"
+    /// Where `--to` ends the book, if given.
+    func end(to: Double?) -> PlaybackPosition? {
+        guard let to, lastGivenPlays, let last = media.last else { return nil }
+        return PlaybackPosition(item: media.count - 1, frame: Self.frames(to, rate: last.sampleRate))
     }
-}
 
-/// Writes one line to standard output at once (unbuffered: a program reading a pipe sees it now).
-func printOutput(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    private static func frames(_ seconds: Double, rate: Int) -> Int64 {
+        AudioFormat(rate: rate, channels: 2).frames(inSeconds: seconds)
+    }
 }
