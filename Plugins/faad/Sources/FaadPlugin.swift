@@ -82,8 +82,9 @@ private struct GaplessWindow {
             priming = gapless.priming
             end = priming + gapless.sampleCount
         }
-        // libfaad emits nothing for the first frame, so the timeline starts with the second.
-        start = max(priming, packets.startFrame(ofPacket: min(1, packets.packetCount)))
+        // With no priming (an edit starting at 0) the first frame, which libfaad does not
+        // emit, is silence: the timeline is the file's, as ffmpeg plays it.
+        start = priming
         frames = max(0, min(end, streamEnd) - start)
     }
 }

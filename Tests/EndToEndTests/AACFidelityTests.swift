@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// AAC files as other muxers write them, each checked against ffmpeg, which plays them all.
+@Suite struct AACFidelityTests {
+    static let rate = 44100
+
+    @Test func aConfigWhoseCoreCoderDelayIsMissingPlays() throws {
+        // Given the M4B with an AudioSpecificConfig (AAC-LC, 44100 Hz, stereo) whose
+        // dependsOnCoreCoder bit is set and which ends there, without the 14-bit delay
+        let m4b = try Fixtures.aac(seconds: 5, pns: false)
+        let patched = try Fixtures.withAudioSpecificConfig(m4b, label: "corecoder-without-delay", [0x12, 0x12])
+        let abplayer = try AbplayerProcess("aac-corecoder")
+        // When decoded
+        let decoded = try abplayer.decode(patched)
+        // Then it plays as the untouched file does (ffmpeg reads the missing bits as zeros)
+        let reference = try abplayer.decode(m4b)
+        #expect(try Fixtures.ffmpegDecode(patched).samples.count >= reference.samples.count)
+        #expect(decoded.rate == Self.rate && decoded.channels == 2)
+        #expect(decoded.frameCount == reference.frameCount)
+        #expect(AudioAnalysis.maxAbsDifference(decoded.samples, reference.samples) < 1e-6)
+    }
+
+    @Test func anEditListStartingAtZeroKeepsTheFirstFrame() throws {
+        // Given the M4B with its edit moved to media time 0: the encoder's 1024 frames of priming
+        // are part of the timeline, as ffmpeg plays them
+        let m4b = try Fixtures.aac(seconds: 10, pns: false)
+        let atZero = try Fixtures.editedMP4(m4b, label: "edit-at-0") { editor in
+            try editor.modify("moov/trak[0]/edts/elst") { elst in
+                // version/flags, entry count, segment duration, then the media time
+                elst.payload.replaceSubrange(12..<16, with: MP4BoxEditor.be32(0))
+            }
+        }
+        let abplayer = try AbplayerProcess("aac-edit-at-0")
+        // When decoded
+        let decoded = try abplayer.decode(atZero)
+        let reference = try Fixtures.ffmpegDecode(atZero)
+        // Then it has the edit's length, and every frame is where ffmpeg puts it: the first 1024
+        // (which libfaad does not emit) are silence, ffmpeg's priming is close to it, and the
+        // audio after them is ffmpeg's, not 1024 frames (23 ms) early
+        #expect(decoded.frameCount == 10 * Self.rate)
+        #expect(reference.samples.count >= decoded.samples.count)
+        let prefix = Array(reference.samples.prefix(decoded.samples.count))
+        #expect(AudioAnalysis.maxAbsDifference(Array(decoded.samples.dropFirst(2048)), Array(prefix.dropFirst(2048))) < 2e-3)
+        #expect(AudioAnalysis.maxAbsDifference(Array(decoded.samples.prefix(2048)), Array(prefix.prefix(2048))) < 0.05)
+        #expect(AudioAnalysis.correlation(decoded.samples, prefix) > 0.9999)
+        // and a decode from the middle is the same frames
+        let part = try abplayer.decode(atZero, from: "4.5", to: "5")
+        let start = Int(4.5 * Double(Self.rate))
+        #expect(part.frameCount == Self.rate / 2)
+        #expect(AudioAnalysis.maxAbsDifference(part.samples, Array(decoded.samples[(start * 2)..<((start + part.frameCount) * 2)])) < 1e-6)
+        // and from the very start too
+        let head = try abplayer.decode(atZero, from: "0", to: "0.1")
+        #expect(AudioAnalysis.maxAbsDifference(head.samples, Array(decoded.samples.prefix(head.samples.count))) < 1e-6)
+    }
+}
