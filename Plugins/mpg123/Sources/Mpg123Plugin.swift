@@ -141,26 +141,33 @@ final class Mpg123Decoder: DecoderInstance {
         let firstBytes = audioStart + 4096 <= Int64(head.count)
             ? Array(head[Int(audioStart)..<Int(audioStart) + 4096])
             : try file.read(at: audioStart, count: 4096)
-        let xing = firstBytes.withUnsafeBytes { bytes in
-            MPEGFrameHeader.firstFrame(in: bytes, from: 0, window: 2048).flatMap { $0.header.xingHeader(in: bytes, frameAt: $0.offset) }
+        let vbr = firstBytes.withUnsafeBytes { bytes in
+            MPEGFrameHeader.firstFrame(in: bytes, from: 0, window: 2048).flatMap { VBRHeader(in: bytes, frame: $0.header, at: $0.offset) }
         }
+        let xing = vbr?.kind == .xing ? vbr : nil
         if cachesIndex, let directory = host.cacheDirectory, Int64(xing?.frames ?? .max) >= Self.framesWorthCaching {
             cache = (FrameIndexCache(cacheDirectory: directory), try FileIdentity(file: file, head: head))
         }
         let cached = cache.flatMap { cache in cache.store.load(cache.identity) { offset in self.isFrame(at: offset) } }
 
-        if xing?.frames != nil, case let length = Int64(mpg123_length(handle)), length > 0 {
-            // Xing's byte count covers the audio after the tag; a file much shorter was cut off.
-            guard let promised = xing?.bytes, file.size - audioStart + 2048 < Int64(promised) else {
-                totalFrames = length
-                if let cached, cached.totalFrames == length, install(cached) { cachedCoverage = cached.coverage }
-                return
-            }
-            host.log(ABP_LOG_WARNING, "the file is shorter than its Xing header says: truncated, it plays what it has")
+        // The header's byte count covers the audio after the tag; a file much shorter was cut
+        // off. One line, whichever header said it.
+        let truncated = vbr?.bytes.map { file.size - audioStart + 2048 < Int64($0) } ?? false
+        if let vbr, truncated {
+            host.log(ABP_LOG_WARNING, "the file is shorter than its \(vbr.kind.rawValue) header says: truncated, it plays what it has")
         }
+        if xing?.frames != nil, !truncated, case let length = Int64(mpg123_length(handle)), length > 0 {
+            totalFrames = length
+            if let cached, cached.totalFrames == length, install(cached) { cachedCoverage = cached.coverage }
+            return
+        }
+        // libmpg123 decodes a VBRI frame as a frame of silence: the stream starts after it, as
+        // in ffmpeg. (The index, cached or scanned, counts it; `lead` keeps it out of positions.)
+        let vbriLead = vbr?.kind == .vbri ? Int64(mpg123_spf(handle)) : 0
         if let cached, cached.spansStream(samplesPerFrame: Int64(mpg123_spf(handle))), install(cached) {
             totalFrames = cached.totalFrames
             cachedCoverage = cached.coverage
+            try skipLead(vbriLead)
             host.log(ABP_LOG_DEBUG, "exact length and frame index from the cache")
             return
         }
@@ -173,15 +180,24 @@ final class Mpg123Decoder: DecoderInstance {
         // trimming altogether and the encoder and decoder delay come out as audio. Skip them here,
         // so the timeline (chapters, saved positions) stays that of the intact file.
         if let promised = xing?.frames, Int64(mpg123_framelength(handle)) < Int64(promised) {
-            lead = max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue))))
-                + max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_DEC_DELAY.rawValue))))
-            guard lead < scanned, mpg123_seek(handle, off_t(lead), SEEK_SET) == lead else {
-                throw DecoderError(ABP_ERR_FORMAT, "the stream is too short to decode")
-            }
+            try skipLead(max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue))))
+                + max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_DEC_DELAY.rawValue)))), of: scanned)
+        } else {
+            try skipLead(vbriLead, of: scanned)
         }
         totalFrames = scanned - lead
         host.log(ABP_LOG_DEBUG, "scanned for the exact length in \(millisecondsSince(started)) ms")
         saveIndex(ifItGrewBy: 1)
+    }
+
+    /// Makes libmpg123's first `frames` frames come before our frame 0 (`of`: the stream's length,
+    /// when known, which they must leave something of).
+    private func skipLead(_ frames: Int64, of length: Int64 = .max) throws(DecoderError) {
+        lead = frames
+        guard frames > 0 else { return }
+        guard frames < length, mpg123_seek(handle, off_t(frames), SEEK_SET) == frames else {
+            throw DecoderError(ABP_ERR_FORMAT, "the stream is too short to decode")
+        }
     }
 
     /// Whether a frame of this stream's sample rate starts at `offset` (checks a cached index).
@@ -282,6 +298,9 @@ final class Mpg123Decoder: DecoderInstance {
         case MPG123_DONE.rawValue, MPG123_NEED_MORE.rawValue:
             if frames == 0 { noteEnd() }
             return frames
+        case _ where endsInsideTheLastFrame(result):
+            if frames == 0 { noteEnd() }
+            return frames
         default:
             let error = failure(result, "cannot decode")
             guard frames == 0 else {
@@ -290,6 +309,13 @@ final class Mpg123Decoder: DecoderInstance {
             }
             return fail(error)
         }
+    }
+
+    /// libmpg123 stops reading where an ID3v1 tag starts; a last frame cut off before the tag then
+    /// fails as "Error reading the stream" although nothing failed to read (our reader saw no
+    /// error): the audio simply ends there, as it does in a cut file without the tag.
+    private func endsInsideTheLastFrame(_ result: Int32) -> Bool {
+        result == MPG123_ERR.rawValue && mpg123_errcode(handle) == MPG123_ERR_READER.rawValue && reader.pointee.error == 0
     }
 
     /// A stream that stops before its known length was cut short: it plays what it has.
