@@ -67,9 +67,7 @@ struct ProbeReport: Encodable {
         frames = decoder.info.totalFrames
         duration = frames.map { format.seconds(inFrames: $0) }
         seekable = decoder.info.isSeekable
-        var tags: [String: String] = [:]
-        for (key, value) in decoder.metadata.tags.entries where tags[key] == nil { tags[key] = value }
-        self.tags = tags
+        tags = Dictionary(decoder.metadata.tags.joined.map { ($0.key, $0.value) }) { first, _ in first }
         chapters = decoder.metadata.chapters.map {
             ChapterEntry(start: format.seconds(inFrames: $0.startFrame), startFrame: $0.startFrame, title: $0.title)
         }
@@ -92,7 +90,11 @@ struct ProbeReport: Encodable {
         let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
         lines.append("  duration:  \(length)")
         lines.append("  seekable:  \(seekable ? "yes" : "no")")
-        for key in tags.keys.sorted() { lines.append("  \(shown(key)):".padding(toLength: 13, withPad: " ", startingAt: 0) + shown(tags[key]!)) }
+        for key in tags.keys.sorted() {
+            // A key longer than the column (encoder_options, longdescription) keeps a space.
+            let label = "  \(shown(key)): "
+            lines.append(label.padding(toLength: max(13, label.count), withPad: " ", startingAt: 0) + shown(tags[key]!))
+        }
         lines.append("  chapters:  \(chapters.count)")
         for (index, chapter) in chapters.enumerated() {
             lines.append("    \(index + 1)  \(Timecode.format(seconds: chapter.start))  \(shown(chapter.title))")
