@@ -67,3 +67,26 @@ import Testing
         #expect(AudioAnalysis.secondAt(frame: 5 * 44100 + 22050, in: decoded.samples, channels: 2, rate: 44100) == 5)
     }
 }
+
+extension MP3FidelityTests {
+    @Test func overDriveMediaMarkersAreChaptersWhenThereAreNoChapFrames() throws {
+        // Given a library MP3 whose chapters are an OverDrive MediaMarkers TXXX frame (times as
+        // M:SS.mmm and H:MM:SS.mmm, a title with an escaped ampersand)
+        let plain = try Fixtures.mp3(seconds: 20, vbr: true, id3: ID3Options(title: "Dune"))
+        let markers: [(name: String, time: String)] = [("Chapter 1", "0:00.000"), ("Tom & Jerry", "0:04.250"), ("Chapter 3", "0:00:12.500")]
+        let overdrive = try Fixtures.mp3WithOverDriveMarkers(plain, markers: markers)
+        // and the same with CHAP frames too, which come first
+        let chaptered = try Fixtures.withChapters(plain, chapters: [(0, "Opening"), (10, "Middle")], totalSeconds: 20)
+        let both = try Fixtures.mp3WithOverDriveMarkers(chaptered, markers: markers)
+        let abplayer = try AbplayerProcess("mp3-overdrive")
+        // When probed
+        let probe = try abplayer.probe(overdrive)
+        // Then the markers are the chapters, at their exact frames, and the XML is not a tag
+        #expect(probe.chapters.map(\.title) == ["Chapter 1", "Tom & Jerry", "Chapter 3"])
+        #expect(probe.chapters.map(\.startFrame) == [0, 187_425, 551_250])
+        #expect(probe.tags["title"] == "Dune")
+        #expect(!probe.tags.values.contains { $0.contains("<Markers>") }, "\(probe.tags)")
+        // and CHAP frames win over markers
+        #expect(try abplayer.probe(both).chapters.map(\.title) == ["Opening", "Middle"])
+    }
+}

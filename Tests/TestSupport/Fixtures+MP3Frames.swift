@@ -61,3 +61,51 @@ enum MPEGFrames {
         return offsets
     }
 }
+
+extension Fixtures {
+    /// An ID3v2 frame to write: a text frame (`TPE1`, `TSSE`, ...), or `COMM` (empty description).
+    public struct ID3Frame: Sendable {
+        public let id: String
+        public let text: String
+
+        public init(_ id: String, _ text: String) {
+            self.id = id
+            self.text = text
+        }
+    }
+
+    /// `mp3` (no tags: lame `-t`) behind an ID3v2.4 tag holding `frames` as given, in order,
+    /// repeats included (lame and ffmpeg write each frame once).
+    public static func mp3WithID3Frames(_ mp3: URL, label: String, _ frames: [ID3Frame]) throws -> URL {
+        try cache.file(named: "mp3/\(mp3.deletingPathExtension().lastPathComponent)-id3-\(label).mp3") { url in
+            func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
+            let body = frames.flatMap { frame -> [UInt8] in
+                // UTF-8 (encoding 3); COMM adds a language and an empty description
+                let payload = [3] + (frame.id == "COMM" ? Array("eng".utf8) + [0] : []) + Array(frame.text.utf8)
+                return Array(frame.id.utf8) + syncsafe(payload.count) + [0, 0] + payload
+            }
+            let tag = Array("ID3".utf8) + [4, 0, 0] + syncsafe(body.count) + body
+            try Data(tag + [UInt8](try Data(contentsOf: mp3))).write(to: url)
+        }
+    }
+}
+
+extension Fixtures {
+    /// `mp3` remuxed by ffmpeg (audio copied, tags and chapters kept) with an OverDrive
+    /// MediaMarkers TXXX frame: `markers` are (name, time as OverDrive writes it, "M:SS.mmm" or
+    /// "H:MM:SS.mmm"), names XML-escaped.
+    public static func mp3WithOverDriveMarkers(_ mp3: URL, markers: [(name: String, time: String)]) throws -> URL {
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let xml = "<Markers>" + markers.map { "<Marker><Name>\(escaped($0.name))</Name><Time>\($0.time)</Time></Marker>" }.joined() + "</Markers>"
+        let name = "mp3/\(mp3.deletingPathExtension().lastPathComponent)-overdrive-\(stableDigest(xml + mp3.path)).mp3"
+        return try cache.file(named: name) { url in
+            let head = try Data(contentsOf: mp3)
+            var arguments = ["-v", "error", "-y", "-i", mp3.path, "-map", "0", "-map_metadata", "0", "-map_chapters", "0"]
+            arguments += ["-c", "copy", "-id3v2_version", "3", "-metadata", "OverDrive MediaMarkers=\(xml)"]
+            arguments += ["-write_xing", MP3Layout.hasXingFrame(head) ? "1" : "0"]
+            try Command.run("ffmpeg", arguments + [url.path]).requireSuccess()
+        }
+    }
+}

@@ -72,9 +72,11 @@ final class Mpg123Decoder: DecoderInstance {
         try openStream()
         // Tags first: a scan walks the whole file, and the ID3 tags of files concatenated into
         // this one would replace the first file's.
-        if let metadata { reportTags(metadata.pointee) }
+        let tag = metadata == nil ? nil : try rawTag(head: head, size: tagSize)
+        let frames = tag.flatMap { ID3Chapters.frames(ofTag: $0)?.frames } ?? []
+        if let metadata { reportTags(metadata.pointee, rawFrames: frames) }
         try establishLength(head: head, audioStart: Int64(tagSize))
-        if let metadata { try reportChapters(metadata.pointee, head: head, tagSize: tagSize) }
+        if let metadata { reportChapters(metadata.pointee, tag: tag, frames: frames) }
     }
 
     deinit {
@@ -243,12 +245,23 @@ final class Mpg123Decoder: DecoderInstance {
         }
     }
 
-    private func reportTags(_ metadata: abp_metadata_callbacks) {
+    /// The raw ID3v2 tag, for what libmpg123 does not expose (chapters, repeated frames); nil when
+    /// there is none, or beyond 64 MiB (all pictures, and not worth reading).
+    private func rawTag(head: [UInt8], size: Int) throws(DecoderError) -> [UInt8]? {
+        guard size > 0 else { return nil }
+        guard size <= 64 << 20 else {
+            host.log(ABP_LOG_INFO, "ID3v2 tag too large to look for chapters")
+            return nil
+        }
+        return size <= head.count ? Array(head[0..<size]) : try file.read(at: 0, count: size)
+    }
+
+    private func reportTags(_ metadata: abp_metadata_callbacks, rawFrames: [ID3Chapters.Frame]) {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         guard mpg123_meta_check(handle) & MPG123_ID3 != 0, mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return }
         if metadata.has(\.tag), let tag = metadata.tag {
-            for pair in ID3Tags(v1: v1, v2: v2).pairs {
+            for pair in ID3Tags(v1: v1, v2: v2, rawFrames: rawFrames).pairs {
                 pair.key.withCString { key in pair.value.withCString { value in tag(metadata.ctx, key, value) } }
             }
         }
@@ -259,15 +272,15 @@ final class Mpg123Decoder: DecoderInstance {
         }
     }
 
-    private func reportChapters(_ metadata: abp_metadata_callbacks, head: [UInt8], tagSize: Int) throws(DecoderError) {
-        guard metadata.has(\.chapter), let chapter = metadata.chapter, tagSize > 0 else { return }
-        // Chapters need the raw tag; a tag beyond 64 MiB is all pictures and not worth reading.
-        guard tagSize <= 64 << 20 else { return host.log(ABP_LOG_INFO, "ID3v2 tag too large to look for chapters") }
-        let tag = tagSize <= head.count ? Array(head[0..<tagSize]) : try file.read(at: 0, count: tagSize)
-        for found in ID3Chapters.parse(tag) {
-            let start = Int64(found.startMilliseconds) * Int64(format.rate) / 1000
+    /// CHAP frames, or else OverDrive's MediaMarkers (a TXXX of XML that library MP3s carry).
+    private func reportChapters(_ metadata: abp_metadata_callbacks, tag: [UInt8]?, frames: [ID3Chapters.Frame]) {
+        guard metadata.has(\.chapter), let chapter = metadata.chapter, let tag else { return }
+        var found = ID3Chapters.parse(tag)
+        if found.isEmpty { found = OverDriveMarkers.chapters(in: frames) }
+        for item in found {
+            let start = Int64(item.startMilliseconds) * Int64(format.rate) / 1000
             guard start <= totalFrames else { continue } // points past the end: a stale tag
-            found.title.withCString { chapter(metadata.ctx, start, $0) }
+            item.title.withCString { chapter(metadata.ctx, start, $0) }
         }
     }
 
