@@ -55,3 +55,42 @@ import Testing
         #expect(AudioAnalysis.maxAbsDifference(head.samples, Array(decoded.samples.prefix(head.samples.count))) < 1e-6)
     }
 }
+
+extension AACFidelityTests {
+    @Test func probeShowsTheTagsAndChaptersOfAnMP4ThatWillNotPlayAndWhy() throws {
+        // Given a tagged M4B with chapters whose sample size table claims 4294967295 entries
+        let m4b = try Fixtures.aac(seconds: 5, tags: ["title": "Dune", "artist": "Frank Herbert"],
+                                   chapters: [(0, "Opening"), (2.5, "Second")])
+        let broken = try Fixtures.editedMP4(m4b, label: "unusable-stsz") { editor in
+            try editor.modify("moov/trak[0]/mdia/minf/stbl/stsz") { $0.payload.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0xFF]) }
+        }
+        let abplayer = try AbplayerProcess("aac-unplayable-probe")
+        // When probed, as text and as JSON
+        let text = try abplayer.run(["probe", broken.path])
+        let json = try abplayer.run(["probe", "--json", broken.path])
+        // Then it fails, with the one usual line naming the file and the box
+        #expect(text.status == 1 && json.status == 1)
+        #expect(text.stderr.split(separator: "\n").count == 1 && text.stderr.contains("stsz"), "\(text.stderr)")
+        // and still shows the tags, the chapter list and the reason it will not play
+        let shown = text.stdoutString
+        #expect(shown.contains("  plays:     no: moov/trak/mdia/minf/stbl/stsz: "), "\(shown)")
+        #expect(shown.contains("  title:     Dune\n") && shown.contains("  artist:    Frank Herbert\n"), "\(shown)")
+        #expect(shown.contains("  chapters:  2\n") && shown.contains("0:00  Opening") && shown.contains("0:02  Second"), "\(shown)")
+        let report = try JSONDecoder().decode(UnplayableJSON.self, from: json.stdout)
+        #expect(report.unplayable.contains("stsz"))
+        #expect(report.tags["title"] == "Dune")
+        #expect(report.chapters.map(\.title) == ["Opening", "Second"])
+        #expect(report.chapters.map(\.start) == [0, 2.5])
+    }
+
+    struct UnplayableJSON: Decodable {
+        struct Chapter: Decodable {
+            let start: Double
+            let title: String
+        }
+
+        let unplayable: String
+        let tags: [String: String]
+        let chapters: [Chapter]
+    }
+}

@@ -1,5 +1,6 @@
 import ABPluginABI
 import CFaad
+import MP4
 import PluginKit
 
 /// How libfaad is started on a stream: with the AudioSpecificConfig from an MP4 esds, or from
@@ -288,6 +289,8 @@ struct FaadError: DecoderOpenFailure {
     let status: abp_status
     let reason: String
     var truncated = false
+    /// The tags and chapters of an MP4 file that cannot be played, to report with the failure.
+    var unplayable: MP4Metadata?
 
     init(_ status: abp_status, _ reason: String, truncated: Bool = false) {
         self.status = status
