@@ -94,3 +94,25 @@ extension AACFidelityTests {
         let chapters: [Chapter]
     }
 }
+
+extension AACFidelityTests {
+    @Test func withoutAnyPrimingInformationEveryFrameIsOnTheTimeline() throws {
+        // Given the M4B without its edit list and without iTunSMPB, as 3GP and other muxers
+        // write files: nothing says the first frame is priming
+        let m4b = try Fixtures.aac(seconds: 5, pns: false)
+        let bare = try Fixtures.editedMP4(m4b, label: "no-edts") { try $0.remove("moov/trak[0]/edts") }
+        let abplayer = try AbplayerProcess("aac-no-edts")
+        // When probed and decoded
+        let probe = try abplayer.probe(bare)
+        let decoded = try abplayer.decode(bare)
+        let reference = try Fixtures.ffmpegDecode(bare)
+        // Then the length is the sample table's, the first packet's 1024 frames included (they
+        // were dropped: the whole file 23 ms early and 23 ms short), and the frames are ffmpeg's
+        // (which also plays the part of the last packet that stts cuts off: compare the prefix)
+        #expect(probe.frames == Int64(5 * Self.rate + 1024))
+        #expect(decoded.frameCount == 5 * Self.rate + 1024)
+        #expect(reference.samples.count >= decoded.samples.count)
+        let prefix = Array(reference.samples.prefix(decoded.samples.count))
+        #expect(AudioAnalysis.maxAbsDifference(Array(decoded.samples.dropFirst(2048)), Array(prefix.dropFirst(2048))) < 2e-3)
+    }
+}
