@@ -44,8 +44,12 @@ public struct AudioSpecificConfig: Sendable, Equatable {
         var frameLength = 1024
         if [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23].contains(type) {
             frameLength = try bits.read(1) == 1 ? 960 : 1024
-            if try bits.read(1) == 1 { _ = try bits.read(14) } // dependsOnCoreCoder: coreCoderDelay
-            _ = try bits.read(1) // extensionFlag (its payloads matter only for ER object types)
+            // dependsOnCoreCoder, then its 14-bit coreCoderDelay and the extensionFlag (whose
+            // payloads matter only for ER object types). Some muxers set the flag and end the
+            // config there; ffmpeg reads the missing bits as zeros and plays the file, and no
+            // field a player needs follows them, so a config that ends here is complete.
+            if bits.remaining > 0, try bits.read(1) == 1 { _ = try bits.read(min(14, bits.remaining)) }
+            if bits.remaining > 0 { _ = try bits.read(1) }
         }
         // Backward-compatible signalling: an LC config followed by the SBR/PS sync extension.
         if !sbr, bits.remaining >= 16, try bits.peek(11) == 0x2B7 {

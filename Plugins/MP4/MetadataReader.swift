@@ -49,8 +49,9 @@ struct MetadataReader {
         case "----":
             try readFreeform(item, values: values)
         default:
-            guard let key = Self.textKeys[item.type], let text = values.first?.text, !text.isEmpty else { return }
-            tags.append(MP4Tag(key: key, value: text))
+            // Each data box of the atom is a value of its own (and a repeated atom comes here again).
+            guard let key = Self.textKeys[item.type] else { return }
+            for text in values.compactMap(\.text) where !text.isEmpty { tags.append(MP4Tag(key: key, value: text)) }
         }
     }
 
@@ -70,10 +71,10 @@ struct MetadataReader {
                 return
             }
             gapless = ITunesGapless(priming: priming, padding: padding, sampleCount: count)
-        case "narrator", "narratedby", "narrated by": tags.append(MP4Tag(key: "narrator", value: text))
         default:
-            guard !text.isEmpty, !name.isEmpty else { return }
-            tags.append(MP4Tag(key: name.lowercased(), value: text))
+            let key = ["narrator", "narratedby", "narrated by"].contains(name.lowercased()) ? "narrator" : name.lowercased()
+            guard !name.isEmpty else { return }
+            for text in values.compactMap(\.text) where !text.isEmpty { tags.append(MP4Tag(key: key, value: text)) }
         }
     }
 

@@ -28,9 +28,9 @@ public struct DecoderInspector: MediaInspector {
         description.composer = tags["composer"]
         description.narrator = tags["narrator"]
         description.genre = tags["genre"]
-        description.year = MediaDescription.year(tags["year"])
-        (description.trackNumber, description.trackCount) = MediaDescription.numberAndTotal(tags["track"])
-        (description.discNumber, description.discCount) = MediaDescription.numberAndTotal(tags["disc"])
+        description.year = MediaDescription.year(tags.first("year"))
+        (description.trackNumber, description.trackCount) = MediaDescription.numberAndTotal(tags.first("track"))
+        (description.discNumber, description.discCount) = MediaDescription.numberAndTotal(tags.first("disc"))
         description.chapters = decoder.metadata.chapters.map { ChapterMark(startFrame: $0.startFrame, title: $0.title) }
         description.hasCover = decoder.metadata.cover != nil
         return description

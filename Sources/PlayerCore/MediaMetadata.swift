@@ -37,22 +37,6 @@ public struct Picture: Sendable, Equatable {
     }
 }
 
-/// Tags as the decoder reported them, in order, keys lower-case. A key may repeat (two artists).
-public struct Tags: Sendable, Equatable {
-    public private(set) var entries: [(key: String, value: String)] = []
-
-    public init() {}
-
-    public mutating func append(key: String, value: String) { entries.append((key, value)) }
-
-    /// The first value of `key`.
-    public subscript(_ key: String) -> String? { entries.first { $0.key == key }?.value }
-
-    public static func == (lhs: Tags, rhs: Tags) -> Bool {
-        lhs.entries.elementsEqual(rhs.entries) { $0.key == $1.key && $0.value == $1.value }
-    }
-}
-
 public struct MediaMetadata: Sendable, Equatable {
     public var tags = Tags()
     /// Sorted by start frame.

@@ -51,7 +51,18 @@ final class PluginDecoder: Decoder {
             }
         }
         guard status == ABP_OK, let opened else {
-            throw AudioError(status: status == ABP_OK ? ABP_ERR_INTERNAL : status, subject: path, message: message)
+            var error = AudioError(status: status == ABP_OK ? ABP_ERR_INTERNAL : status, subject: path, message: message)
+            // A decoder may report the metadata of a file it cannot play (plugin.h, open).
+            var metadata = collector.metadata
+            if !metadata.tags.entries.isEmpty || !metadata.chapters.isEmpty || !metadata.pictures.isEmpty {
+                metadata.chapters.sort { $0.startFrame < $1.startFrame }
+                let format = streamInfo.format
+                let known = format.rate > 0 && format.rate <= 768_000 && (1...8).contains(format.channels)
+                error.unplayable = UnplayableMedia(
+                    pluginID: plugin.id, format: known ? AudioFormat(rate: Int(format.rate), channels: Int(format.channels)) : nil,
+                    metadata: metadata)
+            }
+            throw error
         }
         let format = streamInfo.format
         guard format.rate > 0, format.rate <= 768_000, (1...8).contains(format.channels) else {

@@ -24,6 +24,14 @@ struct Probe: ParsableCommand {
                 let decoder = try registry.openDecoder(path: file)
                 let report = ProbeReport(path: file, decoder: decoder)
                 print(json ? report.json : report.text)
+            } catch let error as AudioError {
+                failures += 1
+                // A file that does not play may still show what it is (tags, chapters).
+                if let unplayable = error.unplayable {
+                    let report = ProbeReport(path: file, unplayable: unplayable, reason: error.reason)
+                    print(json ? report.json : report.text)
+                }
+                printError("abplayer: \(error)")
             } catch {
                 failures += 1
                 printError("abplayer: \(error)")
@@ -57,23 +65,34 @@ struct ProbeReport: Encodable {
     let tags: [String: String]
     let chapters: [ChapterEntry]
     let cover: CoverEntry?
+    /// Why the file does not play, for a file whose decoder could read only its metadata (JSON:
+    /// absent when it plays; rate and channels are then 0 unless the decoder knew them).
+    let unplayable: String?
 
     init(path: String, decoder: any Decoder) {
-        let format = decoder.info.format
+        self.init(path: path, plugin: decoder.pluginID, format: decoder.info.format, info: decoder.info,
+                  metadata: decoder.metadata, unplayable: nil)
+    }
+
+    init(path: String, unplayable media: UnplayableMedia, reason: String) {
+        self.init(path: path, plugin: media.pluginID, format: media.format, info: nil, metadata: media.metadata, unplayable: reason)
+    }
+
+    private init(path: String, plugin: String, format: AudioFormat?, info: StreamInfo?, metadata: MediaMetadata, unplayable: String?) {
         self.path = path
-        plugin = decoder.pluginID
-        rate = format.rate
-        channels = format.channels
-        frames = decoder.info.totalFrames
-        duration = frames.map { format.seconds(inFrames: $0) }
-        seekable = decoder.info.isSeekable
-        var tags: [String: String] = [:]
-        for (key, value) in decoder.metadata.tags.entries where tags[key] == nil { tags[key] = value }
-        self.tags = tags
-        chapters = decoder.metadata.chapters.map {
-            ChapterEntry(start: format.seconds(inFrames: $0.startFrame), startFrame: $0.startFrame, title: $0.title)
+        self.plugin = plugin
+        rate = format?.rate ?? 0
+        channels = format?.channels ?? 0
+        frames = info?.totalFrames
+        duration = frames.flatMap { frames in format.map { $0.seconds(inFrames: frames) } }
+        seekable = info?.isSeekable ?? false
+        tags = Dictionary(metadata.tags.joined.map { ($0.key, $0.value) }) { first, _ in first }
+        // Without a rate (a file that does not play and never said it) a start is only a frame.
+        chapters = metadata.chapters.map {
+            ChapterEntry(start: format?.seconds(inFrames: $0.startFrame) ?? 0, startFrame: $0.startFrame, title: $0.title)
         }
-        cover = decoder.metadata.cover.map { CoverEntry(mimeType: $0.mimeType, bytes: $0.data.count) }
+        cover = metadata.cover.map { CoverEntry(mimeType: $0.mimeType, bytes: $0.data.count) }
+        self.unplayable = unplayable
     }
 
     var json: String {
@@ -88,11 +107,19 @@ struct ProbeReport: Encodable {
         let shown = TerminalText.visible
         var lines = [shown(path)]
         lines.append("  plugin:    \(plugin)")
-        lines.append("  format:    \(AudioFormat(rate: rate, channels: channels))")
-        let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
-        lines.append("  duration:  \(length)")
-        lines.append("  seekable:  \(seekable ? "yes" : "no")")
-        for key in tags.keys.sorted() { lines.append("  \(shown(key)):".padding(toLength: 13, withPad: " ", startingAt: 0) + shown(tags[key]!)) }
+        if let unplayable {
+            lines.append("  plays:     no: \(shown(unplayable))")
+        } else {
+            lines.append("  format:    \(AudioFormat(rate: rate, channels: channels))")
+            let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
+            lines.append("  duration:  \(length)")
+            lines.append("  seekable:  \(seekable ? "yes" : "no")")
+        }
+        for key in tags.keys.sorted() {
+            // A key longer than the column (encoder_options, longdescription) keeps a space.
+            let label = "  \(shown(key)): "
+            lines.append(label.padding(toLength: max(13, label.count), withPad: " ", startingAt: 0) + shown(tags[key]!))
+        }
         lines.append("  chapters:  \(chapters.count)")
         for (index, chapter) in chapters.enumerated() {
             lines.append("    \(index + 1)  \(Timecode.format(seconds: chapter.start))  \(shown(chapter.title))")

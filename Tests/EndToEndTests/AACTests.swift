@@ -157,7 +157,9 @@ import Testing
         let rate = LongAACFixture.rate
         let abplayer = try AbplayerProcess("aac-long")
         let probe = try abplayer.probe(book)
-        #expect(probe.frames == Int64(20 * 3600 * rate))
+        // (remuxed from ADTS, it says nothing of the priming frame in front: that frame is on the
+        // timeline, as ffmpeg plays it, 32 ms that shift no second below)
+        #expect(probe.frames == Int64(20 * 3600 * rate + 1024))
         for hour in [1, 10, 19] {
             // The first block after the hour whose neighbours a minute and an hour away hold other
             // tones, so that a seek landing a minute or an hour off would hear something else

@@ -51,3 +51,15 @@ extension AudioSpecificConfig {
         return try AudioSpecificConfig([UInt8(bits >> 8), UInt8(bits & 0xFF)])
     }
 }
+
+extension AudioSpecificConfigTests {
+    @Test func aCoreCoderFlagWithoutItsDelayEndsTheConfig() throws {
+        // Given AAC-LC 44100 Hz stereo with dependsOnCoreCoder set and no coreCoderDelay after it
+        // (ffmpeg reads the missing bits as zeros and plays such files)
+        let config = try AudioSpecificConfig([0x12, 0x12])
+        // Then it is the plain LC config
+        #expect(config == (try AudioSpecificConfig.expected(objectType: 2, rate: 44100, channels: 2)))
+        // and with the delay present it is read past as before
+        #expect(try AudioSpecificConfig([0x12, 0x12, 0x00, 0x00]).sampleRate == 44100)
+    }
+}

@@ -154,3 +154,36 @@ public enum LongAACFixture {
         return frames
     }
 }
+
+extension Fixtures {
+    /// A copy of an ffmpeg M4B whose esds carries `config` as its AudioSpecificConfig: for the
+    /// configurations other muxers write and ffmpeg's never does. The esds is rebuilt in the
+    /// layout ffmpeg writes (ES_Descriptor, DecoderConfigDescriptor with ffmpeg's object type,
+    /// buffer size and bit rates, DecoderSpecificInfo, SLConfig), and the sizes of the sample
+    /// entry and the boxes around it follow.
+    public static func withAudioSpecificConfig(_ file: URL, label: String, _ config: [UInt8]) throws -> URL {
+        try editedMP4(file, label: label) { editor in
+            let path = "moov/trak[0]/mdia/minf/stbl/stsd"
+            guard var payload = editor.node(path)?.payload,
+                  let esds = (0..<payload.count - 4).first(where: { payload[$0..<$0 + 4].elementsEqual("esds".utf8) }),
+                  payload[8 + 4..<8 + 8].elementsEqual("mp4a".utf8) else {
+                throw FixtureError.invalidArgument("\(file.path): no mp4a/esds in the first track's stsd")
+            }
+            // esds payload: version/flags, 03 + 4-byte length, ES_ID, flags, 04 + 4-byte length, 13 bytes
+            let decoderConfigStart = esds + 4 + 4 + 5 + 3
+            guard payload[esds + 8] == 0x03, payload[decoderConfigStart] == 0x04 else {
+                throw FixtureError.invalidArgument("\(file.path): the esds is not laid out as ffmpeg writes it")
+            }
+            let fixedFields = Array(payload[decoderConfigStart + 5..<decoderConfigStart + 5 + 13])
+            func descriptor(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] { [tag, 0x80, 0x80, 0x80, UInt8(body.count)] + body }
+            let decoderConfig = descriptor(0x04, fixedFields + descriptor(0x05, config))
+            let body = [0, 0, 0, 0] + descriptor(0x03, [0x00, 0x01, 0x00] + decoderConfig + descriptor(0x06, [0x02]))
+            let oldSize = Int(MP4BoxEditor.be32(payload, esds - 4))
+            guard esds - 4 + oldSize == payload.count else { throw FixtureError.invalidArgument("\(file.path): boxes follow the esds") }
+            payload.replaceSubrange(esds - 4..<esds - 4 + oldSize, with: MP4BoxEditor.be32(UInt32(8 + body.count)) + Array("esds".utf8) + body)
+            // The mp4a entry ends with its esds (ffmpeg writes nothing after it).
+            payload.replaceSubrange(8..<12, with: MP4BoxEditor.be32(UInt32(payload.count - 8)))
+            try editor.modify(path) { $0.payload = payload }
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ABPluginABI
 import CFaad
+import MP4
 import PluginKit
 
 /// How libfaad is started on a stream: with the AudioSpecificConfig from an MP4 esds, or from
@@ -171,8 +172,10 @@ final class FaadDecoder: DecoderInstance {
         }
         let faadChannels = Int(info.channels)
         guard let output, info.samples > 0, faadChannels > 0 else {
-            // libfaad emits nothing for the first frame after a start: its slot stays empty.
-            decodedFrame = packets.startFrame(ofPacket: index + 1)
+            // libfaad emits nothing for the first frame after a start. Its slot is silence where
+            // the window wants it (an edit list starting at 0 does: ffmpeg decodes that frame
+            // to the encoder's near-silent priming); elsewhere it is before the window.
+            fillSilence(fromPacketStart: decodedFrame, to: packets.startFrame(ofPacket: index + 1))
             return
         }
         guard faadChannels >= channelMap.count, channelMap.allSatisfy({ $0 < faadChannels }), Int64(info.samplerate) == rate else {
@@ -207,9 +210,13 @@ final class FaadDecoder: DecoderInstance {
             let more = corruptPackets == Self.reportedCorruptPackets ? " (further damaged frames are not reported)" : ""
             host.log(ABP_LOG_WARNING, "AAC frame \(index) is damaged (\(Self.errorText(code))): played as silence\(more)")
         }
-        let first = decodedFrame
-        decodedFrame = packets.startFrame(ofPacket: index + 1)
-        let (from, to) = wantedRange(packetStart: first, frames: Int(decodedFrame - first))
+        fillSilence(fromPacketStart: decodedFrame, to: packets.startFrame(ofPacket: index + 1))
+    }
+
+    /// Silence in `pending` for the wanted part of the timeline frames [first, end).
+    private func fillSilence(fromPacketStart first: Int64, to end: Int64) {
+        decodedFrame = end
+        let (from, to) = wantedRange(packetStart: first, frames: Int(end - first))
         guard from < to else { return }
         pending.append(contentsOf: repeatElement(0, count: (to - from) * channels))
     }
@@ -282,6 +289,8 @@ struct FaadError: DecoderOpenFailure {
     let status: abp_status
     let reason: String
     var truncated = false
+    /// The tags and chapters of an MP4 file that cannot be played, to report with the failure.
+    var unplayable: MP4Metadata?
 
     init(_ status: abp_status, _ reason: String, truncated: Bool = false) {
         self.status = status

@@ -21,7 +21,15 @@ private func openStream(host: Host, path: String) throws(FaadError) -> OpenedStr
     guard source.size > 0 else { throw FaadError(ABP_ERR_FORMAT, "the file is empty") }
     let head: [UInt8]
     do { head = try source.read(at: 0, count: Int(min(source.size, 12))) } catch { throw FaadError(ABP_ERR_IO, error.reason) }
-    return looksLikeMP4(head) ? try openMP4(source, host: host) : try openADTS(source, host: host)
+    guard looksLikeMP4(head) else { return try openADTS(source, host: host) }
+    do throws(FaadError) {
+        return try openMP4(source, host: host)
+    } catch {
+        // Damaged sample tables, another codec: the tags and chapters may still be readable.
+        var failure = error
+        if failure.status == ABP_ERR_FORMAT || failure.status == ABP_ERR_UNSUPPORTED { failure.unplayable = MP4Metadata.read(source) }
+        throw failure
+    }
 }
 
 private func openMP4(_ source: FileByteSource, host: Host) throws(FaadError) -> OpenedStream {
@@ -82,8 +90,9 @@ private struct GaplessWindow {
             priming = gapless.priming
             end = priming + gapless.sampleCount
         }
-        // libfaad emits nothing for the first frame, so the timeline starts with the second.
-        start = max(priming, packets.startFrame(ofPacket: min(1, packets.packetCount)))
+        // With no priming (an edit starting at 0) the first frame, which libfaad does not
+        // emit, is silence: the timeline is the file's, as ffmpeg plays it.
+        start = priming
         frames = max(0, min(end, streamEnd) - start)
     }
 }
@@ -129,7 +138,21 @@ private func makeOps() -> abp_decoder_ops {
         open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
             openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(FaadError) in
                 let host = Host(hostAPI, pluginID: pluginID, subject: path)
-                let stream = try openStream(host: host, path: path)
+                let stream: OpenedStream
+                do throws(FaadError) {
+                    stream = try openStream(host: host, path: path)
+                } catch {
+                    if let metadata, let unplayable = error.unplayable {
+                        // The chapters' frames are at the track's rate, which info tells the host.
+                        let rate = unplayable.timescale ?? 0
+                        if rate > 0, rate <= 768_000 {
+                            info?.pointee.format = abp_format(rate: UInt32(rate), channels: UInt32(min(max(unplayable.channelCount ?? 2, 1), 8)))
+                        }
+                        MetadataReporter(metadata).report(tags: unplayable.tags, pictures: unplayable.pictures, chapters: unplayable.chapters,
+                                                          rate: max(rate, 1), totalFrames: nil, host: host)
+                    }
+                    throw error
+                }
                 let decoder = stream.decoder
                 if let metadata, let movie = stream.movie {
                     MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)

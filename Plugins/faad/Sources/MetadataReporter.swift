@@ -23,18 +23,23 @@ struct MetadataReporter {
     }
 
     func report(_ movie: MP4Movie, rate: Int64, totalFrames: Int64, host: Host) {
+        report(tags: movie.tags, pictures: movie.pictures, chapters: movie.chapters, rate: rate, totalFrames: totalFrames, host: host)
+    }
+
+    /// `totalFrames` nil: the length is unknown (a file that does not play), no chapter is past it.
+    func report(tags: [MP4Tag], pictures: [MP4Picture], chapters: [MP4Chapter], rate: Int64, totalFrames: Int64?, host: Host) {
         if let tag {
-            for item in movie.tags { item.key.withCString { key in item.value.withCString { tag(ctx, key, $0) } } }
+            for item in tags { item.key.withCString { key in item.value.withCString { tag(ctx, key, $0) } } }
         }
         if let picture {
-            for (index, item) in movie.pictures.enumerated() {
+            for (index, item) in pictures.enumerated() {
                 item.data.withUnsafeBufferPointer { picture(ctx, item.mimeType, index == 0 ? 3 : 0, $0.baseAddress, $0.count) }
             }
         }
         guard let chapter else { return }
-        for item in movie.chapters {
+        for item in chapters {
             let start = item.startFrame(rate: rate)
-            guard start <= totalFrames else {
+            guard start <= totalFrames ?? Int64.max else {
                 host.log(ABP_LOG_WARNING, "ignored chapter '\(item.title)': it starts after the end of the audio")
                 continue
             }

@@ -14,7 +14,14 @@ enum ID3Chapters {
     /// The chapters of `tag`, which starts with the 10-byte "ID3" header. Versions 2.3 and 2.4
     /// only (2.2 predates CHAP). In file order; callers sort if they need to.
     static func parse(_ tag: [UInt8]) -> [Chapter] {
-        guard let header = ID3v2Header(tag), header.majorVersion == 3 || header.majorVersion == 4 else { return [] }
+        guard let (frames, version) = frames(ofTag: tag) else { return [] }
+        return frames.compactMap { frame in frame.id == "CHAP" ? chapter(frame.data, version: version) : nil }
+    }
+
+    /// The frames of `tag` (2.3 and 2.4), in file order, with their format flags undone; nil when
+    /// the tag's frame structure is broken.
+    static func frames(ofTag tag: [UInt8]) -> (frames: [Frame], version: UInt8)? {
+        guard let header = ID3v2Header(tag), header.majorVersion == 3 || header.majorVersion == 4 else { return nil }
         let version = header.majorVersion
         var body = Array(tag[10..<min(tag.count, 10 + header.bodySize)])
         // 2.3 unsynchronises the whole tag after the header; 2.4 does it frame by frame.
@@ -22,15 +29,15 @@ enum ID3Chapters {
         if unsynchronised && version == 3 { body = removingUnsynchronisation(body) }
         var start = 0
         if header.flags & 0x40 != 0 {
-            guard body.count >= 4 else { return [] }
+            guard body.count >= 4 else { return nil }
             // 2.3: the size excludes its own 4 bytes; 2.4: synchsafe and includes them.
             let size = version == 3 ? 4 + Int(bigEndian32(body, 0)) : Int(synchsafe32(body, 0))
-            guard size >= 4, size <= body.count else { return [] }
+            guard size >= 4, size <= body.count else { return nil }
             start = size
         }
         guard let frames = frames(in: body, range: start..<body.count, version: version,
-                                  unsynchronised: unsynchronised && version == 4) else { return [] }
-        return frames.compactMap { frame in frame.id == "CHAP" ? chapter(frame.data, version: version) : nil }
+                                  unsynchronised: unsynchronised && version == 4) else { return nil }
+        return (frames, version)
     }
 
     /// A CHAP body: element ID (NUL-terminated), start ms, end ms, start offset, end offset (all
@@ -44,7 +51,7 @@ enum ID3Chapters {
         return Chapter(startMilliseconds: start, title: title)
     }
 
-    private struct Frame {
+    struct Frame {
         let id: String
         let data: [UInt8]
     }
@@ -146,6 +153,28 @@ enum ID3Chapters {
         default:
             return ""
         }
+    }
+
+    /// Every NUL-separated string of a text frame body (ID3v2.4 lists several values so), empty
+    /// ones dropped unless `keepingEmpty` (where position matters: TXXX's description).
+    static func strings(_ data: [UInt8], keepingEmpty: Bool = false) -> [String] {
+        guard let encoding = data.first else { return [] }
+        let width = encoding == 1 || encoding == 2 ? 2 : 1
+        var strings: [String] = []
+        var start = 1, index = 1
+        while index <= data.count {
+            let atEnd = index + width > data.count
+            if atEnd || data[index..<index + width].allSatisfy({ $0 == 0 }) {
+                let piece = [encoding] + Array(data[start..<min(index, data.count)])
+                // UTF-16 strings each carry their own byte-order mark
+                let value = String(text(piece).unicodeScalars.filter { $0 != "\u{FEFF}" })
+                if keepingEmpty || !value.isEmpty { strings.append(value) }
+                if atEnd { break }
+                start = index + width
+            }
+            index += width
+        }
+        return strings
     }
 
     static func bigEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {

@@ -2,17 +2,23 @@ import CMpg123
 
 /// The tags libmpg123 parsed (ID3v2 preferred, ID3v1 for what v2 lacks), under the keys of the
 /// ABI's list (plugin.h, abp_metadata_callbacks.tag); other text frames pass through under their
-/// frame ID, TXXX frames under their description.
+/// frame ID, TXXX frames under their description. Every value is its own pair: two TPE1 frames,
+/// or one with two values, are two "artist" pairs (the host joins them).
 struct ID3Tags {
     private(set) var pairs: [(key: String, value: String)] = []
-    private var seen: Set<String> = []
+    /// Keys the ID3v2 tag had: ID3v1 (30 characters, Latin-1) only fills in the others.
+    private var fromV2: Set<String> = []
+    private var readingV1 = false
 
-    init(v1: UnsafePointer<mpg123_id3v1>?, v2: UnsafePointer<mpg123_id3v2>?) {
+    /// `rawFrames`: the ID3v2 tag's frames as our parser reads them. libmpg123 keeps only the last
+    /// of repeated text or comment frames (two TPE1); the raw frames give every one of them.
+    init(v1: UnsafePointer<mpg123_id3v1>?, v2: UnsafePointer<mpg123_id3v2>?, rawFrames: [ID3Chapters.Frame] = []) {
+        let repeated = Self.repeatedTexts(rawFrames)
         if let v2 = v2?.pointee {
             for index in 0..<(v2.text == nil ? 0 : v2.texts) {
                 let field = v2.text[index]
                 let id = frameID(field.id)
-                let values = strings(field.text)
+                let values = repeated[id] ?? strings(field.text)
                 guard !values.isEmpty else { continue }
                 switch id {
                 case "TIT2": add("title", values)
@@ -31,16 +37,23 @@ struct ID3Tags {
             for index in 0..<(v2.extra == nil ? 0 : v2.extras) {
                 let field = v2.extra[index]
                 guard let name = strings(field.description).first else { continue }
+                if name.lowercased() == OverDriveMarkers.description { continue } // chapters, not a tag
                 let known = ["narrator", "description", "albumartist", "composer", "comment"]
                 add(known.contains(name.lowercased()) ? name.lowercased() : name, strings(field.text))
             }
-            if let comment = v2.comment {
-                add("comment", strings(comment.pointee))
-            } else if v2.comment_list != nil, v2.comments > 0 {
-                add("comment", strings(v2.comment_list[0].text))
+            // Every COMM frame without a description; described ones are tools' data (iTunNORM).
+            if let comments = repeated["COMM"] {
+                add("comment", comments)
+            } else {
+                for index in 0..<(v2.comment_list == nil ? 0 : v2.comments) {
+                    let field = v2.comment_list[index]
+                    guard strings(field.description).isEmpty else { continue }
+                    add("comment", strings(field.text))
+                }
             }
         }
         if let v1 = v1?.pointee {
+            readingV1 = true
             add("title", [latin1(v1.title)])
             add("artist", [latin1(v1.artist)])
             add("album", [latin1(v1.album)])
@@ -56,12 +69,29 @@ struct ID3Tags {
         }
     }
 
-    /// The first value for a key wins (v2 comes before v1); several values join with "; ".
+    /// The values of text frames (T***, not TXXX) and undescribed COMM frames that the tag holds
+    /// more than once, by frame ID.
+    private static func repeatedTexts(_ frames: [ID3Chapters.Frame]) -> [String: [String]] {
+        var values: [String: [[String]]] = [:]
+        for frame in frames where frame.data.count > 1 {
+            if frame.id == "COMM" {
+                // encoding, language, description NUL, text
+                guard frame.data.count > 4 else { continue }
+                let parts = ID3Chapters.strings([frame.data[0]] + frame.data[4...], keepingEmpty: true)
+                if parts.first == "" { values["COMM", default: []].append(parts.dropFirst().filter { !$0.isEmpty }) }
+            } else if frame.id.hasPrefix("T"), frame.id != "TXXX" {
+                values[frame.id, default: []].append(ID3Chapters.strings(frame.data))
+            }
+        }
+        return values.filter { $0.value.count > 1 }.mapValues { $0.flatMap { $0 } }
+    }
+
+    /// Each value of an ID3v2 frame is kept; an ID3v1 field only when ID3v2 lacked its key.
     private mutating func add(_ key: String, _ values: [String]) {
         let values = values.filter { !$0.isEmpty }
-        guard !values.isEmpty, !seen.contains(key) else { return }
-        seen.insert(key)
-        pairs.append((key, values.joined(separator: "; ")))
+        guard !values.isEmpty, !(readingV1 && fromV2.contains(key)) else { return }
+        if !readingV1 { fromV2.insert(key) }
+        pairs += values.map { (key, $0) }
     }
 
     /// The embedded pictures (APIC), borrowed from libmpg123 for the duration of `body`. A MIME

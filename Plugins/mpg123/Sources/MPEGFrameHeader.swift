@@ -94,30 +94,4 @@ struct MPEGFrameHeader: Equatable {
         let mainData = max(1, smallestFrame - 4 - sideInfo - 2) // header, side info, CRC
         return (reservoir + mainData - 1) / mainData + 2
     }
-
-    /// The frame and byte counts of a Xing/Info header in the frame starting at `offset` (Layer III
-    /// only: the only place libmpg123 reads one), or nil when there is no such header. A frame
-    /// count means libmpg123's `mpg123_length` is exact without a scan; the byte count tells a
-    /// truncated file.
-    func xingHeader(in bytes: UnsafeRawBufferPointer, frameAt offset: Int) -> (frames: UInt32?, bytes: UInt32?)? {
-        guard layer == 3 else { return nil }
-        let sideInfo = version == .mpeg1 ? (channels == 1 ? 17 : 32) : (channels == 1 ? 9 : 17)
-        let tag = offset + 4 + sideInfo
-        guard tag >= 0, tag + 16 <= bytes.count else { return nil }
-        let magic = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[tag..<tag + 4]), as: UTF8.self)
-        guard magic == "Xing" || magic == "Info" else { return nil }
-        func u32(_ at: Int) -> UInt32 {
-            UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-        }
-        let flags = u32(tag + 4)
-        var field = tag + 8
-        var frames: UInt32?
-        if flags & 1 != 0 {
-            frames = u32(field)
-            field += 4
-        }
-        var byteCount: UInt32?
-        if flags & 2 != 0, field + 4 <= bytes.count { byteCount = u32(field) }
-        return (frames == 0 ? nil : frames, byteCount)
-    }
 }

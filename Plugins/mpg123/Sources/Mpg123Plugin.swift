@@ -72,9 +72,11 @@ final class Mpg123Decoder: DecoderInstance {
         try openStream()
         // Tags first: a scan walks the whole file, and the ID3 tags of files concatenated into
         // this one would replace the first file's.
-        if let metadata { reportTags(metadata.pointee) }
+        let tag = metadata == nil ? nil : try rawTag(head: head, size: tagSize)
+        let frames = tag.flatMap { ID3Chapters.frames(ofTag: $0)?.frames } ?? []
+        if let metadata { reportTags(metadata.pointee, rawFrames: frames) }
         try establishLength(head: head, audioStart: Int64(tagSize))
-        if let metadata { try reportChapters(metadata.pointee, head: head, tagSize: tagSize) }
+        if let metadata { reportChapters(metadata.pointee, tag: tag, frames: frames) }
     }
 
     deinit {
@@ -141,26 +143,33 @@ final class Mpg123Decoder: DecoderInstance {
         let firstBytes = audioStart + 4096 <= Int64(head.count)
             ? Array(head[Int(audioStart)..<Int(audioStart) + 4096])
             : try file.read(at: audioStart, count: 4096)
-        let xing = firstBytes.withUnsafeBytes { bytes in
-            MPEGFrameHeader.firstFrame(in: bytes, from: 0, window: 2048).flatMap { $0.header.xingHeader(in: bytes, frameAt: $0.offset) }
+        let vbr = firstBytes.withUnsafeBytes { bytes in
+            MPEGFrameHeader.firstFrame(in: bytes, from: 0, window: 2048).flatMap { VBRHeader(in: bytes, frame: $0.header, at: $0.offset) }
         }
+        let xing = vbr?.kind == .xing ? vbr : nil
         if cachesIndex, let directory = host.cacheDirectory, Int64(xing?.frames ?? .max) >= Self.framesWorthCaching {
             cache = (FrameIndexCache(cacheDirectory: directory), try FileIdentity(file: file, head: head))
         }
         let cached = cache.flatMap { cache in cache.store.load(cache.identity) { offset in self.isFrame(at: offset) } }
 
-        if xing?.frames != nil, case let length = Int64(mpg123_length(handle)), length > 0 {
-            // Xing's byte count covers the audio after the tag; a file much shorter was cut off.
-            guard let promised = xing?.bytes, file.size - audioStart + 2048 < Int64(promised) else {
-                totalFrames = length
-                if let cached, cached.totalFrames == length, install(cached) { cachedCoverage = cached.coverage }
-                return
-            }
-            host.log(ABP_LOG_WARNING, "the file is shorter than its Xing header says: truncated, it plays what it has")
+        // The header's byte count covers the audio after the tag; a file much shorter was cut
+        // off. One line, whichever header said it.
+        let truncated = vbr?.bytes.map { file.size - audioStart + 2048 < Int64($0) } ?? false
+        if let vbr, truncated {
+            host.log(ABP_LOG_WARNING, "the file is shorter than its \(vbr.kind.rawValue) header says: truncated, it plays what it has")
         }
+        if xing?.frames != nil, !truncated, case let length = Int64(mpg123_length(handle)), length > 0 {
+            totalFrames = length
+            if let cached, cached.totalFrames == length, install(cached) { cachedCoverage = cached.coverage }
+            return
+        }
+        // libmpg123 decodes a VBRI frame as a frame of silence: the stream starts after it, as
+        // in ffmpeg. (The index, cached or scanned, counts it; `lead` keeps it out of positions.)
+        let vbriLead = vbr?.kind == .vbri ? Int64(mpg123_spf(handle)) : 0
         if let cached, cached.spansStream(samplesPerFrame: Int64(mpg123_spf(handle))), install(cached) {
             totalFrames = cached.totalFrames
             cachedCoverage = cached.coverage
+            try skipLead(vbriLead)
             host.log(ABP_LOG_DEBUG, "exact length and frame index from the cache")
             return
         }
@@ -173,15 +182,24 @@ final class Mpg123Decoder: DecoderInstance {
         // trimming altogether and the encoder and decoder delay come out as audio. Skip them here,
         // so the timeline (chapters, saved positions) stays that of the intact file.
         if let promised = xing?.frames, Int64(mpg123_framelength(handle)) < Int64(promised) {
-            lead = max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue))))
-                + max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_DEC_DELAY.rawValue))))
-            guard lead < scanned, mpg123_seek(handle, off_t(lead), SEEK_SET) == lead else {
-                throw DecoderError(ABP_ERR_FORMAT, "the stream is too short to decode")
-            }
+            try skipLead(max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue))))
+                + max(0, Int64(abp_mpg123_getstate(handle, Int32(MPG123_DEC_DELAY.rawValue)))), of: scanned)
+        } else {
+            try skipLead(vbriLead, of: scanned)
         }
         totalFrames = scanned - lead
         host.log(ABP_LOG_DEBUG, "scanned for the exact length in \(millisecondsSince(started)) ms")
         saveIndex(ifItGrewBy: 1)
+    }
+
+    /// Makes libmpg123's first `frames` frames come before our frame 0 (`of`: the stream's length,
+    /// when known, which they must leave something of).
+    private func skipLead(_ frames: Int64, of length: Int64 = .max) throws(DecoderError) {
+        lead = frames
+        guard frames > 0 else { return }
+        guard frames < length, mpg123_seek(handle, off_t(frames), SEEK_SET) == frames else {
+            throw DecoderError(ABP_ERR_FORMAT, "the stream is too short to decode")
+        }
     }
 
     /// Whether a frame of this stream's sample rate starts at `offset` (checks a cached index).
@@ -227,12 +245,23 @@ final class Mpg123Decoder: DecoderInstance {
         }
     }
 
-    private func reportTags(_ metadata: abp_metadata_callbacks) {
+    /// The raw ID3v2 tag, for what libmpg123 does not expose (chapters, repeated frames); nil when
+    /// there is none, or beyond 64 MiB (all pictures, and not worth reading).
+    private func rawTag(head: [UInt8], size: Int) throws(DecoderError) -> [UInt8]? {
+        guard size > 0 else { return nil }
+        guard size <= 64 << 20 else {
+            host.log(ABP_LOG_INFO, "ID3v2 tag too large to look for chapters")
+            return nil
+        }
+        return size <= head.count ? Array(head[0..<size]) : try file.read(at: 0, count: size)
+    }
+
+    private func reportTags(_ metadata: abp_metadata_callbacks, rawFrames: [ID3Chapters.Frame]) {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         guard mpg123_meta_check(handle) & MPG123_ID3 != 0, mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return }
         if metadata.has(\.tag), let tag = metadata.tag {
-            for pair in ID3Tags(v1: v1, v2: v2).pairs {
+            for pair in ID3Tags(v1: v1, v2: v2, rawFrames: rawFrames).pairs {
                 pair.key.withCString { key in pair.value.withCString { value in tag(metadata.ctx, key, value) } }
             }
         }
@@ -243,15 +272,15 @@ final class Mpg123Decoder: DecoderInstance {
         }
     }
 
-    private func reportChapters(_ metadata: abp_metadata_callbacks, head: [UInt8], tagSize: Int) throws(DecoderError) {
-        guard metadata.has(\.chapter), let chapter = metadata.chapter, tagSize > 0 else { return }
-        // Chapters need the raw tag; a tag beyond 64 MiB is all pictures and not worth reading.
-        guard tagSize <= 64 << 20 else { return host.log(ABP_LOG_INFO, "ID3v2 tag too large to look for chapters") }
-        let tag = tagSize <= head.count ? Array(head[0..<tagSize]) : try file.read(at: 0, count: tagSize)
-        for found in ID3Chapters.parse(tag) {
-            let start = Int64(found.startMilliseconds) * Int64(format.rate) / 1000
+    /// CHAP frames, or else OverDrive's MediaMarkers (a TXXX of XML that library MP3s carry).
+    private func reportChapters(_ metadata: abp_metadata_callbacks, tag: [UInt8]?, frames: [ID3Chapters.Frame]) {
+        guard metadata.has(\.chapter), let chapter = metadata.chapter, let tag else { return }
+        var found = ID3Chapters.parse(tag)
+        if found.isEmpty { found = OverDriveMarkers.chapters(in: frames) }
+        for item in found {
+            let start = Int64(item.startMilliseconds) * Int64(format.rate) / 1000
             guard start <= totalFrames else { continue } // points past the end: a stale tag
-            found.title.withCString { chapter(metadata.ctx, start, $0) }
+            item.title.withCString { chapter(metadata.ctx, start, $0) }
         }
     }
 
@@ -282,6 +311,9 @@ final class Mpg123Decoder: DecoderInstance {
         case MPG123_DONE.rawValue, MPG123_NEED_MORE.rawValue:
             if frames == 0 { noteEnd() }
             return frames
+        case _ where endsInsideTheLastFrame(result):
+            if frames == 0 { noteEnd() }
+            return frames
         default:
             let error = failure(result, "cannot decode")
             guard frames == 0 else {
@@ -290,6 +322,13 @@ final class Mpg123Decoder: DecoderInstance {
             }
             return fail(error)
         }
+    }
+
+    /// libmpg123 stops reading where an ID3v1 tag starts; a last frame cut off before the tag then
+    /// fails as "Error reading the stream" although nothing failed to read (our reader saw no
+    /// error): the audio simply ends there, as it does in a cut file without the tag.
+    private func endsInsideTheLastFrame(_ result: Int32) -> Bool {
+        result == MPG123_ERR.rawValue && mpg123_errcode(handle) == MPG123_ERR_READER.rawValue && reader.pointee.error == 0
     }
 
     /// A stream that stops before its known length was cut short: it plays what it has.

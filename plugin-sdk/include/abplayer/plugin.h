@@ -236,7 +236,10 @@ typedef struct abp_decoder_ops {
     /* Opens `path`. On ABP_OK, *out is a new instance and *info is filled. On failure *out is
      * untouched and a one-line reason (no file name) is written, NUL-terminated, to `error`
      * (at most `error_size` bytes). `options` (may be NULL when count is 0) and `metadata` are
-     * borrowed for the call only; metadata may be NULL. Blocks (file I/O).
+     * borrowed for the call only; metadata may be NULL. A file whose audio cannot be played but
+     * whose tags or chapters can be read may have them reported before the failure (and
+     * info->format set when known, the rate of the chapters' frames): the host shows them with
+     * the reason (probe). Blocks (file I/O).
      * Errors: ABP_ERR_IO, ABP_ERR_FORMAT, ABP_ERR_UNSUPPORTED, ABP_ERR_NOMEM, ABP_ERR_INVALID. */
     abp_status (*open)(const abp_host_api *host, const char *path,
                        const abp_option *options, size_t option_count,
