@@ -23,6 +23,7 @@ let plugins: [PluginSpec] = [
     PluginSpec(id: "mpg123", target: "Mpg123Plugin", shim: "CMpg123", pkgConfig: "libmpg123"),
     PluginSpec(id: "opusfile", target: "OpusfilePlugin", shim: "COpusfile", pkgConfig: "opusfile", statics: ["VorbisComment"]),
     PluginSpec(id: "vorbisfile", target: "VorbisfilePlugin", shim: "CVorbisfile", pkgConfig: "vorbisfile", statics: ["VorbisComment"]),
+    PluginSpec(id: "flac", target: "FLACPlugin", shim: "CFLAC", pkgConfig: "flac", statics: ["VorbisComment"]),
     // libfaad has no .pc file on Debian 12: the shim's modulemap links it by name.
     PluginSpec(id: "faad", target: "FaadPlugin", shim: "CFaad", statics: ["MP4"]),
     PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
