@@ -2,7 +2,9 @@
  * abplayer FLAC decoder plugin (libFLAC).
  *
  * An out-of-tree example: built with plain `cc` by the Makefile beside it, it depends on nothing
- * of abplayer but <abplayer/plugin.h>. Exports only abplayer_plugin_entry.
+ * of abplayer but <abplayer/plugin.h>. Exports only abplayer_plugin_entry. Its id is
+ * "flac-example" (libabplayer-flac-example.so): abplayer's own FLAC decoder (Plugins/flac) is
+ * "flac", and plugin ids are unique.
  *
  * FLAC has no encoder delay or padding, so the decoded stream is already gapless and
  * STREAMINFO's total_samples is the exact length. libFLAC seeks to an exact sample by itself
@@ -65,7 +67,7 @@ static void flac_log(const abp_host_api *host, abp_log_level level, const char *
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    host->log(host->host_ctx, level, "flac", message);
+    host->log(host->host_ctx, level, "flac-example", message);
 }
 
 /* Writes a one-line reason into `buf` (any size, even 0) and returns `status`. */
@@ -633,14 +635,14 @@ static const abp_plugin flac_plugin = {
     .abi_major = ABP_ABI_MAJOR,
     .abi_minor = 0, /* the lowest host minor it needs: it uses nothing newer than 1.0 */
     .kind = ABP_KIND_DECODER,
-    .id = "flac",
-    .name = "FLAC (libFLAC)",
+    .id = "flac-example", /* abplayer's own in-tree decoder is "flac" */
+    .name = "FLAC (libFLAC, the SDK example)",
     .version = "1.0.0",
     .description = "Free Lossless Audio Codec files, with Vorbis comments, chapters and pictures",
     /* FLAC has no encoder delay or padding: the stream is gapless as it is */
     .capabilities = ABP_CAP_SEEK | ABP_CAP_GAPLESS | ABP_CAP_TAGS | ABP_CAP_CHAPTERS |
                     ABP_CAP_PICTURES,
-    .priority = 50,
+    .priority = 50, /* above the in-tree "flac" (0): once installed, the example is the one used */
     .extensions = flac_extensions,
     .mime_types = flac_mime_types,
     .options = NULL,
