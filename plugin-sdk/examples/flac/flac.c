@@ -52,20 +52,27 @@ struct abp_decoder {
     abp_status abort_status; /* why a callback aborted the decoder, ABP_OK when none did */
     unsigned stream_errors;  /* recoverable errors (lost sync, bad CRC); the first is logged */
     char error[256];
+    char *path; /* owned copy: every log line names the file it is about */
 };
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
+/* Logs "<file>: <message>": a user reading a warning must know which file it is about. */
 __attribute__((format(printf, 3, 4)))
-static void flac_log(const abp_host_api *host, abp_log_level level, const char *fmt, ...)
+static void flac_log(const struct abp_decoder *dec, abp_log_level level, const char *fmt, ...)
 {
-    char message[256];
+    const abp_host_api *host = dec->host;
+    char message[512];
+    int used;
     va_list ap;
 
     if (host == NULL || !HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
         return;
+    used = snprintf(message, sizeof(message), "%s: ", dec->path ? dec->path : "?");
+    if (used < 0 || (size_t)used >= sizeof(message))
+        used = 0;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    vsnprintf(message + used, sizeof(message) - (size_t)used, fmt, ap);
     va_end(ap);
     host->log(host->host_ctx, level, "flac-example", message);
 }
@@ -167,7 +174,7 @@ static void emit_chapters(struct abp_decoder *dec, const FLAC__StreamMetadata_Vo
             continue;
         start = parse_chapter_time(value, dec->format.rate);
         if (start < 0 || (dec->total_frames != ABP_FRAMES_UNKNOWN && start > dec->total_frames)) {
-            flac_log(dec->host, ABP_LOG_DEBUG, "ignoring %s=%s: not a time within the stream",
+            flac_log(dec, ABP_LOG_DEBUG, "ignoring %s=%s: not a time within the stream",
                      key, value);
             continue;
         }
@@ -355,7 +362,7 @@ static void error_cb(const FLAC__StreamDecoder *flac, FLAC__StreamDecoderErrorSt
 
     (void)flac;
     if (dec->stream_errors++ == 0 && dec->got_streaminfo)
-        flac_log(dec->host, ABP_LOG_WARNING, "%s, skipped (further stream errors not logged)",
+        flac_log(dec, ABP_LOG_WARNING, "%s, skipped (further stream errors not logged)",
                  (unsigned)status < sizeof(reasons) / sizeof(*reasons) && reasons[status]
                      ? reasons[status] : "stream error");
 }
@@ -416,6 +423,7 @@ static void flac_close(abp_decoder *dec)
         FLAC__stream_decoder_delete(dec->flac);
     }
     free(dec->buf);
+    free(dec->path);
     free(dec);
 }
 
@@ -446,6 +454,7 @@ static abp_status flac_open(const abp_host_api *host, const char *path,
         return set_error(error, error_size, ABP_ERR_NOMEM, "out of memory");
     dec->host = host;
     dec->meta = metadata;
+    dec->path = strdup(path); /* NULL when out of memory: the log then says "?" */
     dec->total_frames = ABP_FRAMES_UNKNOWN;
 
     dec->flac = FLAC__stream_decoder_new();
