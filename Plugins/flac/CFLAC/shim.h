@@ -10,7 +10,3 @@ static inline const char *abp_flac_state_name(FLAC__StreamDecoderState state) {
 static inline const char *abp_flac_init_status_name(FLAC__StreamDecoderInitStatus status) {
     return FLAC__StreamDecoderInitStatusString[status];
 }
-
-static inline const char *abp_flac_error_status_name(FLAC__StreamDecoderErrorStatus status) {
-    return FLAC__StreamDecoderErrorStatusString[status];
-}

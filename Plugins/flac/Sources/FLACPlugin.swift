@@ -73,19 +73,33 @@ final class FLACDecoder: DecoderInstance {
                 for index in 0..<frames { output[index * channels + channel] = Float(plane[index]) * scale }
             }
         }
+        if let pendingStreamError {
+            host.log(ABP_LOG_WARNING, "\(pendingStreamError) before frame \(header.number.sample_number): skipped (further stream errors not logged)")
+            self.pendingStreamError = nil
+        }
         blockFrames = frames
         blockPosition = 0
         decodedEnd = Int64(header.number.sample_number) + Int64(frames)
         return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
     }
 
-    /// Recoverable: libFLAC resynchronises (and writes silence for a frame with a bad CRC).
+    /// Recoverable: libFLAC resynchronises (and writes silence for a frame with a bad CRC). Said
+    /// once the next block decodes, so a file that just ends inside a frame (a cut download) gets
+    /// one line, read()'s "truncated", rather than a lost-sync warning too.
     func error(_ status: FLAC__StreamDecoderErrorStatus) {
         streamErrors += 1
         guard streamErrors == 1, metadata == nil else { return }
-        let reason = abp_flac_error_status_name(status).map { String(cString: $0) } ?? "stream error"
-        host.log(ABP_LOG_WARNING, "\(reason), skipped (further stream errors not logged)")
+        pendingStreamError = switch status {
+        case FLAC__STREAM_DECODER_ERROR_STATUS_LOST_SYNC: "lost sync"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER: "a bad frame header"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH: "a frame's checksum does not match"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM: "an unparseable frame"
+        default: "a damaged frame"
+        }
     }
+
+    /// The first stream error, until a block after it decodes.
+    private var pendingStreamError: String?
 
     var sawStreamErrors: Bool { streamErrors > 0 }
 
