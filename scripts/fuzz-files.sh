@@ -22,7 +22,8 @@ chmod 755 "$work/plugins"
 seeds=$work/seeds
 rm -f "$seeds/plain.ogg" # the Vorbis seed before there was a Vorbis decoder
 if [ ! -f "$seeds/tagged.mp3" ] || [ ! -f "$seeds/chapters.ogg" ]; then
-    ffmpeg -v error -y -f lavfi -i "sine=440:d=3" -ac 2 "$work/seed.wav"
+    # bitexact: no LIST chunk, which flac and oggenc would warn about
+    ffmpeg -v error -y -f lavfi -i "sine=440:d=3" -ac 2 -fflags +bitexact -flags:a +bitexact "$work/seed.wav"
     ffmpeg -v error -y -f lavfi -i color=red:s=16x16 -frames:v 1 "$work/cover.jpg"
     printf ';FFMETADATA1\ntitle=Seed\nartist=Fuzz\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1500\ntitle=A\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1500\nEND=3000\ntitle=B\n' >"$work/meta.txt"
     ffmpeg -v error -y -i "$work/seed.wav" -i "$work/meta.txt" -i "$work/cover.jpg" -map 0:a -map 2:v -map_metadata 1 \
