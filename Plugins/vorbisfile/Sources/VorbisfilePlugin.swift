@@ -51,21 +51,32 @@ private final class VorbisfileDecoder: DecoderInstance {
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
         guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            return fail(failure.status, failure.reason)
+        }
         if atEnd { return 0 }
-        // Each hole consumes data, so this ends; the cap only bounds the log on a garbage file.
-        for _ in 0..<64 {
+        // The whole request from as many packets as it takes: a Vorbis packet is 64–1024 frames,
+        // and the host's work per call (its DSP chain, the ring buffer) made one packet per call
+        // 12% slower than oggdec on a 60-minute file.
+        var done: Int64 = 0
+        var holes = 0
+        while done < maxFrames {
             var planes: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             var link: Int32 = 0
-            let result = ov_read_float(file, &planes, Int32(min(maxFrames, 1 << 20)), &link)
+            let result = ov_read_float(file, &planes, Int32(min(maxFrames - done, 1 << 20)), &link)
             if result == OV_HOLE {
+                // Each hole consumes data, so this ends; the cap only bounds the log on a garbage file.
+                holes += 1
+                guard holes < 64 else { return finish(done, ABP_ERR_FORMAT, "too many holes in a row: the stream is badly damaged") }
                 host.log(ABP_LOG_WARNING, "a page is missing or corrupt: its audio is skipped")
                 continue
             }
             guard result >= 0 else {
                 let error = VorbisfileError(code: Int32(result))
-                return fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_FORMAT, error.reason)
+                return finish(done, error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_FORMAT, error.reason)
             }
-            guard result > 0, let planes else { return 0 }
+            guard result > 0, let planes else { break }
             let linkChannels = Int(ov_info(file, link)?.pointee.channels ?? Int32(channels))
             if link != currentLink {
                 currentLink = link
@@ -74,17 +85,27 @@ private final class VorbisfileDecoder: DecoderInstance {
                 }
             }
             let frames = Int(result)
+            let output = buffer + Int(done) * channels
             if linkChannels == channels {
-                for output in 0..<channels {
-                    guard let plane = planes[smpteOrder?[output] ?? output] else { continue }
-                    for frame in 0..<frames { buffer[frame * channels + output] = plane[frame] }
+                for channel in 0..<channels {
+                    guard let plane = planes[smpteOrder?[channel] ?? channel] else { continue }
+                    for frame in 0..<frames { output[frame * channels + channel] = plane[frame] }
                 }
             } else {
-                fold(planes, linkChannels: linkChannels, frames: frames, into: buffer)
+                fold(planes, linkChannels: linkChannels, frames: frames, into: output)
             }
-            return Int64(frames)
+            done += Int64(frames)
         }
-        return fail(ABP_ERR_FORMAT, "too many holes in a row: the stream is badly damaged")
+        return done
+    }
+
+    /// A failure after some frames were decoded: those are returned now, the failure next call.
+    private var pendingFailure: (status: abp_status, reason: String)?
+
+    private func finish(_ done: Int64, _ status: abp_status, _ reason: String) -> Int64 {
+        guard done > 0 else { return fail(status, reason) }
+        pendingFailure = (status, reason)
+        return done
     }
 
     /// A link whose channel count differs from the first link's: mono is spread over every
@@ -112,6 +133,7 @@ private final class VorbisfileDecoder: DecoderInstance {
         guard (0...totalFrames).contains(frame) else {
             return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
         }
+        pendingFailure = nil
         atEnd = frame == totalFrames
         if atEnd { return ABP_OK }
         let result = ov_pcm_seek(file, frame)
