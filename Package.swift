@@ -25,7 +25,9 @@ struct PluginSpec {
 }
 let plugins: [PluginSpec] = [
     PluginSpec(id: "mpg123", target: "Mpg123Plugin", shim: "CMpg123", pkgConfig: "libmpg123"),
-    PluginSpec(id: "opusfile", target: "OpusfilePlugin", shim: "COpusfile", pkgConfig: "opusfile"),
+    PluginSpec(id: "opusfile", target: "OpusfilePlugin", shim: "COpusfile", pkgConfig: "opusfile", statics: ["VorbisComment"]),
+    PluginSpec(id: "vorbisfile", target: "VorbisfilePlugin", shim: "CVorbisfile", pkgConfig: "vorbisfile", statics: ["VorbisComment"]),
+    PluginSpec(id: "flac", target: "FLACPlugin", shim: "CFLAC", pkgConfig: "flac", statics: ["VorbisComment"]),
     // libfaad has no .pc file on Debian 12: the shim's modulemap links it by name.
     PluginSpec(id: "faad", target: "FaadPlugin", shim: "CFaad", statics: ["MP4"]),
     PluginSpec(id: "null", target: "NullSinkPlugin", shim: nil),
@@ -132,6 +134,9 @@ targets.append(.target(name: "PluginKit", dependencies: ["ABPluginABI"], path: "
 // The MP4/ISO-BMFF demuxer: no dependencies and no codec knowledge, linked statically into the
 // plugins that read MP4 files (faad now; ALAC or Opus-in-MP4 later).
 targets.append(.target(name: "MP4", dependencies: [], path: "Plugins/MP4", swiftSettings: strictSwift))
+// Vorbis comments (tags, CHAPTERnnn chapters, METADATA_BLOCK_PICTURE) as the ABI wants them,
+// linked statically into the plugins whose formats carry them (Opus, Vorbis, FLAC).
+targets.append(.target(name: "VorbisComment", dependencies: ["ABPluginABI", "PluginKit"], path: "Plugins/VorbisComment", swiftSettings: strictSwift))
 for plugin in plugins {
     var dependencies: [Target.Dependency] = ["ABPluginABI", "PluginKit"] + plugin.statics.map { .byName(name: $0) }
     if let shim = plugin.shim {

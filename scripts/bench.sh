@@ -67,6 +67,8 @@ rm -rf "$cache"
 printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 (no Xing) + seek 19:00:00" "$first" "$second"
 
 "$(dirname "$0")/bench-aac.sh" "$bin_dir"
+# Ogg Vorbis and FLAC against oggdec and flac -d.
+"$(dirname "$0")/bench-decoders.sh" "$bin_dir"
 # The library: import vs cmus and ffprobe; listing a 10,000-book library.
 "$(dirname "$0")/bench-library.sh" "$bin_dir"
 "$(dirname "$0")/bench-outputs.sh" "$bin_dir"

@@ -54,8 +54,8 @@ import Testing
         let pluginDirectory = work.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: pluginDirectory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: example.appendingPathComponent("libabplayer-flac.so"),
-            to: pluginDirectory.appendingPathComponent("libabplayer-flac.so"))
+            at: example.appendingPathComponent("libabplayer-flac-example.so"),
+            to: pluginDirectory.appendingPathComponent("libabplayer-flac-example.so"))
         let flac = try Fixtures.flac(seconds: 10)
         let abplayer = try AbplayerProcess("flac-example")
         // When the host is pointed at that directory
@@ -63,8 +63,9 @@ import Testing
         let probe = try abplayer.probe(flac, extra: ["--plugin-dir", pluginDirectory.path])
         let decoded = try abplayer.decode(flac, extra: ["--plugin-dir", pluginDirectory.path])
         // Then it is loaded and decodes the file losslessly: exactly the 16-bit source's samples
-        #expect(listed.stdoutString.contains("flac"))
-        #expect(probe.plugin == "flac")
+        // (its priority puts it before the in-tree "flac")
+        #expect(listed.stdoutString.contains("flac-example"))
+        #expect(probe.plugin == "flac-example")
         #expect(probe.frames == 441_000)
         let source = try WavFile.read(try Fixtures.timeCodedWAV(seconds: 10))
         #expect(decoded.frameCount == 441_000)

@@ -22,7 +22,7 @@ import Testing
         return unsafeBitCast(try #require(dlsym(handle, ABP_ENTRY_SYMBOL)), to: abp_entry_fn.self)
     }
 
-    @Test(arguments: ["mpg123", "opusfile", "faad", "null", "wav", "alsa", "pulse", "jack"])
+    @Test(arguments: ["mpg123", "opusfile", "vorbisfile", "flac", "faad", "null", "wav", "alsa", "pulse", "jack"])
     func aPluginBuiltWithTheseHeadersWorksWithA10Host(id: String) throws {
         let entry = try Self.entry(of: id)
         // A 1.0 host gets the descriptor, which asks for no more than 1.0

@@ -1,7 +1,7 @@
 // The Ogg Opus decoder, wrapping libopusfile. The library gives the exact length (pre-skip and
 // end trimming applied), sample-exact seeks and the parsed OpusTags; this file maps them onto the
-// ABI: tags renamed to the ABI's keys, CHAPTERnnn comments turned into chapters,
-// METADATA_BLOCK_PICTURE into pictures, and every OP_* code into a status and a readable reason.
+// ABI: the comments through VorbisComment (tags, CHAPTERnnn chapters, METADATA_BLOCK_PICTURE
+// pictures), and every OP_* code into a status and a readable reason.
 //
 // Output is always 48 kHz float (Opus decodes at 48 kHz whatever the input rate was). A chained
 // file whose links differ in channel count, or that has more than the ABI's 8 channels, is
@@ -11,6 +11,7 @@
 public import ABPluginABI
 import COpusfile
 import PluginKit
+import VorbisComment
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -225,17 +226,6 @@ private func openOpusFile(host: Host, path: UnsafePointer<CChar>) throws(Opusfil
         smpteOrder: downmix || family != 1 ? nil : vorbisToSMPTE[firstChannels])
 }
 
-/// Where each SMPTE channel (FL FR FC LFE BL BR SL SR; BC for 6.1) sits in the Vorbis order
-/// that libopusfile gives for mapping family 1 (RFC 7845 §5.1.1.2), by channel count. Counts
-/// whose orders agree (1, 2, 4) are absent.
-private let vorbisToSMPTE: [Int: [Int]] = [
-    3: [0, 2, 1],                    // L C R
-    5: [0, 2, 1, 3, 4],              // FL C FR RL RR
-    6: [0, 2, 1, 5, 3, 4],           // FL C FR RL RR LFE
-    7: [0, 2, 1, 6, 5, 3, 4],        // FL C FR SL SR RC LFE
-    8: [0, 2, 1, 7, 5, 6, 3, 4],     // FL C FR SL SR RL RR LFE
-]
-
 /// Turns op_open_file's code into the most specific reason the file's first bytes allow.
 private func diagnose(_ code: Int32, head: ArraySlice<UInt8>) -> OpusfileError {
     let bytes = Array(head)
@@ -261,147 +251,13 @@ private func diagnose(_ code: Int32, head: ArraySlice<UInt8>) -> OpusfileError {
 
 // MARK: - Metadata
 
-/// Reports the first link's Vorbis comments through the host's callbacks.
-private struct MetadataReporter {
-    let tag: ((UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void)?
-    let chapter: ((UnsafeMutableRawPointer?, Int64, UnsafePointer<CChar>?) -> Void)?
-    let picture: ((UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32, UnsafePointer<UInt8>?, Int) -> Void)?
-    let ctx: UnsafeMutableRawPointer?
-    let totalFrames: Int64?
-    let host: Host
-
-    init(_ callbacks: UnsafePointer<abp_metadata_callbacks>, totalFrames: Int64?, host: Host) {
-        // A host built against an older, shorter struct: never read past its struct_size.
-        let size = Int(callbacks.pointee.struct_size)
-        func present<T>(_ field: KeyPath<abp_metadata_callbacks, T>) -> Bool {
-            MemoryLayout<abp_metadata_callbacks>.offset(of: field)! + MemoryLayout<T>.size <= size
-        }
-        let value = callbacks.pointee
-        tag = present(\.tag) ? value.tag : nil
-        chapter = present(\.chapter) ? value.chapter : nil
-        picture = present(\.picture) ? value.picture : nil
-        ctx = present(\.ctx) ? value.ctx : nil
-        self.totalFrames = totalFrames
-        self.host = host
-    }
-
-    func report(_ tags: UnsafePointer<OpusTags>) {
-        var track = NumberAndTotal(), disc = NumberAndTotal()
-        var chapters: [Int: (start: Int64?, title: String?)] = [:]
-        var malformed: Set<Int> = []
-        for index in 0..<Int(tags.pointee.comments) {
-            guard let comment = tags.pointee.user_comments[index] else { continue }
-            let bytes = UnsafeRawBufferPointer(start: comment, count: Int(tags.pointee.comment_lengths[index]))
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: bytes[..<equals], as: UTF8.self).uppercased()
-            let value = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
-            switch name {
-            case "TITLE", "ARTIST", "ALBUM", "COMPOSER", "NARRATOR", "GENRE", "COMMENT", "DESCRIPTION":
-                emitTag(name.lowercased(), value)
-            case "ALBUMARTIST", "ALBUM ARTIST": emitTag("albumartist", value)
-            case "DATE": emitTag("year", year(from: value))
-            case "TRACKNUMBER": track.number = track.number ?? value
-            case "TRACKTOTAL", "TOTALTRACKS": track.total = track.total ?? value
-            case "DISCNUMBER": disc.number = disc.number ?? value
-            case "DISCTOTAL", "TOTALDISCS": disc.total = disc.total ?? value
-            case "METADATA_BLOCK_PICTURE": emitPicture(comment)
-            case "COVERART", "COVERARTMIME": break // the legacy base64 cover: binary, not a tag
-            case _ where name.hasPrefix("CHAPTER"):
-                let rest = name.dropFirst("CHAPTER".count)
-                let digits = rest.prefix { $0.isASCII && $0.isNumber }
-                guard let number = Int(digits) else { continue }
-                switch rest.dropFirst(digits.count) {
-                case "":
-                    guard let start = chapterStart(value) else {
-                        host.log(ABP_LOG_WARNING, "ignored \(name)=\(value): expected HH:MM:SS.mmm")
-                        malformed.insert(number)
-                        continue
-                    }
-                    chapters[number, default: (nil, nil)].start = start
-                case "NAME": chapters[number, default: (nil, nil)].title = value
-                default: break // CHAPTERnnnURL and the like
-                }
-            default: emitTag(name.lowercased(), value)
-            }
-        }
-        if let text = track.text { emitTag("track", text) } else if let total = track.total { emitTag("tracktotal", total) }
-        if let text = disc.text { emitTag("disc", text) } else if let total = disc.total { emitTag("disctotal", total) }
-        for (number, entry) in chapters.sorted(by: { $0.key < $1.key }) {
-            guard let start = entry.start else {
-                if !malformed.contains(number) {
-                    host.log(ABP_LOG_WARNING, "ignored the name of chapter \(number): it has no start time")
-                }
-                continue
-            }
-            if let totalFrames, start > totalFrames {
-                host.log(ABP_LOG_WARNING, "ignored chapter \(number): it starts after the end of the stream")
-                continue
-            }
-            guard let chapter else { continue }
-            (entry.title ?? "").withCString { chapter(ctx, start, $0) }
+/// The first link's comments, as byte ranges of libopusfile's OpusTags.
+private func comments(_ tags: UnsafePointer<OpusTags>) -> [UnsafeRawBufferPointer] {
+    (0..<Int(tags.pointee.comments)).compactMap { index in
+        tags.pointee.user_comments[index].map {
+            UnsafeRawBufferPointer(start: $0, count: Int(tags.pointee.comment_lengths[index]))
         }
     }
-
-    private func emitTag(_ key: String, _ value: String) {
-        guard let tag, !value.isEmpty else { return }
-        key.withCString { key in value.withCString { tag(ctx, key, $0) } }
-    }
-
-    private func emitPicture(_ comment: UnsafePointer<CChar>) {
-        guard let picture else { return }
-        var parsed = OpusPictureTag()
-        opus_picture_tag_init(&parsed)
-        defer { opus_picture_tag_clear(&parsed) }
-        guard opus_picture_tag_parse(&parsed, comment) == 0 else {
-            host.log(ABP_LOG_WARNING, "ignored a METADATA_BLOCK_PICTURE that does not parse")
-            return
-        }
-        // A picture given as a URL ("-->" MIME type) is a link, not image data.
-        guard parsed.format != OP_PIC_FORMAT_URL, let data = parsed.data, let mime = parsed.mime_type else { return }
-        picture(ctx, mime, UInt32(bitPattern: parsed.type), data, Int(parsed.data_length))
-    }
-}
-
-/// TRACKNUMBER and TRACKTOTAL (or the disc pair) combined into the ABI's "n/N".
-private struct NumberAndTotal {
-    var number: String?
-    var total: String?
-
-    var text: String? {
-        guard let number else { return nil }
-        guard let total, !number.contains("/") else { return number }
-        return "\(number)/\(total)"
-    }
-}
-
-/// The year of a DATE comment ("2019-05-01" -> "2019"); anything else as the file has it.
-private func year(from date: String) -> String {
-    let digits = date.prefix(4)
-    return digits.count == 4 && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? String(digits) : date
-}
-
-/// "HH:MM:SS.mmm" or "HH:MM:SS" (hours of any width, any number of fraction digits) as an
-/// output frame at 48 kHz, or nil when malformed.
-private func chapterStart(_ text: String) -> Int64? {
-    func number(_ part: Substring, maxDigits: Int) -> Int64? {
-        guard (1...maxDigits).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int64(part)
-    }
-    let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard fields.count == 3 else { return nil }
-    let secondsAndFraction = fields[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    guard let hours = number(fields[0], maxDigits: 6),
-          let minutes = number(fields[1], maxDigits: 2), minutes < 60,
-          let seconds = number(secondsAndFraction[0], maxDigits: 2), seconds < 60 else { return nil }
-    var frames = ((hours * 60 + minutes) * 60 + seconds) * opusRate
-    if secondsAndFraction.count == 2 {
-        let fraction = secondsAndFraction[1]
-        guard let value = number(fraction, maxDigits: 9) else { return nil }
-        var scale: Int64 = 1
-        for _ in 0..<fraction.count { scale *= 10 }
-        frames += (value * opusRate * 2 + scale) / (scale * 2) // rounded to the nearest frame
-    }
-    return frames
 }
 
 // MARK: - Probe
@@ -433,7 +289,8 @@ private func makeOps() -> abp_decoder_ops {
                 let host = Host(hostAPI, pluginID: pluginID, subject: path)
                 let decoder = try openOpusFile(host: host, path: path)
                 if let metadata, let tags = op_tags(decoder.file, 0) {
-                    MetadataReporter(metadata, totalFrames: decoder.totalFrames, host: host).report(tags)
+                    VorbisComments(MetadataCallbacks(metadata), rate: opusRate, totalFrames: decoder.totalFrames, host: host)
+                        .report(comments(tags))
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(opusRate), channels: UInt32(decoder.channels)),
                                      totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable)

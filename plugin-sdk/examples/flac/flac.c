@@ -2,7 +2,9 @@
  * abplayer FLAC decoder plugin (libFLAC).
  *
  * An out-of-tree example: built with plain `cc` by the Makefile beside it, it depends on nothing
- * of abplayer but <abplayer/plugin.h>. Exports only abplayer_plugin_entry.
+ * of abplayer but <abplayer/plugin.h>. Exports only abplayer_plugin_entry. Its id is
+ * "flac-example" (libabplayer-flac-example.so): abplayer's own FLAC decoder (Plugins/flac) is
+ * "flac", and plugin ids are unique.
  *
  * FLAC has no encoder delay or padding, so the decoded stream is already gapless and
  * STREAMINFO's total_samples is the exact length. libFLAC seeks to an exact sample by itself
@@ -50,22 +52,29 @@ struct abp_decoder {
     abp_status abort_status; /* why a callback aborted the decoder, ABP_OK when none did */
     unsigned stream_errors;  /* recoverable errors (lost sync, bad CRC); the first is logged */
     char error[256];
+    char *path; /* owned copy: every log line names the file it is about */
 };
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
+/* Logs "<file>: <message>": a user reading a warning must know which file it is about. */
 __attribute__((format(printf, 3, 4)))
-static void flac_log(const abp_host_api *host, abp_log_level level, const char *fmt, ...)
+static void flac_log(const struct abp_decoder *dec, abp_log_level level, const char *fmt, ...)
 {
-    char message[256];
+    const abp_host_api *host = dec->host;
+    char message[512];
+    int used;
     va_list ap;
 
     if (host == NULL || !HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
         return;
+    used = snprintf(message, sizeof(message), "%s: ", dec->path ? dec->path : "?");
+    if (used < 0 || (size_t)used >= sizeof(message))
+        used = 0;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    vsnprintf(message + used, sizeof(message) - (size_t)used, fmt, ap);
     va_end(ap);
-    host->log(host->host_ctx, level, "flac", message);
+    host->log(host->host_ctx, level, "flac-example", message);
 }
 
 /* Writes a one-line reason into `buf` (any size, even 0) and returns `status`. */
@@ -165,7 +174,7 @@ static void emit_chapters(struct abp_decoder *dec, const FLAC__StreamMetadata_Vo
             continue;
         start = parse_chapter_time(value, dec->format.rate);
         if (start < 0 || (dec->total_frames != ABP_FRAMES_UNKNOWN && start > dec->total_frames)) {
-            flac_log(dec->host, ABP_LOG_DEBUG, "ignoring %s=%s: not a time within the stream",
+            flac_log(dec, ABP_LOG_DEBUG, "ignoring %s=%s: not a time within the stream",
                      key, value);
             continue;
         }
@@ -353,7 +362,7 @@ static void error_cb(const FLAC__StreamDecoder *flac, FLAC__StreamDecoderErrorSt
 
     (void)flac;
     if (dec->stream_errors++ == 0 && dec->got_streaminfo)
-        flac_log(dec->host, ABP_LOG_WARNING, "%s, skipped (further stream errors not logged)",
+        flac_log(dec, ABP_LOG_WARNING, "%s, skipped (further stream errors not logged)",
                  (unsigned)status < sizeof(reasons) / sizeof(*reasons) && reasons[status]
                      ? reasons[status] : "stream error");
 }
@@ -414,6 +423,7 @@ static void flac_close(abp_decoder *dec)
         FLAC__stream_decoder_delete(dec->flac);
     }
     free(dec->buf);
+    free(dec->path);
     free(dec);
 }
 
@@ -444,6 +454,7 @@ static abp_status flac_open(const abp_host_api *host, const char *path,
         return set_error(error, error_size, ABP_ERR_NOMEM, "out of memory");
     dec->host = host;
     dec->meta = metadata;
+    dec->path = strdup(path); /* NULL when out of memory: the log then says "?" */
     dec->total_frames = ABP_FRAMES_UNKNOWN;
 
     dec->flac = FLAC__stream_decoder_new();
@@ -633,14 +644,14 @@ static const abp_plugin flac_plugin = {
     .abi_major = ABP_ABI_MAJOR,
     .abi_minor = 0, /* the lowest host minor it needs: it uses nothing newer than 1.0 */
     .kind = ABP_KIND_DECODER,
-    .id = "flac",
-    .name = "FLAC (libFLAC)",
+    .id = "flac-example", /* abplayer's own in-tree decoder is "flac" */
+    .name = "FLAC (libFLAC, the SDK example)",
     .version = "1.0.0",
     .description = "Free Lossless Audio Codec files, with Vorbis comments, chapters and pictures",
     /* FLAC has no encoder delay or padding: the stream is gapless as it is */
     .capabilities = ABP_CAP_SEEK | ABP_CAP_GAPLESS | ABP_CAP_TAGS | ABP_CAP_CHAPTERS |
                     ABP_CAP_PICTURES,
-    .priority = 50,
+    .priority = 50, /* above the in-tree "flac" (0): once installed, the example is the one used */
     .extensions = flac_extensions,
     .mime_types = flac_mime_types,
     .options = NULL,
