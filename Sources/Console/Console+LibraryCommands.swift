@@ -214,6 +214,7 @@ extension Console {
         let lines = LibraryText.importLines(report)
         lines.books.forEach(say)
         lines.skipped.forEach(complain)
+        lines.warnings.forEach(complain)
         say(lines.summary + " (into /\(target))")
         // As the `import` subcommand: a script (`-c`, a pipe) learns from the exit status that
         // not every file made it.
