@@ -111,6 +111,10 @@ struct BookWriter: Sendable {
         // those are not in `ordered`).
         let fallback = (context.ownsFolder || ordered.count > 1 ? location?.name.title ?? folderName : nil)
             ?? Self.nonBlank(first.title) ?? ((ordered[0].file.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        // Files that disagree on the album (discs tagged "Title (Disc 1)", "Title (Disc 2)") are
+        // named by their folder.
+        let albums = Set(ordered.compactMap { Self.nonBlank($0.description.album) })
+        let album = albums.count == 1 ? albums.first : nil
         let series = json?.firstSeries ?? location?.series.map { ($0, location?.name.seriesNumber) }
         var shelfId = self.shelfId
         if let author = location?.author {
@@ -118,7 +122,7 @@ struct BookWriter: Sendable {
             shelfId = try LibraryDatabase.createShelves(db, names: prefix + [author] + (location?.series.map { [$0] } ?? []))
         }
         return Book(
-            id: nil, shelfId: shelfId, title: Self.nonBlank(json?.title) ?? Self.nonBlank(first.album) ?? fallback,
+            id: nil, shelfId: shelfId, title: Self.nonBlank(json?.title) ?? album ?? fallback,
             author: Self.joined(json?.authors) ?? Self.nonBlank(first.albumArtist) ?? Self.nonBlank(first.artist) ?? location?.author,
             narrator: Self.joined(json?.narrators) ?? context.sidecars.narrator ?? Self.nonBlank(first.narrator) ?? location?.name.narrator,
             composer: Self.nonBlank(first.composer),
