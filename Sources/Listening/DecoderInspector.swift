@@ -12,8 +12,9 @@ public struct DecoderInspector: MediaInspector {
 
     public func inspect(path: String) throws -> MediaDescription {
         let decoder: any Decoder
+        let warnings: [String]
         do {
-            decoder = try decoders.openDecoder(path: path)
+            (decoder, warnings) = try decoders.openDecoderKeepingWarnings(path: path)
         } catch let error as AudioError {
             // The importer names the file itself.
             throw InspectionFailure(reason: error.reason)
@@ -33,6 +34,7 @@ public struct DecoderInspector: MediaInspector {
         (description.discNumber, description.discCount) = MediaDescription.numberAndTotal(tags["disc"])
         description.chapters = decoder.metadata.chapters.map { ChapterMark(startFrame: $0.startFrame, title: $0.title) }
         description.hasCover = decoder.metadata.cover != nil
+        description.warnings = warnings
         return description
     }
 }

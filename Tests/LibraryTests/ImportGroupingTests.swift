@@ -113,3 +113,20 @@ import TestSupport
         #expect(report.skipped.map { ($0.path as NSString).lastPathComponent } == ["00 broken.mp3"])
     }
 }
+
+@Suite struct ImportWarningTests {
+    @Test func aFileTruncatedAgainstItsHeaderIsReportedWithItsPath() throws {
+        // Given a faststart M4B cut in half, beside a whole one
+        let tree = try LibraryTree("import-truncated")
+        try tree.put(try Fixtures.truncated(try Fixtures.aac(seconds: 20, faststart: true), keepingFraction: 0.5), at: "Cut/book.m4b")
+        try tree.put(try Fixtures.aac(seconds: 3), at: "Whole/book.m4b")
+
+        // When imported
+        let (report, books, _) = try importAndReadBack([tree.root.path], library: tree.newLibraryPath())
+
+        // Then both are books, and the report has one warning, for the cut file, saying so
+        #expect(Set(books.map(\.title)) == ["Cut", "Whole"])
+        #expect(report.warnings.map(\.path) == [tree.root.appending(path: "Cut/book.m4b").path])
+        #expect(report.warnings.first?.message.contains("truncated") == true, "\(report.warnings)")
+    }
+}
