@@ -128,5 +128,8 @@ import TestSupport
         #expect(Set(books.map(\.title)) == ["Cut", "Whole"])
         #expect(report.warnings.map(\.path) == [tree.root.appending(path: "Cut/book.m4b").path])
         #expect(report.warnings.first?.message.contains("truncated") == true, "\(report.warnings)")
+        // and the cut book counts the audio it has (about 10 of the 20 s its header gives)
+        let cut = try #require(books.first { $0.title == "Cut" })
+        #expect(cut.durationSeconds > 8 && cut.durationSeconds < 12, "\(cut.durationSeconds) s")
     }
 }
