@@ -25,6 +25,8 @@ struct BookSidecars: Sendable, Equatable {
         }
         if let path = path("metadata.json"), let data = FileManager.default.contents(atPath: path) {
             metadata = try? JSONDecoder().decode(AudiobookshelfMetadata.self, from: data)
+        } else if let path = path("metadata.abs"), let data = FileManager.default.contents(atPath: path) {
+            metadata = AudiobookshelfMetadata(abs: String(decoding: data, as: UTF8.self))
         }
         description = text("desc.txt")
         narrator = text("reader.txt")
@@ -68,6 +70,56 @@ struct AudiobookshelfMetadata: Decodable, Sendable, Equatable {
         // Audiobookshelf writes the year as a string ("1987"); people writing it by hand, a number.
         publishedYear = (try? container.decodeIfPresent(Int.self, forKey: .publishedYear))
             ?? MediaDescription.year((try? container.decodeIfPresent(String.self, forKey: .publishedYear)) ?? nil)
+    }
+
+    /// Audiobookshelf's older `metadata.abs`: `key=value` lines (lists comma-separated), then a
+    /// `[DESCRIPTION]` section of text and `[CHAPTER]` sections of `start=`, `end=`, `title=`.
+    /// Nil when it is not one (no `;ABMETADATA` first line).
+    init?(abs text: String) {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard lines.first?.hasPrefix(";ABMETADATA") == true else { return nil }
+        var section = "", descriptionLines: [String] = []
+        var chapters: [Chapter] = []
+        func list(_ value: String) -> [String]? {
+            let items = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return items.isEmpty ? nil : items
+        }
+        for line in lines.dropFirst() where !line.hasPrefix("#") {
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                section = line.uppercased()
+                if section == "[CHAPTER]" { chapters.append(Chapter(start: 0, end: nil, title: "")) }
+                continue
+            }
+            if section == "[DESCRIPTION]" {
+                descriptionLines.append(line)
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = String(line[..<equals]).trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            if section == "[CHAPTER]", !chapters.isEmpty {
+                switch key {
+                case "start": chapters[chapters.count - 1].start = Double(value) ?? 0
+                case "end": chapters[chapters.count - 1].end = Double(value)
+                case "title": chapters[chapters.count - 1].title = value
+                default: break
+                }
+                continue
+            }
+            guard !value.isEmpty else { continue }
+            switch key {
+            case "title": title = value
+            case "subtitle": subtitle = value
+            case "authors": authors = list(value)
+            case "narrators": narrators = list(value)
+            case "series": series = list(value)
+            case "publishedYear": publishedYear = MediaDescription.year(value)
+            default: break
+            }
+        }
+        let text = descriptionLines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        description = text.isEmpty ? nil : text
+        self.chapters = chapters.isEmpty ? nil : chapters
     }
 
     /// The first series as (name, number): "Discworld #2" -> ("Discworld", 2).

@@ -141,4 +141,44 @@ import TestSupport
         let embedded = try #require(books.first { $0.title == "Embedded" })
         #expect(try library.items(ofBook: embedded.id).first?.chapterMarks.map(\.title) == ["Own One", "Own Two"])
     }
+
+    @Test func anOlderMetadataAbsFileIsReadToo() throws {
+        // Given a book folder with Audiobookshelf's older metadata.abs
+        let tree = try LibraryTree("metadata-abs")
+        try tree.put(try Fixtures.mp3(seconds: 4, rate: 22050, channels: 1, vbr: true), at: "abs book/01.mp3")
+        try tree.write("""
+            ;ABMETADATA1
+            #audiobookshelf v2.2.0
+
+            title=Old Format
+            authors=First Author, Second Author
+            narrators=A Reader
+            series=Sagas #4.5
+            publishedYear=2001
+
+            [DESCRIPTION]
+            Two lines
+            of description.
+
+            [CHAPTER]
+            start=0
+            end=2
+            title=Begin
+
+            [CHAPTER]
+            start=2
+            end=4
+            title=End
+            """, at: "abs book/metadata.abs")
+
+        // When imported
+        let (_, books, library) = try importAndReadBack([tree.root.path], library: tree.newLibraryPath())
+
+        // Then its fields and chapters are the book's
+        let book = try #require(books.first)
+        #expect(book.title == "Old Format" && book.author == "First Author, Second Author" && book.narrator == "A Reader")
+        #expect(book.series == "Sagas" && book.seriesNumber == 4.5 && book.year == 2001)
+        #expect(book.description == "Two lines\nof description.")
+        #expect(try library.items(ofBook: book.id).first?.chapterMarks.map(\.title) == ["Begin", "End"])
+    }
 }
