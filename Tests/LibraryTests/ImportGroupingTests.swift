@@ -45,6 +45,24 @@ import TestSupport
         #expect(Set(long.books.map(\.title)) == ["one", "two"])
     }
 
+    @Test func aLongMP3WithChaptersIsABookByItself() throws {
+        // Given a folder of untagged MP3s, one 4 s long with chapters, two short tracks
+        let tree = try LibraryTree("grouping-long-mp3")
+        let plain = try Fixtures.mp3(seconds: 4, rate: 22050, channels: 1, vbr: true)
+        try tree.put(try Fixtures.withChapters(plain, chapters: [(0, "First"), (2, "Second")], totalSeconds: 4), at: "Loose/long.mp3")
+        try tree.put(try taggedMP3(track: "1", seconds: 1), at: "Loose/short 1.mp3")
+        try tree.put(try taggedMP3(track: "2", seconds: 1), at: "Loose/short 2.mp3")
+
+        // When imported with a 3 s threshold (standing for 20 minutes), and with the real one
+        let long = try importAndReadBack([tree.root.path], library: tree.newLibraryPath(), singleFileBookSeconds: 3)
+        let short = try importAndReadBack([tree.root.path], library: tree.root.appending(path: "../short.sqlite").path)
+
+        // Then over the threshold the chaptered MP3 stands alone and the tracks are the folder's book;
+        // under it, all three are the folder's book
+        #expect(Set(long.books.map { "\($0.title):\($0.items.count)" }) == ["long:1", "Loose:2"])
+        #expect(short.books.map { "\($0.title):\($0.items.count)" } == ["Loose:3"])
+    }
+
     @Test func looseFilesBesideBookFoldersAreGroupedByTheirAlbums() throws {
         // Given a folder holding a book folder, loose MP3s of two albums, an untagged MP3 and an M4B with chapters
         let tree = try LibraryTree("grouping-mixed")
