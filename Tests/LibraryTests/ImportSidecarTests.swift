@@ -182,3 +182,21 @@ import TestSupport
         #expect(try library.items(ofBook: book.id).first?.chapterMarks.map(\.title) == ["Begin", "End"])
     }
 }
+
+@Suite struct BookDetailsExportTests {
+    @Test func seriesNumberYearAndNarratorTravelInTheStateFile() throws {
+        // Given an Audiobookshelf tree imported with its layout, and the same files imported without it
+        let tree = try ImportSidecarTests.audiobookshelfTree("abs-export")
+        let laidOut = try importAndReadBack([tree.root.path], library: tree.newLibraryPath(), layout: .authorSeries).library
+        let plainPath = tree.root.appending(path: "../plain.sqlite").path
+        let plain = try importAndReadBack([tree.root.path], library: plainPath).library
+
+        // When the first library's state is exported (through JSON) and imported into the second
+        let json = try StateExport.encoder.encode(try laidOut.exportState())
+        _ = try plain.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+
+        // Then the second library's books have the series, number, year and narrator the folders gave
+        let light = try #require(try LibraryDatabase(path: plainPath).bookListings().first { $0.items.first?.path.contains("Another Light") == true })
+        #expect(light.series == "Discworld" && light.seriesNumber == 2 && light.year == 1986 && light.narrator == "Nigel Planer")
+    }
+}
