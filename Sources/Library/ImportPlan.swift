@@ -32,6 +32,8 @@ public struct ImportPlan: Sendable {
         "jpg", "jpeg", "png", "gif", "bmp", "webp", "txt", "nfo", "cue", "pdf", "m3u", "m3u8", "pls",
         "log", "sfv", "md5", "sha1", "sha256", "json", "xml", "ini", "db", "url", "html", "htm",
         "epub", "doc", "docx", "rtf", "lrc", "srt", "accurip", "ffp", "ds_store",
+        // Audiobookshelf's metadata.abs and OPF files.
+        "abs", "opf",
     ]
 
     /// Real paths of the folders planned so far, with the path each was first reached by: a
