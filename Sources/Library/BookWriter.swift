@@ -36,10 +36,19 @@ struct BookWriter: Sendable {
         }
         good = Self.withChapterSidecars(good)
         let groups = BookGrouping.groups(good, isLoose: planned.folder == nil, minimumSeconds: singleFileBookSeconds)
+        // A folder holding only single-file books is not a book's folder when it holds several, or
+        // other book folders, or (in an author-series tree) is an author's: its name and sidecars
+        // are not a book's (`Books/One.m4b`, `Author/Book.m4b`, `Author/Series/Book 3 - Title.m4b`).
+        let onlySingles = groups.allSatisfy { $0.allSatisfy { BookGrouping.isSingleFileBook($0, minimumSeconds: singleFileBookSeconds) } }
+        let holdsBooks = onlySingles
+            && (groups.count > 1 || planned.holdsOtherBooks || layout == .authorSeries && planned.location.count == 1)
         for group in groups {
-            var context = Context(folder: planned.folder, ownsFolder: planned.folder != nil && groups.count == 1)
+            var context = Context(folder: planned.folder, ownsFolder: planned.folder != nil && groups.count == 1 && !holdsBooks)
             if let folder = planned.folder, context.ownsFolder { context.sidecars = BookSidecars(folder: folder) }
-            if layout == .authorSeries, planned.folder != nil { context.location = BookLocation(components: planned.location) }
+            if layout == .authorSeries, planned.folder != nil {
+                context.location = holdsBooks ? BookLocation(container: planned.location, file: group[0].file.path)
+                    : BookLocation(components: planned.location)
+            }
             let result = try library.writer.write { db in try store(db, files: group, context: context) }
             written.withLock {
                 $0.report.books.append(result)
@@ -109,8 +118,10 @@ struct BookWriter: Sendable {
         // A book that is its folder, or several files of it, is named by the folder when untagged;
         // one file among others by its own title or name (never a file that could not be read:
         // those are not in `ordered`).
-        let fallback = (context.ownsFolder || ordered.count > 1 ? location?.name.title ?? folderName : nil)
-            ?? Self.nonBlank(first.title) ?? ((ordered[0].file.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let folderTitle = context.ownsFolder || ordered.count > 1 ? location.flatMap { $0.isNamedByFile ? nil : $0.name.title } ?? folderName : nil
+        let fileTitle = location?.isNamedByFile == true ? location?.name.title : nil
+        let fallback = folderTitle ?? Self.nonBlank(first.title) ?? fileTitle
+            ?? ((ordered[0].file.path as NSString).lastPathComponent as NSString).deletingPathExtension
         // Files that disagree on the album (discs tagged "Title (Disc 1)", "Title (Disc 2)") are
         // named by their folder.
         let albums = Set(ordered.compactMap { Self.nonBlank($0.description.album) })

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an Audiobookshelf-style book folder name says: "Vol 2 - 1987 - Title {Narrator}",
 /// "Book 2 - Title", "2. Title", "#2 - Title", "(1987) Title", "1987 - Title".
 ///
@@ -56,6 +58,9 @@ struct BookLocation: Sendable, Equatable {
     var series: String?
     var name: FolderBookName
 
+    /// The name is the book file's (`Author/Series/Book 3 - Title.m4b`), not its folder's.
+    var isNamedByFile = false
+
     /// `components`: the folders from the imported folder down to the book's (not including the
     /// imported folder). Deeper trees keep the last three: what sits above an author is not ours
     /// to interpret.
@@ -63,6 +68,16 @@ struct BookLocation: Sendable, Equatable {
         guard let last = components.last else { return nil }
         name = FolderBookName(last)
         let above = components.dropLast().suffix(2)
+        author = above.first
+        series = above.count == 2 ? above.last : nil
+    }
+
+    /// A single-file book lying in an author's or a series' folder (`components` down to it).
+    init?(container components: [String], file: String) {
+        guard !components.isEmpty else { return nil }
+        name = FolderBookName(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+        isNamedByFile = true
+        let above = components.suffix(2)
         author = above.first
         series = above.count == 2 ? above.last : nil
     }

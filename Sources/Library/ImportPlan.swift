@@ -19,6 +19,8 @@ public struct ImportPlan: Sendable {
         /// The folders from the folder named on the command line down to this book's folder (not
         /// including the former): what an author-series layout reads authors and series from.
         public var location: [String] = []
+        /// Its folder also has sub-folders other than disc folders (books of their own).
+        public var holdsOtherBooks = false
     }
 
     public var books: [PlannedBook] = []
@@ -103,7 +105,10 @@ public struct ImportPlan: Sendable {
                 guard let (discFiles, _) = listing(discFolder) else { continue }
                 bookFiles += discFiles.map { File(path: discFolder + "/" + $0, folderDisc: disc) }
             }
-            if !bookFiles.isEmpty { books.append(PlannedBook(folder: folder, files: bookFiles, location: location)) }
+            if !bookFiles.isEmpty {
+                books.append(PlannedBook(folder: folder, files: bookFiles, location: location,
+                                         holdsOtherBooks: folders.contains { !discNames.contains($0) }))
+            }
         }
         for name in folders.sorted(by: NaturalOrder.precedes) where !discNames.contains(name) {
             plan(folder: folder + "/" + name, location: location + [name])

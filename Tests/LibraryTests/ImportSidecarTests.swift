@@ -25,6 +25,10 @@ import TestSupport
         try tree.write("Martin Jarvis\n", at: "Terry Pratchett/(1990) Good Omens/reader.txt")
         try tree.put(try Fixtures.coverJPEG(), at: "Terry Pratchett/(1990) Good Omens/folder.jpg")
         try tree.put(try taggedMP3(title: "Earthsea", seconds: 4), at: "Ursula K. Le Guin/Earthsea/#3 - The Farthest Shore/01.mp3")
+        // Single-file books in an author's and a series' folder, not in folders of their own
+        let chapters: [FixtureChapter] = [(0, "Start"), (1, "End")]
+        try tree.put(try Fixtures.aac(seconds: 2, tags: ["comment": "lone"], chapters: chapters), at: "Ursula K. Le Guin/Lone Book.m4b")
+        try tree.put(try Fixtures.aac(seconds: 2, tags: ["comment": "third"], chapters: chapters), at: "\(pratchett)/Book 3 - Third Tale.m4b")
         return tree
     }
 
@@ -39,19 +43,25 @@ import TestSupport
         // Then authors and series are shelves under it, a series shelf lists its books by number
         #expect(report.skipped.isEmpty)
         let discworld = books.filter { $0.shelf == "Fantasy/Terry Pratchett/Discworld" }
-        #expect(discworld.map(\.title) == ["Wyrd Start", "Another Light"])
-        #expect(discworld.map(\.seriesNumber) == [1, 2])
+        #expect(discworld.map(\.title) == ["Wyrd Start", "Another Light", "Third Tale"])
+        #expect(discworld.map(\.seriesNumber) == [1, 2, 3])
         #expect(discworld.allSatisfy { $0.series == "Discworld" })
         let shelves = try library.shelfTree().map(\.path)
         #expect(shelves.contains("Fantasy/Ursula K. Le Guin/Earthsea"))
 
         // And the folder names give the year, narrator and series number, the folders the author
-        let light = try #require(discworld.last)
+        let light = try #require(discworld.first { $0.title == "Another Light" })
         #expect(light.year == 1986 && light.narrator == "Nigel Planer" && light.author == "Terry Pratchett")
         let shore = try #require(books.first { $0.title == "The Farthest Shore" })
         #expect(shore.seriesNumber == 3 && shore.series == "Earthsea" && shore.author == "Ursula K. Le Guin")
         let omens = try #require(books.first { $0.title == "Good Omens" })
         #expect(omens.shelf == "Fantasy/Terry Pratchett" && omens.year == 1990 && omens.series == nil)
+
+        // And single-file books in an author's or a series' folder are on those shelves, named by their files
+        let lone = try #require(books.first { $0.title == "Lone Book" })
+        #expect(lone.shelf == "Fantasy/Ursula K. Le Guin" && lone.author == "Ursula K. Le Guin")
+        let third = try #require(books.first { $0.title == "Third Tale" })
+        #expect(third.shelf == "Fantasy/Terry Pratchett/Discworld" && third.seriesNumber == 3 && third.series == "Discworld")
     }
 
     @Test func sidecarsGiveTheBooksFieldsChaptersAndCover() throws {
@@ -76,6 +86,9 @@ import TestSupport
         let omens = try #require(books.first { $0.title == "(1990) Good Omens" })
         #expect(omens.description == "An angel and a demon." && omens.narrator == "Martin Jarvis")
         #expect(omens.coverPath?.hasSuffix("folder.jpg") == true)
+
+        // And a single-file book beside book folders is named by its file, not the folder it lies in
+        #expect(books.contains { $0.title == "Lone Book" } && !books.contains { $0.title == "Ursula K. Le Guin" })
     }
 
     @Test func aCueSheetGivesASingleFileItsChaptersAndASplitRipItsTitles() throws {
