@@ -20,7 +20,8 @@ extension Completer {
         switch (words[0], position) {
         case ("import", _):
             if words.last == "--shelf" { return .names(shelfNames(under: typed)) }
-            return typed.hasPrefix("-") ? .names(["--shelf"]) : .path
+            if words.last == "--layout" { return .names(ImportLayout.allCases.map(\.rawValue)) }
+            return typed.hasPrefix("-") ? .names(["--shelf", "--layout"]) : .path
         case ("export", 1), ("import-state", 1): return .path
         case ("shelf", 1): return .names(LibraryCommand.shelfActions)
         case ("shelf", 2) where typed.hasPrefix("-") && words[1] == "rm": return .names(["--force"])

@@ -14,7 +14,7 @@ extension Console {
         switch command {
         case let .shelf(action): try shelf(action)
         case let .book(action): try book(action)
-        case let .importPaths(paths, shelf): try importPaths(paths, shelf: shelf)
+        case let .importPaths(paths, shelf, layout): try importPaths(paths, shelf: shelf, layout: layout)
         case let .rescan(reference):
             let only = try reference.map { Set(try library.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
             let lines = LibraryText.rescanLines(try library.rescan(onlyMedia: only))
@@ -203,17 +203,18 @@ extension Console {
         }
     }
 
-    func importPaths(_ paths: [String], shelf: String?) throws {
+    func importPaths(_ paths: [String], shelf: String?, layout: ImportLayout) throws {
         let target = shelf.map(absoluteShelfPath) ?? here.current
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: decoders))
         let bar = ProgressBar(label: "importing")
-        let report = try importer.importPaths(paths.map(Self.expandingTilde), shelf: target.isEmpty ? nil : target) {
+        let report = try importer.importPaths(paths.map(Self.expandingTilde), shelf: target.isEmpty ? nil : target, layout: layout) {
             bar.update(done: $0.done, total: $0.total)
         }
         bar.finish()
         let lines = LibraryText.importLines(report)
         lines.books.forEach(say)
         lines.skipped.forEach(complain)
+        lines.warnings.forEach(complain)
         say(lines.summary + " (into /\(target))")
         // As the `import` subcommand: a script (`-c`, a pipe) learns from the exit status that
         // not every file made it.

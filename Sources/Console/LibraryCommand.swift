@@ -27,7 +27,7 @@ public enum LibraryCommand: Equatable, Sendable {
 
     case shelf(ShelfAction)
     /// nil shelf: the current one.
-    case importPaths([String], shelf: String?)
+    case importPaths([String], shelf: String?, layout: ImportLayout = .folders)
     /// nil: every file of the library.
     case rescan(book: String?)
     case book(BookAction)
@@ -59,19 +59,26 @@ public enum LibraryCommand: Equatable, Sendable {
         case "import":
             var paths: [String] = []
             var shelf: String?
+            var layout = ImportLayout.folders
             var words = arguments[...]
             while let word = words.popFirst() {
                 if word == "--shelf" {
                     guard let value = words.popFirst() else { throw CommandError("import: --shelf needs a shelf, e.g. --shelf Fiction/Russian") }
                     shelf = value
+                } else if word == "--layout" {
+                    let layouts = ImportLayout.allCases.map(\.rawValue).joined(separator: " or ")
+                    guard let value = words.popFirst(), let chosen = ImportLayout(rawValue: value) else {
+                        throw CommandError("import: --layout needs \(layouts)")
+                    }
+                    layout = chosen
                 } else if word.hasPrefix("--") {
-                    throw CommandError("import: unknown option '\(word)': the only one is --shelf SHELF")
+                    throw CommandError("import: unknown option '\(word)': use --shelf SHELF or --layout folders|author-series")
                 } else {
                     paths.append(word)
                 }
             }
             guard !paths.isEmpty else { throw usage("import") }
-            self = .importPaths(paths, shelf: shelf)
+            self = .importPaths(paths, shelf: shelf, layout: layout)
         case "rescan": self = .rescan(book: rest)
         case "browse":
             guard let first = arguments.first else { throw usage("browse") }
@@ -155,7 +162,7 @@ extension CommandHelp {
     static let library: [CommandHelp] = [
         CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
         CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
-        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF]", summary: "import folders and files as books, onto the current shelf or SHELF"),
+        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF"),
         CommandHelp(name: "rescan", usage: "rescan [BOOK]", summary: "find moved files by their content (of BOOK, or of every book); mark the rest missing"),
         CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
         CommandHelp(name: "history", usage: "history [BOOK]", summary: "listening sessions, newest first"),

@@ -26,6 +26,8 @@ public enum LibraryText {
     public struct ImportLines {
         public let books: [String]
         public let skipped: [String]
+        /// "FILE: what is wrong with it", for standard error.
+        public let warnings: [String]
         public let summary: String
     }
 
@@ -40,6 +42,7 @@ public enum LibraryText {
         return ImportLines(
             books: books,
             skipped: report.skipped.map { TerminalText.visible("skipped \($0.path): \($0.reason)") },
+            warnings: report.warnings.map { TerminalText.visible("\($0.path): \($0.message)") },
             summary: "\(newBooks) new books, \(report.filesImported) files imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
     }
 

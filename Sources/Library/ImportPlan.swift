@@ -2,9 +2,9 @@ import Foundation
 
 /// What an import will do, worked out from the file tree alone: which files make which book.
 ///
-/// A folder with audio files (or with disc folders: CD1, Disc 2, Part 3) is one book; a folder of
-/// folders imports each as a book; a file named on the command line is a single-file book (or,
-/// with other loose files of the same album, one book: the importer groups them by album tag).
+/// A folder with audio files (or with disc folders: CD1, Disc 2, Part 3) is one candidate book; a
+/// folder of folders imports each. The importer then splits a candidate by what the files say
+/// (`BookGrouping`): single-file books and different albums become books of their own.
 public struct ImportPlan: Sendable {
     public struct File: Sendable, Equatable {
         public let path: String
@@ -16,6 +16,11 @@ public struct ImportPlan: Sendable {
         /// The folder, or nil for files named on the command line (grouped by album later).
         public let folder: String?
         public let files: [File]
+        /// The folders from the folder named on the command line down to this book's folder (not
+        /// including the former): what an author-series layout reads authors and series from.
+        public var location: [String] = []
+        /// Its folder also has sub-folders other than disc folders (books of their own).
+        public var holdsOtherBooks = false
     }
 
     public var books: [PlannedBook] = []
@@ -29,6 +34,8 @@ public struct ImportPlan: Sendable {
         "jpg", "jpeg", "png", "gif", "bmp", "webp", "txt", "nfo", "cue", "pdf", "m3u", "m3u8", "pls",
         "log", "sfv", "md5", "sha1", "sha256", "json", "xml", "ini", "db", "url", "html", "htm",
         "epub", "doc", "docx", "rtf", "lrc", "srt", "accurip", "ffp", "ds_store",
+        // Audiobookshelf's metadata.abs and OPF files.
+        "abs", "opf",
     ]
 
     /// Real paths of the folders planned so far, with the path each was first reached by: a
@@ -43,7 +50,7 @@ public struct ImportPlan: Sendable {
             let absolute = Self.absolute(path)
             switch FileKind.of(path: absolute).kind {
             case .directory:
-                plan(folder: absolute)
+                plan(folder: absolute, location: [])
             case .regular:
                 if isFirstVisit(file: absolute, shownAs: path) { looseFiles.append(File(path: absolute, folderDisc: nil)) }
             case .missing:
@@ -81,7 +88,7 @@ public struct ImportPlan: Sendable {
         return url.path
     }
 
-    private mutating func plan(folder: String) {
+    private mutating func plan(folder: String, location: [String]) {
         let real = FileKind.realPath(folder) ?? folder
         if let first = plannedFolders[real] {
             unreadable.append((folder, "symbolic link to a folder already imported (\(first))"))
@@ -98,10 +105,13 @@ public struct ImportPlan: Sendable {
                 guard let (discFiles, _) = listing(discFolder) else { continue }
                 bookFiles += discFiles.map { File(path: discFolder + "/" + $0, folderDisc: disc) }
             }
-            if !bookFiles.isEmpty { books.append(PlannedBook(folder: folder, files: bookFiles)) }
+            if !bookFiles.isEmpty {
+                books.append(PlannedBook(folder: folder, files: bookFiles, location: location,
+                                         holdsOtherBooks: folders.contains { !discNames.contains($0) }))
+            }
         }
         for name in folders.sorted(by: NaturalOrder.precedes) where !discNames.contains(name) {
-            plan(folder: folder + "/" + name)
+            plan(folder: folder + "/" + name, location: location + [name])
         }
     }
 

@@ -22,6 +22,9 @@ public struct ImportReport: Sendable {
     public var filesImported = 0
     public var filesAlreadyPresent = 0
     public var skipped: [(path: String, reason: String)] = []
+    /// Files imported with a problem the decoder noticed (a file cut short of the length its
+    /// header gives): one line each, the file named by the caller.
+    public var warnings: [(path: String, message: String)] = []
 }
 
 /// Imports files and folders into the library: plans books from the tree, inspects and
@@ -32,6 +35,9 @@ public struct Importer: Sendable {
     public let inspector: any MediaInspector
     /// Files inspected per batch between progress reports.
     static let batchSize = 64
+    /// How long a chapterless M4B/M4A/MP4 must be to be a book by itself (`BookGrouping`); tests
+    /// lower it rather than encode 20 minutes.
+    var singleFileBookSeconds: Double = 20 * 60
 
     public init(library: LibraryDatabase, inspector: any MediaInspector) {
         self.library = library
@@ -43,16 +49,19 @@ public struct Importer: Sendable {
         let file: ImportPlan.File
         let size: Int64
         let fingerprint: String
-        let description: MediaDescription
+        /// As the decoder read it, then with what sidecars add (chapters, a title).
+        var description: MediaDescription
     }
 
     public func importPaths(
-        _ paths: [String], shelf: String? = nil, progress: (ImportProgress) -> Void = { _ in }
+        _ paths: [String], shelf: String? = nil, layout: ImportLayout = .folders,
+        progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportReport {
         let plan = ImportPlan(paths: paths)
         var report = ImportReport()
         report.skipped = plan.unreadable
         let shelfId = try shelf.map { try library.createShelves(path: $0) }
+        let options = BookWriter(shelfId: shelfId, layout: layout, singleFileBookSeconds: singleFileBookSeconds)
 
         // Books are written on a serial queue while the next files are inspected: writing is
         // one thread's work, inspecting uses every core, and overlapping them made the import
@@ -81,11 +90,11 @@ public struct Importer: Sendable {
             while nextBook < plan.books.count, bookEnds[nextBook] <= done {
                 let first = nextBook == 0 ? 0 : bookEnds[nextBook - 1]
                 let bookResults = results[first..<bookEnds[nextBook]].map { $0! }
-                let folder = plan.books[nextBook].folder
+                let planned = plan.books[nextBook]
                 writes.async { [library] in
                     guard written.withLock({ $0.error == nil }) else { return }
                     do {
-                        try Self.write(bookResults, folder: folder, shelfId: shelfId, to: library, into: written)
+                        try options.write(bookResults, planned: planned, to: library, into: written)
                     } catch {
                         written.withLock { $0.error = error }
                     }
@@ -97,36 +106,6 @@ public struct Importer: Sendable {
         let outcome = written.withLock { $0 }
         if let error = outcome.error { throw error }
         return outcome.report
-    }
-
-    /// Writes one planned book's inspected files (loose files: one book per album tag).
-    private static func write(
-        _ results: [Result<Inspected, ImportFailure>], folder: String?, shelfId: Int64?, to library: LibraryDatabase,
-        into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
-    ) throws {
-        var good: [Inspected] = []
-        for result in results {
-            switch result {
-            case let .success(inspected): good.append(inspected)
-            case let .failure(failure): written.withLock { $0.report.skipped.append((failure.path, failure.reason)) }
-            }
-        }
-        // Loose files named on the command line: one book per album tag, else per file.
-        let groups: [(folder: String?, files: [Inspected])] = folder != nil
-            ? [(folder, good)]
-            : Dictionary(grouping: good.enumerated(), by: { $0.element.description.album ?? "\u{0}\($0.offset)" })
-                .sorted { $0.value[0].offset < $1.value[0].offset }
-                .map { (nil, $0.value.map(\.element)) }
-        for group in groups where !group.files.isEmpty {
-            let result = try library.writer.write { db in
-                try store(db, files: group.files, folder: group.folder, shelfId: shelfId)
-            }
-            written.withLock {
-                $0.report.books.append(result)
-                $0.report.filesImported += result.newFiles
-                $0.report.filesAlreadyPresent += group.files.count - result.newFiles
-            }
-        }
     }
 
     struct ImportFailure: Error {
@@ -144,47 +123,6 @@ public struct Importer: Sendable {
         } catch {
             return .failure(ImportFailure(path: file.path, reason: "\(error)"))
         }
-    }
-
-    /// Writes one book: its media (matched to known media by path, then a missing media by
-    /// fingerprint — a file that moved), and the book, or the existing book those media are in.
-    static func store(_ db: Database, files: [Inspected], folder: String?, shelfId: Int64?) throws -> ImportReport.BookResult {
-        let order = ItemOrdering.order(files.map {
-            ItemOrdering.Candidate(name: ($0.file.path as NSString).lastPathComponent, folderDisc: $0.file.folderDisc,
-                                   tagDisc: $0.description.discNumber, track: $0.description.trackNumber)
-        })
-        let ordered = order.map { files[$0] }
-        var mediaIds: [Int64] = []
-        for file in ordered { mediaIds.append(try upsertMedia(db, file)) }
-
-        let existingBookId = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT bookId FROM bookItem WHERE mediaId IN (SELECT value FROM json_each(?))
-            GROUP BY bookId ORDER BY count(*) DESC LIMIT 1
-            """), arguments: [String(decoding: try JSONEncoder().encode(mediaIds), as: UTF8.self)])
-        if let existingBookId {
-            let present = try Set(Int64.fetchAll(db, sql: "SELECT mediaId FROM bookItem WHERE bookId = ?", arguments: [existingBookId]))
-            let added = mediaIds.filter { !present.contains($0) }
-            let current = try LibraryDatabase.items(db, bookId: existingBookId).map { $0.id! }
-            if !added.isEmpty { try LibraryDatabase.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
-            let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [existingBookId]) ?? ""
-            return ImportReport.BookResult(id: existingBookId, title: title, newFiles: added.count, existed: true)
-        }
-
-        let first = ordered[0].description
-        let fallback = folder.map { ($0 as NSString).lastPathComponent }
-            ?? first.title ?? ((ordered[0].file.path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var book = Book(
-            id: nil, shelfId: shelfId, title: nonBlank(first.album) ?? fallback,
-            author: nonBlank(first.albumArtist) ?? nonBlank(first.artist), narrator: nonBlank(first.narrator),
-            composer: nonBlank(first.composer), sourcePath: folder ?? ordered[0].file.path, addedAt: Date(), finishedAt: nil)
-        try book.insert(db)
-        try LibraryDatabase.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
-        return ImportReport.BookResult(id: book.id!, title: book.title, newFiles: mediaIds.count, existed: false)
-    }
-
-    private static func nonBlank(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        return text
     }
 
     static func upsertMedia(_ db: Database, _ file: Inspected) throws -> Int64 {

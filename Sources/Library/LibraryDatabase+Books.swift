@@ -25,6 +25,14 @@ public struct BookListing: Sendable, Equatable, Codable {
     public let progress: Double
     public let finished: Bool
     public let items: [Item]
+    public var subtitle: String? = nil
+    public var series: String? = nil
+    /// Its place in the series: books of one shelf are listed in this order, then by title.
+    public var seriesNumber: Double? = nil
+    public var year: Int? = nil
+    public var description: String? = nil
+    /// The cover image file beside the audio, when one was found at import.
+    public var coverPath: String? = nil
 }
 
 extension LibraryDatabase {
@@ -81,8 +89,9 @@ extension LibraryDatabase {
                 let ids = try Self.subtreeIDs(db, of: id)
                 books = books.filter { $0.shelfId.map(ids.contains) ?? false }
             }
+            // A series shelf lists its books in series order; unnumbered books after the numbered.
             return try books.map { try Self.listing(db, book: $0) }
-                .sorted { ($0.shelf ?? "", $0.title) < ($1.shelf ?? "", $1.title) }
+                .sorted { ($0.shelf ?? "", $0.seriesNumber ?? .infinity, $0.title) < ($1.shelf ?? "", $1.seriesNumber ?? .infinity, $1.title) }
         }
     }
 
@@ -103,7 +112,7 @@ extension LibraryDatabase {
                 + Double(position.frame) / Double(media[index].sampleRate)
         }
         let progress = book.finishedAt != nil ? 1 : total > 0 ? min(1, (positionSeconds ?? 0) / total) : 0
-        return BookListing(
+        var listing = BookListing(
             id: book.id!, shelf: try shelfPath(db, id: book.shelfId), title: book.title, author: book.author,
             narrator: book.narrator, composer: book.composer, durationSeconds: total, positionSeconds: positionSeconds,
             progress: progress, finished: book.finishedAt != nil,
@@ -111,6 +120,13 @@ extension LibraryDatabase {
                 BookListing.Item(mediaId: $0.id!, title: $0.displayTitle, path: $0.path,
                                  durationSeconds: $0.durationSeconds, isMissing: $0.isMissing)
             })
+        listing.subtitle = book.subtitle
+        listing.series = book.series
+        listing.seriesNumber = book.seriesNumber
+        listing.year = book.year
+        listing.description = book.bookDescription
+        listing.coverPath = book.coverPath
+        return listing
     }
 
     // MARK: Editing

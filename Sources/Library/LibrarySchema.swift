@@ -10,6 +10,9 @@ enum LibrarySchema {
     static let unitsVersion = "v4-settings-percent-seconds"
     /// `PRAGMA application_id` set to `LibraryDatabase.applicationId`.
     static let applicationIdVersion = "v5-application-id"
+    /// What listeners' libraries say about a book beyond its tags: series and its number, year,
+    /// subtitle, description and a cover file beside the audio (Audiobookshelf's folders and sidecars).
+    static let bookDetailsVersion = "v6-book-series-details"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -24,6 +27,7 @@ enum LibrarySchema {
         // from a library (LibraryDatabase+Identity); the header field is written in the
         // migration's transaction. 1633841260 is 0x6162706C, "abpl".
         migrator.registerMigration(applicationIdVersion) { db in try db.execute(sql: "PRAGMA application_id = 1633841260") }
+        migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         return migrator
     }
 
@@ -172,5 +176,17 @@ enum LibrarySchema {
             FROM bookSettings;
         DROP TABLE bookSettings;
         ALTER TABLE bookSettings_v4 RENAME TO bookSettings;
+        """
+
+    /// Plain added columns: every existing book simply has none of them.
+    static let v6 = """
+        ALTER TABLE book ADD COLUMN subtitle TEXT;
+        ALTER TABLE book ADD COLUMN series TEXT;
+        -- "Book 2.5" sorts between 2 and 3, so a number, not text.
+        ALTER TABLE book ADD COLUMN seriesNumber REAL;
+        ALTER TABLE book ADD COLUMN year INTEGER;
+        ALTER TABLE book ADD COLUMN bookDescription TEXT;
+        -- An image file beside the audio, used when no file of the book holds a picture.
+        ALTER TABLE book ADD COLUMN coverPath TEXT;
         """
 }

@@ -25,6 +25,9 @@ public struct MediaDescription: Sendable, Equatable {
     public var durationFrames: Int64?
     public var chapters: [ChapterMark]
     public var hasCover: Bool
+    /// Problems the decoder reported while opening the file that did not stop it (a file
+    /// truncated against its own header), one line each, without the file's name.
+    public var warnings: [String] = []
 
     public init(sampleRate: Int, durationFrames: Int64?) {
         self.sampleRate = sampleRate

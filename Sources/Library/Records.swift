@@ -34,9 +34,20 @@ public struct Book: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var sourcePath: String?
     public var addedAt: Date
     public var finishedAt: Date?
+    public var subtitle: String?
+    public var series: String?
+    /// Its place in the series ("Book 2.5": 2.5); orders the books of a series shelf.
+    public var seriesNumber: Double?
+    public var year: Int?
+    /// The publisher's or listener's description (a sidecar `desc.txt`, `metadata.json`).
+    public var bookDescription: String?
+    /// A cover image file beside the audio, for books whose files hold no picture.
+    public var coverPath: String?
 
     public init(id: Int64? = nil, shelfId: Int64? = nil, title: String, author: String? = nil, narrator: String? = nil,
-                composer: String? = nil, sourcePath: String? = nil, addedAt: Date = Date(), finishedAt: Date? = nil) {
+                composer: String? = nil, sourcePath: String? = nil, addedAt: Date = Date(), finishedAt: Date? = nil,
+                subtitle: String? = nil, series: String? = nil, seriesNumber: Double? = nil, year: Int? = nil,
+                bookDescription: String? = nil, coverPath: String? = nil) {
         self.id = id
         self.shelfId = shelfId
         self.title = title
@@ -46,6 +57,12 @@ public struct Book: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         self.sourcePath = sourcePath
         self.addedAt = addedAt
         self.finishedAt = finishedAt
+        self.subtitle = subtitle
+        self.series = series
+        self.seriesNumber = seriesNumber
+        self.year = year
+        self.bookDescription = bookDescription
+        self.coverPath = coverPath
     }
 
     public enum Columns {

@@ -8,7 +8,8 @@ import GRDB
 /// Schema (version 2):
 /// ```
 /// { "format": "abplayer-state", "version": 2, "exportedAt": ISO-8601,
-///   "books": [ { "title": String, "author": String?,
+///   "books": [ { "title": String, "author": String?, "narrator": String?,
+///                "series": String?, "seriesNumber": Double?, "year": Int?,   // filled in where the book has none
 ///                "items": [fingerprint, ...],            // in play order; "size:fnv1a64hex"
 ///                "finished": Bool,
 ///                "position": { "item": fingerprint, "frame": Int, "updatedAt": ISO-8601 }?,
@@ -20,7 +21,8 @@ import GRDB
 ///                                 "note": String?, "createdAt": ISO-8601 } ] } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double }? }
 /// ```
-/// Fields marked `?` may be absent (files from before they existed import as before).
+/// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
+/// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them).
 /// Frames count at the item's own sample rate.
 ///
 /// Versions (`import-state` reads every one; `export` writes the newest):
@@ -70,6 +72,10 @@ public struct StateExport: Codable, Sendable, Equatable {
     public struct ExportedBook: Codable, Sendable, Equatable {
         public var title: String
         public var author: String?
+        public var narrator: String?
+        public var series: String?
+        public var seriesNumber: Double?
+        public var year: Int?
         public var items: [String]
         public var finished: Bool
         public var position: ExportedPosition?
@@ -149,9 +155,10 @@ extension LibraryDatabase {
                     }
                 }
                 return StateExport.ExportedBook(
-                    title: book.title, author: book.author, items: items.map(\.fingerprint), finished: book.finishedAt != nil,
-                    position: position, settings: exportedSettings, bookmarks: exportedBookmarks,
-                    queuePlace: queuePlaces[book.id!])
+                    title: book.title, author: book.author, narrator: book.narrator, series: book.series,
+                    seriesNumber: book.seriesNumber, year: book.year, items: items.map(\.fingerprint),
+                    finished: book.finishedAt != nil, position: position, settings: exportedSettings,
+                    bookmarks: exportedBookmarks, queuePlace: queuePlaces[book.id!])
             }, preferences: StateExport.ExportedPreferences(autoRewind: preferences.autoRewind,
                                                 autoRewindMaxSeconds: preferences.autoRewindMaxSeconds))
         }
@@ -203,6 +210,11 @@ extension LibraryDatabase {
                 }
                 try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
                                arguments: [exported.finished ? StoredDate.text(Date()) : nil, bookId])
+                // What the files and folders said in the other library, where this one's say nothing.
+                try db.execute(sql: """
+                    UPDATE book SET narrator = ifnull(narrator, ?), series = ifnull(series, ?),
+                        seriesNumber = ifnull(seriesNumber, ?), year = ifnull(year, ?) WHERE id = ?
+                    """, arguments: [exported.narrator, exported.series, exported.seriesNumber, exported.year, bookId])
                 for b in exported.bookmarks {
                     guard let mediaId = byFingerprint[b.item] else { continue }
                     let duplicate = try Bookmark.filter(Bookmark.Columns.bookId == bookId)

@@ -15,11 +15,17 @@ final class CoverFiles {
         self.decoders = decoders
     }
 
-    /// The book's cover as its file holds it: the first item that has one, read by its decoder.
+    /// The book's cover as its file holds it: the first item that has one, read by its decoder;
+    /// else the image file found beside the audio at import (cover.jpg, folder.png).
     func picture(ofBook bookId: Int64) -> Picture? {
         let media = (try? library.items(ofBook: bookId)) ?? []
-        return media.filter { $0.hasCover && !$0.isMissing }.lazy
+        let embedded = media.filter { $0.hasCover && !$0.isMissing }.lazy
             .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
+        if let embedded { return embedded }
+        guard let path = (try? library.bookListing(id: bookId))?.coverPath,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        let isPNG = path.lowercased().hasSuffix(".png")
+        return Picture(type: 3, mimeType: isPNG ? "image/png" : "image/jpeg", data: [UInt8](data))
     }
 
     /// `$XDG_CACHE_HOME/abplayer/covers/<book id>.<jpg|png>`, extracted from the book's files the

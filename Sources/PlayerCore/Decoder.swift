@@ -17,4 +17,16 @@ public protocol Decoder: AnyObject {
 /// Opens decoders for files: the plugin registry, in the running program.
 public protocol DecoderOpener: Sendable {
     func openDecoder(path: String) throws -> any Decoder
+
+    /// Opens `path` and hands back, instead of logging them, the warnings its decoder gave while
+    /// opening it (a file truncated against its own header): for a caller that reports them
+    /// itself, naming the file (the importer).
+    func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String])
+}
+
+extension DecoderOpener {
+    /// Openers that have no log of their own have nothing to hand back.
+    public func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String]) {
+        (try openDecoder(path: path), [])
+    }
 }

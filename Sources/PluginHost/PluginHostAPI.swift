@@ -36,6 +36,10 @@ final class PluginHostAPI: @unchecked Sendable {
         table.pointee.abi_minor = UInt16(ABP_ABI_MINOR)
         table.pointee.log = { context, level, pluginID, message in
             let host = Unmanaged<PluginHostAPI>.fromOpaque(context!).takeUnretainedValue()
+            if PluginLogLevel(level) <= .warning, let kept = OpenWarnings.current {
+                kept.messages.append(message.map { String(cString: $0) } ?? "")
+                return
+            }
             host.logHandler(PluginLogLevel(level),
                             pluginID.map { String(cString: $0) } ?? "?", message.map { String(cString: $0) } ?? "")
         }
@@ -44,5 +48,24 @@ final class PluginHostAPI: @unchecked Sendable {
         }
         self.table = UnsafePointer(table)
         table.pointee.host_ctx = Unmanaged.passRetained(self).toOpaque()
+    }
+}
+
+/// Warnings kept while one thread opens a decoder (`PluginRegistry.openDecoderKeepingWarnings`).
+/// Per thread: the importer opens files on every core at once, and a plugin logs from `open` on
+/// the thread that called it.
+final class OpenWarnings {
+    var messages: [String] = []
+    private static let key = "abplayer.openWarnings"
+
+    static var current: OpenWarnings? { Thread.current.threadDictionary[key] as? OpenWarnings }
+
+    /// Runs `body` with this thread's warnings kept, and returns them with its result.
+    static func keeping<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
+        let kept = OpenWarnings()
+        Thread.current.threadDictionary[key] = kept
+        defer { Thread.current.threadDictionary[key] = nil }
+        let result = try body()
+        return (result, kept.messages)
     }
 }

@@ -68,6 +68,11 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
         throw firstError!
     }
 
+    public func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String]) {
+        let (decoder, warnings) = try OpenWarnings.keeping { try openDecoder(path: path) }
+        return (decoder, warnings)
+    }
+
     /// The first bytes of a regular, readable, non-empty file; otherwise a clear error.
     private func readHead(of path: String) throws -> [UInt8] {
         var info = stat()

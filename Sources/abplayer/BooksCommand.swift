@@ -40,6 +40,11 @@ struct Books: ParsableCommand {
             line += book.title
             if let author = book.author { line += " — \(author)" }
             if let narrator = book.narrator { line += ", read by \(narrator)" }
+            if let series = book.series {
+                // "#2", "#2.5": a whole number without its ".0".
+                let number = book.seriesNumber.map { $0 == $0.rounded() ? " #\(Int($0))" : " #\($0)" } ?? ""
+                line += " (\(series)\(number))"
+            }
             print(TerminalText.visible(line) + "  \(formatDuration(book.durationSeconds)), \(progress)")
             guard !brief else { continue }
             for (index, item) in book.items.enumerated() {

@@ -72,6 +72,7 @@ import Testing
         #expect(try parse("shelf mv A") == .library(.shelf(.move("A", under: nil))))
         #expect(try parse("shelf rm --force A") == .library(.shelf(.remove("A", force: true))))
         #expect(try parse("import ~/books \"/x y\" --shelf New") == .library(.importPaths(["~/books", "/x y"], shelf: "New")))
+        #expect(try parse("import ~/books --layout author-series") == .library(.importPaths(["~/books"], shelf: nil, layout: .authorSeries)))
         #expect(try parse("rescan") == .library(.rescan(book: nil)))
         #expect(try parse("book rm Ender\\'s Game") == .library(.book(.remove("Ender's Game"))))
         #expect(try parse("book items") == .library(.book(.items(nil))))
@@ -90,7 +91,7 @@ import Testing
         #expect(failure("book reorder Dune 2") == "usage: book reorder BOOK I J")
         #expect(failure("browse series") == "browse: 'series' is not a tag: use author, artist, album, album-artist, composer, genre, narrator, year")
         #expect(failure("import --shelf") == "import: --shelf needs a shelf, e.g. --shelf Fiction/Russian")
-        #expect(failure("import") == "usage: import PATH... [--shelf SHELF]")
+        #expect(failure("import") == "usage: import PATH... [--shelf SHELF] [--layout folders|author-series]")
         #expect(failure("export") == "usage: export PATH")
     }
 }

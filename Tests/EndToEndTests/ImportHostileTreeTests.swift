@@ -48,6 +48,27 @@ import Testing
         #expect(imported.status == 1)
     }
 
+    @Test func aFileCutShortOfItsHeaderIsImportedWithOneLineNamingIt() throws {
+        // Given a book folder holding an M4B (moov first) cut in the middle of its audio
+        let abplayer = try AbplayerProcess("import-truncated")
+        let book = abplayer.home.appending(path: "books/Cut Short")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        let truncated = try Fixtures.truncated(try Fixtures.aac(seconds: 20, faststart: true), keepingFraction: 0.5)
+        let file = book.appending(path: "book.m4b")
+        try FileManager.default.copyItem(at: truncated, to: file)
+        let library = abplayer.home.appending(path: "library.sqlite").path
+
+        // When the folder is imported
+        let imported = try abplayer.run(["import", "--library", library, book.path], timeout: 60)
+
+        // Then the book is imported, and one line names the file and says it is truncated
+        #expect(imported.stdoutString.contains("1 new books, 1 files imported"), "stdout: \(imported.stdoutString)")
+        let lines = imported.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "stderr: \(imported.stderr)")
+        #expect(lines.first?.hasPrefix("abplayer: \(file.path): ") == true && lines.first?.contains("truncated") == true,
+                "stderr: \(imported.stderr)")
+    }
+
     @Test func aFIFONamedOnTheCommandLineIsSkippedNotOpened() throws {
         // Given a FIFO nobody writes to, and a real MP3
         let abplayer = try AbplayerProcess("import-fifo-arg")

@@ -59,6 +59,33 @@ import Testing
         #expect(again.stdoutString.contains("0 new books, 0 files imported, 13 already present"))
     }
 
+    @Test func anAuthorSeriesTreeImportsOntoAuthorAndSeriesShelves() throws {
+        // Given an Audiobookshelf tree: Author/Series/"Book N - Title" folders
+        let abplayer = try AbplayerProcess("library-layout")
+        let root = abplayer.home.appending(path: "Audiobooks")
+        let mp3 = try Fixtures.mp3(seconds: 2, vbr: false)
+        for folder in ["Some Author/A Saga/Book 2 - Alpha Second", "Some Author/A Saga/Book 1 - Zeta First"] {
+            try FileManager.default.createDirectory(at: root.appending(path: folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: mp3, to: root.appending(path: folder + "/01.mp3"))
+        }
+        let library = abplayer.home.appending(path: "library.sqlite").path
+
+        // When imported with --layout author-series
+        let imported = try abplayer.run(["import", "--library", library, "--layout", "author-series", root.path])
+
+        // Then the books are on the series shelf, in series order, by the folder's author, showing series and number
+        #expect(imported.status == 0, "stderr: \(imported.stderr)")
+        let listed = try abplayer.run(["books", "--brief", "--library", library]).requireSuccess().stdoutString
+        let lines = listed.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "books: \(listed)")
+        #expect(lines.first?.contains("[Some Author/A Saga] Zeta First — Some Author (A Saga #1)") == true, "books: \(listed)")
+        #expect(lines.last?.contains("[Some Author/A Saga] Alpha Second — Some Author (A Saga #2)") == true, "books: \(listed)")
+
+        // and a layout that does not exist is refused naming the ones that do
+        let refused = try abplayer.run(["import", "--library", library, "--layout", "tree", root.path])
+        #expect(refused.status != 0 && refused.stderr.contains("folders, author-series"), "stderr: \(refused.stderr)")
+    }
+
     @Test func shelfCommandsRefuseWhatWouldBreakTheTree() throws {
         let abplayer = try AbplayerProcess("shelf-cli")
         let library = abplayer.home.appending(path: "library.sqlite").path
