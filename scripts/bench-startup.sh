@@ -5,13 +5,14 @@
 # landing before that (e9998f8) linked them: BENCH_BASELINE=e9998f8 shows what that saved.
 #
 # usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
+# Figures: --help time; peak RSS of --help, of `play` and of `listen` (both to the null sink).
 set -euo pipefail
 bin_dir=$(cd "${1:?usage: bench-startup.sh BIN_DIR}" && pwd)
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-baseline_commit=${BENCH_BASELINE:-17daa5b}
+baseline_commit=${BENCH_BASELINE:-4aa225d}
 
 baseline_dir="$work/baseline-$baseline_commit"
 if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
@@ -56,3 +57,14 @@ read -r _ _ orss <<<"$(HOME=$home measure "$ours" play --output null "$mp3")"
 read -r _ _ brss <<<"$(HOME=$home measure "$baseline" play --output null "$mp3")"
 printf '  play (null sink)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB (target < 28 MiB)\n' \
     "$orss" "$(echo "$orss / 1024" | bc -l)" "$brss" "$(echo "$brss / 1024" | bc -l)"
+# `listen` keeps the library (SQLite) and saves the place every second: the player people leave
+# running. Each binary gets a library of its own (a newer schema would not open in the older).
+for who in ours baseline; do
+    binary=${!who}
+    library="$home/$who.sqlite"
+    HOME=$home "$binary" --library "$library" import "$mp3" >/dev/null 2>&1
+    read -r _ _ rss <<<"$(HOME=$home measure timeout -s INT 6 "$binary" --library "$library" listen --output null startup)"
+    printf -v "${who}_listen" '%s' "$rss"
+done
+printf '  listen (null sink, 6 s)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB\n' \
+    "$ours_listen" "$(echo "$ours_listen / 1024" | bc -l)" "$baseline_listen" "$(echo "$baseline_listen / 1024" | bc -l)"

@@ -121,10 +121,7 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
         if next + 7 <= bytes.count { return ADTSStream.Header(bytes[next...]) != nil ? 100 : 0 }
         return 40
     }
-    guard let path else { return 0 }
-    let name = String(cString: path).split(separator: "/").last ?? ""
-    guard let dot = name.lastIndex(of: ".") else { return 0 }
-    return ["m4a", "m4b", "mp4", "aac"].contains(name[name.index(after: dot)...].lowercased()) ? 10 : 0
+    return extensionScore(path: path, extensions: ["m4a", "m4b", "mp4", "aac"])
 }
 
 // MARK: - The plugin

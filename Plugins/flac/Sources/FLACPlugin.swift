@@ -203,10 +203,7 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
         offset = 10 + head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) } + (head[5] & 0x10 != 0 ? 10 : 0)
     }
     if offset + 4 <= head.count, head[offset..<offset + 4].elementsEqual("fLaC".utf8) { return 100 }
-    guard let path else { return 0 }
-    let name = String(cString: path).split(separator: "/").last ?? ""
-    guard let dot = name.lastIndex(of: ".") else { return 0 }
-    return name[name.index(after: dot)...].lowercased() == "flac" ? 10 : 0
+    return extensionScore(path: path, extensions: ["flac"])
 }
 
 /// The ops table, built once into the descriptor (a global C struct is not Sendable).

@@ -270,10 +270,7 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
         let payload = 27 + Int(head[26])
         if head.count >= payload + 8, head[payload..<payload + 8].elementsEqual("OpusHead".utf8) { return 100 }
     }
-    guard let path else { return 0 }
-    let name = String(cString: path).split(separator: "/").last ?? ""
-    guard let dot = name.lastIndex(of: ".") else { return 0 }
-    return name[name.index(after: dot)...].lowercased() == "opus" ? 10 : 0
+    return extensionScore(path: path, extensions: ["opus"])
 }
 
 // MARK: - The plugin

@@ -253,10 +253,7 @@ private func probe(path: UnsafePointer<CChar>?, head: UnsafeBufferPointer<UInt8>
         let payload = 27 + Int(head[26])
         if head.count >= payload + 7, head[payload..<payload + 7].elementsEqual([1] + Array("vorbis".utf8)) { return 100 }
     }
-    guard let path else { return 0 }
-    let name = String(cString: path).split(separator: "/").last ?? ""
-    guard let dot = name.lastIndex(of: ".") else { return 0 }
-    return ["ogg", "oga"].contains(name[name.index(after: dot)...].lowercased()) ? 10 : 0
+    return extensionScore(path: path, extensions: ["ogg", "oga"])
 }
 
 // MARK: - The plugin
