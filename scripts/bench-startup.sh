@@ -62,8 +62,8 @@ printf '  play (null sink)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB 
 for who in ours baseline; do
     binary=${!who}
     library="$home/$who.sqlite"
-    HOME=$home "$binary" --library "$library" import "$mp3" >/dev/null 2>&1
-    read -r _ _ rss <<<"$(HOME=$home measure timeout -s INT 6 "$binary" --library "$library" listen --output null startup)"
+    HOME=$home "$binary" import --library "$library" "$mp3" >/dev/null 2>&1
+    read -r _ _ rss <<<"$(HOME=$home measure sh -c 'timeout -s INT 6 "$@"; true' sh "$binary" listen --library "$library" --output null startup)"
     printf -v "${who}_listen" '%s' "$rss"
 done
 printf '  listen (null sink, 6 s)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB\n' \
