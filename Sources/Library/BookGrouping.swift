@@ -19,7 +19,7 @@ enum BookGrouping {
         let d = file.description
         let seconds = d.durationFrames.map { Double($0) / Double(d.sampleRate) } ?? 0
         let hasChapters = !d.chapters.isEmpty
-        if bookContainers.contains((file.file.path as NSString).pathExtension.lowercased()) {
+        if bookContainers.contains(FileKind.fileExtension(of: file.file.path)) {
             return hasChapters || seconds >= minimumSeconds
         }
         return hasChapters && seconds >= minimumSeconds

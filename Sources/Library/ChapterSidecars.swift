@@ -60,7 +60,12 @@ enum ChapterSidecars {
     /// audio files in that folder): `NAME.cue`, or any cue sheet naming the file, and
     /// `NAME.chapters.txt`, or `chapters.txt` when the file is the only one.
     static func read(folder: String, files: [String]) -> [String: Found] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+            let lowered = name.lowercased()
+            return lowered.hasSuffix(".cue") || lowered.hasSuffix("chapters.txt")
+        }
+        // Most folders have none: nothing to look up per file (import speed).
+        guard !names.isEmpty else { return [:] }
         var cueTracks: [String: [TimedTitle]] = [:]
         for name in names.sorted() where name.lowercased().hasSuffix(".cue") {
             guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { continue }

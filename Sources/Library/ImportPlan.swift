@@ -128,7 +128,7 @@ public struct ImportPlan: Sendable {
         var files: [String] = [], folders: [String] = []
         for name in names where !name.hasPrefix(".") {
             let path = folder + "/" + name
-            let isSidecar = Self.sidecarExtensions.contains((name as NSString).pathExtension.lowercased())
+            let isSidecar = Self.sidecarExtensions.contains(FileKind.fileExtension(of: name))
             let (kind, isLink) = FileKind.of(path: path)
             switch kind {
             case .directory:

@@ -43,7 +43,9 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     /// breaks ties), trying the next claimant when the best one fails to open it.
     public func openDecoder(path: String) throws -> any Decoder {
         let head = try readHead(of: path)
-        let fileExtension = (path as NSString).pathExtension.lowercased()
+        // The extension by hand: NSString's pathExtension was a few percent of an import.
+        let name = path.split(separator: "/").last ?? ""
+        let fileExtension = name.lastIndex(of: ".").map { $0 == name.startIndex ? "" : name[name.index(after: $0)...].lowercased() } ?? ""
         // The content decides; between equal probes the decoder that lists the file's extension,
         // then the higher priority (the order plugin.h promises).
         let candidates = decoders.compactMap { plugin -> (plugin: LoadedPlugin, ops: abp_decoder_ops, score: Int32, named: Int)? in

@@ -72,8 +72,11 @@ struct ID3Tags {
     /// The values of text frames (T***, not TXXX) and undescribed COMM frames that the tag holds
     /// more than once, by frame ID.
     private static func repeatedTexts(_ frames: [ID3Chapters.Frame]) -> [String: [String]] {
+        // Only frames whose ID comes more than once are decoded (most files have none: import speed).
+        var counts: [String: Int] = [:]
+        for frame in frames { counts[frame.id, default: 0] += 1 }
         var values: [String: [[String]]] = [:]
-        for frame in frames where frame.data.count > 1 {
+        for frame in frames where frame.data.count > 1 && counts[frame.id, default: 0] > 1 {
             if frame.id == "COMM" {
                 // encoding, language, description NUL, text
                 guard frame.data.count > 4 else { continue }
