@@ -15,9 +15,9 @@ extension Console {
         case let .shelf(action): try shelf(action)
         case let .book(action): try book(action)
         case let .importPaths(paths, shelf, layout): try importPaths(paths, shelf: shelf, layout: layout)
-        case let .rescan(reference):
+        case let .rescan(reference, folders):
             let only = try reference.map { Set(try library.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
-            let lines = LibraryText.rescanLines(try library.rescan(onlyMedia: only))
+            let lines = LibraryText.rescanLines(try library.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
             lines.found.forEach(say)
             lines.missing.forEach(complain)
             say(lines.summary)

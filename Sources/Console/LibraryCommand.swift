@@ -29,7 +29,9 @@ public enum LibraryCommand: Equatable, Sendable {
     /// nil shelf: the current one.
     case importPaths([String], shelf: String?, layout: ImportLayout = .folders)
     /// nil: every file of the library.
-    case rescan(book: String?)
+    /// Of `book` (nil: every book), searching `folders` (none: the nearest existing folder above
+    /// each missing file), as `abplayer rescan FOLDER...` does.
+    case rescan(book: String?, folders: [String])
     case book(BookAction)
     case browse(BrowseField, value: String?)
     case bookmarks(book: String)
@@ -79,7 +81,11 @@ public enum LibraryCommand: Equatable, Sendable {
             }
             guard !paths.isEmpty else { throw usage("import") }
             self = .importPaths(paths, shelf: shelf, layout: layout)
-        case "rescan": self = .rescan(book: rest)
+        case "rescan":
+            // A folder is written as a path (/..., ~/..., ./..., ../...); other words name the book.
+            let isFolder = { (word: String) in word.hasPrefix("/") || word == "~" || word.hasPrefix("~/") || word.hasPrefix(".") }
+            let bookWords = arguments.filter { !isFolder($0) }
+            self = .rescan(book: bookWords.isEmpty ? nil : bookWords.joined(separator: " "), folders: arguments.filter(isFolder))
         case "browse":
             guard let first = arguments.first else { throw usage("browse") }
             let field = first == "author" ? BrowseField.artist : BrowseField(rawValue: first)
@@ -163,7 +169,7 @@ extension CommandHelp {
         CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
         CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
         CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF"),
-        CommandHelp(name: "rescan", usage: "rescan [BOOK]", summary: "find moved files by their content (of BOOK, or of every book); mark the rest missing"),
+        CommandHelp(name: "rescan", usage: "rescan [BOOK] [FOLDER...]", summary: "find moved files by their content (of BOOK, or of every book; in FOLDERs, paths, when given); mark the rest missing"),
         CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
         CommandHelp(name: "history", usage: "history [BOOK]", summary: "listening sessions, newest first"),
         CommandHelp(name: "stats", usage: "stats [BOOK]", summary: "time listened per day and per book; a book's items' play counts"),

@@ -176,7 +176,9 @@ public final class PlayerController {
     private func load(_ book: Book, end: PlaybackPosition? = nil) throws -> PlayerOutcome {
         let media = try library.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
-            throw PlayerError("\(book.title): \(missing.path) is missing; run 'abplayer rescan' (the saved position is kept)")
+            // A plain rescan searches only above the file's old place: a file moved elsewhere is
+            // found by naming the folder it is in now.
+            throw PlayerError("\(book.title): \(missing.path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
         }
         guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
         let start = try library.startingPoint(ofBook: book.id!)

@@ -135,4 +135,26 @@ import Testing
         let position = try JSONDecoder().decode(ListenTests.BookJSON.self, from: Data(listed.utf8)).positionSeconds
         #expect(abs((position ?? -1) - 5) < 0.6, "\(listed)")
     }
+
+    @Test func aFileMovedFarAwayIsFoundByRescanningTheFolderItIsIn() throws {
+        // Given Dune imported, and its second file moved to a folder nowhere above its old place
+        let (abplayer, library) = try ReplTests.library("repl-rescan")
+        let dune = try Self.duneFolder(in: abplayer)
+        _ = try abplayer.run(["-c", "import \(dune.path)", "--library", library]).requireSuccess()
+        let elsewhere = abplayer.home.appending(path: "elsewhere/deep")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: dune.appending(path: "02.mp3"), to: elsewhere.appending(path: "renamed.mp3"))
+        // When the REPL rescans the book without a folder, plays it, then rescans with that folder
+        let result = try abplayer.run(["-c", "rescan Dune; play Dune; rescan Dune \(elsewhere.path)", "--output", "null", "--library", library])
+        // Then playing says the file is missing and how to find it: rescan with the folder it is in now
+        #expect(result.stderr.contains("02.mp3 is missing; if it moved, 'rescan FOLDER'"), "\(result.stderr)")
+        // and the plain rescan cannot find it, while the one given the folder does
+        let lines = result.stdoutString.split(separator: "\n").map(String.init)
+        #expect(lines.contains("0 moved, 0 back, 1 missing"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("moved: ") && $0.hasSuffix("elsewhere/deep/renamed.mp3") }, "\(lines)")
+        #expect(lines.contains("1 moved, 0 back, 0 missing"), "\(lines)")
+        // and the book plays again
+        let again = try abplayer.run(["-c", "play Dune; status", "--output", "null", "--library", library])
+        #expect(again.status == 0 && again.stdoutString.contains("item 1/2"), "\(again.stdoutString) \(again.stderr)")
+    }
 }
