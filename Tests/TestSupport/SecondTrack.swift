@@ -20,6 +20,9 @@ public struct SecondTrack: Sendable, CustomStringConvertible {
     static let window = 0.1
     static let hop = 0.05
 
+    /// A track of runs already found (a check that set some aside).
+    public init(runs: [Run]) { self.runs = runs }
+
     public init(_ samples: [Float], channels: Int, rate: Int, channel: Int = 0) {
         let frames = samples.count / channels
         let windowFrames = Int(Double(rate) * Self.window)
