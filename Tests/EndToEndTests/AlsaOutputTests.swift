@@ -64,7 +64,9 @@ extension OutputTests {
             let keptSecond = Int(kept.frame / 44100)
             let first = try #require(track.seconds.first, "\(track)")
             #expect(first == keptSecond || first == keptSecond + 1, "kept \(kept), heard \(track)")
-            #expect(track.seconds == Array(first..<20), "\(track)")
+            // In order to the end; a second cut by a silence and heard on after it (an underrun of
+            // the device on a loaded machine) is one second, nothing skipped or repeated
+            #expect(OutputChecks.distinct(track.seconds) == Array(first..<20), "\(track)")
         }
 
         @Test func pauseIsSilenceThenTheSameSecondGoesOn() async throws {
