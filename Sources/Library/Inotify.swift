@@ -60,8 +60,6 @@ final class Inotify {
         close(wakeWrite)
     }
 
-    var watchedFolders: [String] { Array(watched.keys) }
-
     /// Watches `folder` (not its sub-folders). False when it cannot (gone, or the user's
     /// `max_user_watches` is reached).
     @discardableResult

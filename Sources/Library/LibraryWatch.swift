@@ -70,9 +70,6 @@ public final class LibraryWatch: @unchecked Sendable {
         finished.wait()
     }
 
-    /// The watched folders (tests and diagnostics).
-    public var watchedFolderCount: Int { inotify.watchedFolders.count }
-
     private func watchTree(_ folder: String) {
         guard inotify.watch(folder), let walker = FileManager.default.enumerator(atPath: folder) else { return }
         while let relative = walker.nextObject() as? String {
