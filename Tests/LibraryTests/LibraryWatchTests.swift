@@ -119,6 +119,30 @@ import TestSupport
         #expect(Self.eventually { setting.duneReports.map(\.filesMissing) == [1] })
     }
 
+    @Test func aRenamedBookFolderKeepsItsBookAndTakesNewFilesIntoIt() throws {
+        // Given a watched library with Dune
+        let setting = try Setting("rename-folder")
+        let first = try setting.library.items(ofBook: setting.bookId)[0]
+
+        // When Dune's folder is renamed
+        let renamed = setting.books.appending(path: "Dune (1965)")
+        try FileManager.default.moveItem(at: setting.dune, to: renamed)
+
+        // Then its files are found there, the same media
+        #expect(Self.eventually {
+            (try? setting.library.items(ofBook: setting.bookId).map(\.path)) == ["01.mp3", "02.mp3", "04.mp3"].map { renamed.appending(path: $0).path }
+        })
+        #expect(try setting.library.items(ofBook: setting.bookId)[0].id == first.id)
+
+        // When a file is then copied into the renamed folder
+        try Self.writeMP3(3, to: renamed.appending(path: "03.mp3"))
+
+        // Then it joins the same book (no new book), and the library still has one book
+        #expect(Self.eventually { setting.fileNames.contains("03.mp3") })
+        #expect(try setting.library.bookListings().count == 1)
+        #expect(setting.duneReports.allSatisfy { !$0.isNewBook })
+    }
+
     @Test func aNewFolderBesideABookBecomesABookOnTheSameShelf() throws {
         // Given a watched library with Dune on the shelf Sci-Fi
         let setting = try Setting("folder")
