@@ -211,6 +211,7 @@ extension Console {
             bar.update(done: $0.done, total: $0.total)
         }
         bar.finish()
+        rewatchLibrary()
         let lines = LibraryText.importLines(report)
         lines.books.forEach(say)
         lines.skipped.forEach(complain)

@@ -19,6 +19,10 @@ public enum ConsoleInput: Sendable {
     case remote(RemoteRequest)
     /// A typed command from outside the terminal (MPRIS).
     case request(PlayerRequest)
+    /// What the library watch did, one change per book (`LibraryWatch`).
+    case libraryChanged([LibraryChange])
+    /// A pass of the library watch failed (it goes on watching).
+    case libraryWatchFailed(String)
 }
 
 /// The REPL: parses lines into commands, runs the player's through the player controller and the
@@ -48,6 +52,8 @@ public final class Console {
     var isInteractive = false
     /// Where what is said goes while a remote line runs.
     var capture: OutputCapture?
+    /// The watch on the library's folders, while the player runs (`watchLibrary()`).
+    var watch: LibraryWatch?
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -147,6 +153,7 @@ public final class Console {
 
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
     public func close() {
+        stopWatchingLibrary()
         player.close()
     }
 

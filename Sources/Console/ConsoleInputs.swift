@@ -97,6 +97,10 @@ extension Console {
             case let .request(request):
                 guard perform(request) else { break loop }
                 redrawScreen()
+            case let .libraryChanged(changes):
+                changes.map(LibraryText.changeLine).forEach(say)
+            case let .libraryWatchFailed(message):
+                complain(TerminalText.visible(message))
             case .endOfInput, .terminate: break loop
             }
         }

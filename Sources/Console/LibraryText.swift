@@ -82,6 +82,20 @@ public enum LibraryText {
          "\(report.moved.count) moved, \(report.returned.count) back, \(report.missing.count) missing")
     }
 
+    /// One line for what the library watch did to a book: "library: new book #7 Dune Messiah
+    /// (2 files)", "library: Dune: 2 files added, 1 file missing".
+    public static func changeLine(_ change: LibraryChange) -> String {
+        func count(_ number: Int, _ what: String) -> String? {
+            number == 0 ? nil : "\(number) \(number == 1 ? "file" : "files") \(what)"
+        }
+        if change.isNewBook {
+            return TerminalText.visible("library: new book #\(change.bookId) \(change.title) (\(change.filesAdded) \(change.filesAdded == 1 ? "file" : "files"))")
+        }
+        let parts = [count(change.filesAdded, "added"), count(change.filesMoved, "moved"),
+                     count(change.filesMissing, "missing"), count(change.filesReturned, "back")].compactMap { $0 }
+        return TerminalText.visible("library: \(change.title): " + parts.joined(separator: ", "))
+    }
+
     /// Reads a state file written by `export`; the error says which file and why.
     public static func readState(path: String) throws(LibraryError) -> StateExport {
         do {

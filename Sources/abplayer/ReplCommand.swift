@@ -81,6 +81,8 @@ struct Repl: AsyncParsableCommand {
                 return false
             })
             : nil
+        // The library follows its folders while a player runs; a `-c` script ends too soon to need it.
+        if commands == nil { console.watchLibrary() }
         let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
         mpris?.stop()
         control?.stop()

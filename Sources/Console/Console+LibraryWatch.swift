@@ -1,0 +1,36 @@
+import Foundation
+import Library
+import Listening
+
+extension Console {
+    /// Watches the folders the library's books came from while this player runs; what changes
+    /// comes back through `inputs` and is said one line per book. Only the library is changed:
+    /// what plays is left as it is. Fails (and says why) when inotify cannot be used; the REPL
+    /// works on without it.
+    public func watchLibrary() {
+        guard watch == nil else { return }
+        let inputs = self.inputs
+        do {
+            let watch = try LibraryWatch(
+                library: library, inspector: DecoderInspector(decoders: decoders),
+                onError: { inputs.yield(.libraryWatchFailed($0)) },
+                onChange: { inputs.yield(.libraryChanged($0)) })
+            try watch.start()
+            self.watch = watch
+        } catch {
+            complain("library watch off: \(error)")
+        }
+    }
+
+    /// Watches again from the library as it is now (after an import: its new books' folders).
+    func rewatchLibrary() {
+        guard watch != nil else { return }
+        stopWatchingLibrary()
+        watchLibrary()
+    }
+
+    func stopWatchingLibrary() {
+        watch?.stop()
+        watch = nil
+    }
+}

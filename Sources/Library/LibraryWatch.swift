@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+
+/// Watches the folders books were imported from, with inotify, while a player runs: new files
+/// join their book in play order, a new folder beside books becomes a book on their shelf, moved
+/// files keep their identity, deleted files are marked missing. Events are coalesced: a pass
+/// runs once no event came for `quiet`, or every `longest` during a long burst, and reports one
+/// `LibraryChange` per book touched, in one call of `onChange`.
+///
+/// `@unchecked Sendable`: the inotify instance and the pending changes are used only by the
+/// watching thread; other threads call `stop()`, which goes through the wake pipe
+/// (`Inotify.wake`) and a `Mutex`.
+public final class LibraryWatch: @unchecked Sendable {
+    public let library: LibraryDatabase
+    let inspector: any MediaInspector
+    let quiet: Duration
+    let longest: Duration
+    let onChange: @Sendable ([LibraryChange]) -> Void
+    /// Called with what went wrong in a pass (the pass is dropped; the next one looks again).
+    let onError: @Sendable (String) -> Void
+    private let inotify: Inotify
+    private let state = Mutex(State.idle)
+    private let finished = DispatchSemaphore(value: 0)
+
+    private enum State { case idle, running, stopped }
+
+    public init(library: LibraryDatabase, inspector: any MediaInspector,
+                quiet: Duration = .milliseconds(300), longest: Duration = .milliseconds(1500),
+                onError: @escaping @Sendable (String) -> Void = { _ in },
+                onChange: @escaping @Sendable ([LibraryChange]) -> Void) throws {
+        self.library = library
+        self.inspector = inspector
+        self.quiet = quiet
+        self.longest = longest
+        self.onError = onError
+        self.onChange = onChange
+        inotify = try Inotify()
+    }
+
+    deinit { stop() }
+
+    /// Watches the library's folders as they are now and starts the watching thread. The
+    /// watches are in place when this returns, so a file copied afterwards is seen.
+    public func start() throws {
+        let folders = try library.watchedFolders()
+        guard state.withLock({ state in
+            guard case .idle = state else { return false }
+            state = .running
+            return true
+        }) else { return }
+        for folder in folders.books.keys { watchTree(folder) }
+        for parent in folders.parents { inotify.watch(parent) }
+        let thread = Thread { [self] in
+            run(folders: folders)
+            finished.signal()
+        }
+        thread.name = "abplayer.library-watch"
+        thread.start()
+    }
+
+    /// Stops watching; returns once the thread ended (after the pass it may be in).
+    public func stop() {
+        let wasRunning = state.withLock { state in
+            defer { state = .stopped }
+            if case .running = state { return true }
+            return false
+        }
+        guard wasRunning else { return }
+        inotify.wake()
+        finished.wait()
+    }
+
+    private func watchTree(_ folder: String) {
+        guard inotify.watch(folder), let walker = FileManager.default.enumerator(atPath: folder) else { return }
+        while let relative = walker.nextObject() as? String {
+            if walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { inotify.watch(folder + "/" + relative) }
+        }
+    }
+
+    private func run(folders initial: WatchedFolders) {
+        var folders = initial
+        var pending = Pending()
+        let clock = ContinuousClock()
+        while state.withLock({ if case .running = $0 { true } else { false } }) {
+            let timeout = pending.deadline(quiet: quiet, longest: longest).map { clock.now.duration(to: $0) }
+            switch inotify.next(timeout: timeout.map { max($0, .zero) }) {
+            case .woken: continue
+            case .timedOut: break
+            case let .events(events): note(events, into: &pending, at: clock.now)
+            case let .overflow(events):
+                note(events, into: &pending, at: clock.now)
+                pending.changes.overflowed = true
+                pending.mark(at: clock.now)
+            }
+            guard let due = pending.deadline(quiet: quiet, longest: longest), clock.now >= due else { continue }
+            var changes = pending.changes
+            changes.writing = pending.writing
+            pending.taken()
+            do {
+                let (all, postponed) = try library.applyWatched(changes, folders: folders, inspector: inspector)
+                // Taken again with the pass the writer's IN_CLOSE_WRITE brings.
+                pending.changes.appeared.formUnion(postponed)
+                let reported = all.filter { !$0.isEmpty }
+                folders = try library.watchedFolders()
+                if changes.overflowed {
+                    for folder in folders.books.keys { watchTree(folder) }
+                    for parent in folders.parents { inotify.watch(parent) }
+                }
+                if !reported.isEmpty { onChange(reported) }
+            } catch {
+                onError("library watch: \(error)")
+            }
+        }
+    }
+
+    private func note(_ events: [Inotify.Event], into pending: inout Pending, at now: ContinuousClock.Instant) {
+        for event in events {
+            let path = event.path
+            if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) {
+                inotify.forget(below: path)
+                pending.changes.vanished.insert(path)
+            } else if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
+                if event.isDirectory { inotify.forget(below: path) }
+                pending.writing.remove(path)
+                pending.changes.appeared.remove(path)
+                pending.changes.vanished.insert(path)
+            } else if event.isDirectory, event.has(IN_CREATE) || event.has(IN_MOVED_TO) {
+                // Files copied into a new folder before its watch exists are found by walking it.
+                watchTree(path)
+                pending.changes.appeared.insert(path)
+            } else if event.has(IN_CREATE) {
+                // Still being written: acted on at IN_CLOSE_WRITE.
+                pending.writing.insert(path)
+                continue
+            } else if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
+                pending.writing.remove(path)
+                pending.changes.appeared.insert(path)
+            } else {
+                continue
+            }
+            pending.mark(at: now)
+        }
+    }
+}
+
+/// Changes not yet applied and when they came.
+private struct Pending {
+    var changes = WatchedChanges()
+    /// Files created and not yet closed by their writer.
+    var writing: Set<String> = []
+    var first: ContinuousClock.Instant?
+    var last: ContinuousClock.Instant?
+
+    mutating func mark(at now: ContinuousClock.Instant) {
+        if first == nil { first = now }
+        last = now
+    }
+
+    /// When the next pass is due: `quiet` after the last event, but no later than `longest`
+    /// after the first, so a long copy shows progress.
+    func deadline(quiet: Duration, longest: Duration) -> ContinuousClock.Instant? {
+        guard let first, let last else { return nil }
+        return min(last + quiet, first + longest)
+    }
+
+    mutating func taken() {
+        changes = WatchedChanges()
+        first = nil
+        last = nil
+    }
+}
