@@ -62,6 +62,9 @@ struct Repl: AsyncParsableCommand {
         // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
         // position like Ctrl-C.
         let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
+        // The library follows its folders while a player runs; a `-c` script ends too soon to need
+        // it. Before the control socket: a client that finds the socket finds the player set up.
+        if commands == nil { console.watchLibrary() }
         let control: ControlSocketServer?
         do {
             control = try ControlSocketServer(at: library.controlSocket, inputs: continuation, broadcast: console.broadcast) {
@@ -81,8 +84,6 @@ struct Repl: AsyncParsableCommand {
                 return false
             })
             : nil
-        // The library follows its folders while a player runs; a `-c` script ends too soon to need it.
-        if commands == nil { console.watchLibrary() }
         let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
         mpris?.stop()
         control?.stop()
