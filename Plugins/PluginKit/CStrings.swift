@@ -1,3 +1,5 @@
+public import ABPluginABI
+
 /// Writes `message` NUL-terminated into a caller's error buffer, cut at a character boundary
 /// that fits. A NULL buffer or a zero size is allowed (the caller did not want the text).
 public func writeError(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, size: Int) {
@@ -39,6 +41,18 @@ public final class LastError {
     public init() {}
 
     public func set(_ message: String) { storage = Array(message.utf8CString) }
+
+    /// Keeps `reason` and returns `status`: the failure of an op that returns a status.
+    public func fail(_ status: abp_status, _ reason: String) -> abp_status {
+        set(reason)
+        return status
+    }
+
+    /// Keeps `reason` and returns `status` as the negative count of an op that returns frames.
+    public func fail(_ status: abp_status, _ reason: String) -> Int64 {
+        set(reason)
+        return Int64(status.rawValue)
+    }
 
     public var pointer: UnsafePointer<CChar> { storage.withUnsafeBufferPointer { $0.baseAddress! } }
 }

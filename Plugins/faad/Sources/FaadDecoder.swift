@@ -107,7 +107,7 @@ final class FaadDecoder: DecoderInstance {
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
-        guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        guard maxFrames > 0 else { return lastError.fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
         while pendingRead >= pending.count {
             guard position < totalFrames, nextPacket < packets.packetCount else { return 0 }
             do throws(FaadError) {
@@ -118,7 +118,7 @@ final class FaadDecoder: DecoderInstance {
                     nextPacket = packets.packetCount // the end: later reads say so without a new warning
                     return 0
                 }
-                return fail(error.status, error.reason)
+                return lastError.fail(error.status, error.reason)
             }
         }
         let frames = min(Int64(pending.count - pendingRead) / Int64(channels), maxFrames, totalFrames - position)
@@ -133,13 +133,13 @@ final class FaadDecoder: DecoderInstance {
 
     func seek(to frame: Int64) -> abp_status {
         guard (0...totalFrames).contains(frame) else {
-            return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
+            return lastError.fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
         }
         let target = packets.packet(containing: startFrame + frame)
         do throws(FaadError) {
             try restart(at: max(0, target - Self.prerollPackets))
         } catch {
-            return fail(ABP_ERR_SEEK, "seek failed: \(error.reason)")
+            return lastError.fail(ABP_ERR_SEEK, "seek failed: \(error.reason)")
         }
         position = frame
         return ABP_OK
@@ -271,16 +271,6 @@ final class FaadDecoder: DecoderInstance {
     static func errorText(_ code: UInt8) -> String {
         guard let text = NeAACDecGetErrorMessage(code) else { return "libfaad error \(code)" }
         return String(cString: text)
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> Int64 {
-        lastError.set(reason)
-        return Int64(status.rawValue)
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> abp_status {
-        lastError.set(reason)
-        return status
     }
 }
 

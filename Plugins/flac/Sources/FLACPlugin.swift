@@ -106,7 +106,7 @@ final class FLACDecoder: DecoderInstance {
     // MARK: The ABI's calls
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
-        guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        guard maxFrames > 0 else { return lastError.fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
         var done = 0
         while done < maxFrames {
             if blockPosition < blockFrames {
@@ -133,15 +133,15 @@ final class FLACDecoder: DecoderInstance {
         }
         if done == 0, atEnd, !truncationReported, let totalFrames, decodedEnd < totalFrames {
             truncationReported = true // said once; the next read() returns 0
-            return fail(ABP_ERR_FORMAT, "truncated: the audio ends at frame \(decodedEnd) of \(totalFrames)")
+            return lastError.fail(ABP_ERR_FORMAT, "truncated: the audio ends at frame \(decodedEnd) of \(totalFrames)")
         }
         return Int64(done)
     }
 
     func seek(to frame: Int64) -> abp_status {
-        guard let totalFrames else { return fail(ABP_ERR_SEEK, "the stream's length is unknown: it cannot seek") }
+        guard let totalFrames else { return lastError.fail(ABP_ERR_SEEK, "the stream's length is unknown: it cannot seek") }
         guard (0...totalFrames).contains(frame) else {
-            return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
+            return lastError.fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
         }
         blockFrames = 0
         blockPosition = 0
@@ -165,32 +165,22 @@ final class FLACDecoder: DecoderInstance {
         FLAC__stream_decoder_flush(flac)
         blockFrames = 0
         switch failedState {
-        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: return fail(ABP_ERR_NOMEM, "libFLAC ran out of memory")
-        case FLAC__STREAM_DECODER_ABORTED where abort == nil: return fail(ABP_ERR_IO, "reading the file failed")
-        default: return fail(ABP_ERR_SEEK, "seek to frame \(frame) failed (\(reason))")
+        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: return lastError.fail(ABP_ERR_NOMEM, "libFLAC ran out of memory")
+        case FLAC__STREAM_DECODER_ABORTED where abort == nil: return lastError.fail(ABP_ERR_IO, "reading the file failed")
+        default: return lastError.fail(ABP_ERR_SEEK, "seek to frame \(frame) failed (\(reason))")
         }
     }
 
     /// A failure's status and reason from libFLAC's state (or from the callback that aborted it).
     private func stateError() -> Int64 {
-        if let abort { return fail(abort.status, abort.reason) }
+        if let abort { return lastError.fail(abort.status, abort.reason) }
         switch state {
-        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: return fail(ABP_ERR_NOMEM, "libFLAC ran out of memory")
-        case FLAC__STREAM_DECODER_ABORTED: return fail(ABP_ERR_IO, "reading the file failed")
+        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: return lastError.fail(ABP_ERR_NOMEM, "libFLAC ran out of memory")
+        case FLAC__STREAM_DECODER_ABORTED: return lastError.fail(ABP_ERR_IO, "reading the file failed")
         default:
             let name = String(cString: abp_flac_state_name(state))
-            return fail(ABP_ERR_FORMAT, "libFLAC failed in state \(name)")
+            return lastError.fail(ABP_ERR_FORMAT, "libFLAC failed in state \(name)")
         }
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> Int64 {
-        lastError.set(reason)
-        return Int64(status.rawValue)
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> abp_status {
-        lastError.set(reason)
-        return status
     }
 }
 

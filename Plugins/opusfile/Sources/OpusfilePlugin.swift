@@ -76,7 +76,7 @@ private final class OpusfileDecoder: DecoderInstance {
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
-        guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        guard maxFrames > 0 else { return lastError.fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
         // Each hole consumes data, so this ends; the cap only bounds the log on a garbage file.
         for _ in 0..<64 {
             if silenceOwed > 0 {
@@ -101,25 +101,25 @@ private final class OpusfileDecoder: DecoderInstance {
             }
             guard result >= 0 else {
                 let error = OpusfileError(code: result)
-                return fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_FORMAT, error.reason)
+                return lastError.fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_FORMAT, error.reason)
             }
             // Only an unseekable chained stream can change layout here (open checked every link
             // of a seekable one); the samples just written are in the wrong layout.
             let linkChannels = Int(op_channel_count(file, -1))
             if !downmix && linkChannels != channels {
-                return fail(ABP_ERR_FORMAT, "a chained link changes from \(channels) to \(linkChannels) channels")
+                return lastError.fail(ABP_ERR_FORMAT, "a chained link changes from \(channels) to \(linkChannels) channels")
             }
             reorder(buffer, frames: Int(result))
             position += Int64(result)
             return Int64(result)
         }
-        return fail(ABP_ERR_FORMAT, "too many holes in a row: the stream is badly damaged")
+        return lastError.fail(ABP_ERR_FORMAT, "too many holes in a row: the stream is badly damaged")
     }
 
     func seek(to frame: Int64) -> abp_status {
-        guard seekable, let totalFrames else { return fail(ABP_ERR_SEEK, "the stream is not seekable") }
+        guard seekable, let totalFrames else { return lastError.fail(ABP_ERR_SEEK, "the stream is not seekable") }
         guard (0...totalFrames).contains(frame) else {
-            return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
+            return lastError.fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
         }
         guard totalFrames > 0 else { return ABP_OK } // nothing to seek in; op_pcm_seek refuses 0 here
         // Restarting before the target also covers a seek to the very end, which op_pcm_seek
@@ -128,7 +128,7 @@ private final class OpusfileDecoder: DecoderInstance {
         let result = op_pcm_seek(file, start)
         guard result == 0 else {
             let error = OpusfileError(code: result)
-            return fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(error.reason)")
+            return lastError.fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(error.reason)")
         }
         position = start
         silenceOwed = 0
@@ -137,21 +137,11 @@ private final class OpusfileDecoder: DecoderInstance {
             let decoded = read(into: scratch.baseAddress!, maxFrames: min(remaining, Int64(scratchFrames)))
             guard decoded > 0 else {
                 let reason = decoded == 0 ? "the stream ended early" : String(cString: lastError.pointer)
-                return fail(decoded == Int64(ABP_ERR_IO.rawValue) ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(reason)")
+                return lastError.fail(decoded == Int64(ABP_ERR_IO.rawValue) ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(reason)")
             }
             remaining -= decoded
         }
         return ABP_OK
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> Int64 {
-        lastError.set(reason)
-        return Int64(status.rawValue)
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> abp_status {
-        lastError.set(reason)
-        return status
     }
 }
 

@@ -50,10 +50,10 @@ private final class VorbisfileDecoder: DecoderInstance {
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int64) -> Int64 {
-        guard maxFrames > 0 else { return fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
+        guard maxFrames > 0 else { return lastError.fail(ABP_ERR_INVALID, "read asked for \(maxFrames) frames") }
         if let failure = pendingFailure {
             pendingFailure = nil
-            return fail(failure.status, failure.reason)
+            return lastError.fail(failure.status, failure.reason)
         }
         if atEnd { return 0 }
         // The whole request from as many packets as it takes: a Vorbis packet is 64–1024 frames,
@@ -102,7 +102,7 @@ private final class VorbisfileDecoder: DecoderInstance {
     private var pendingFailure: (status: abp_status, reason: String)?
 
     private func finish(_ done: Int64, _ status: abp_status, _ reason: String) -> Int64 {
-        guard done > 0 else { return fail(status, reason) }
+        guard done > 0 else { return lastError.fail(status, reason) }
         pendingFailure = (status, reason)
         return done
     }
@@ -128,9 +128,9 @@ private final class VorbisfileDecoder: DecoderInstance {
     }
 
     func seek(to frame: Int64) -> abp_status {
-        guard seekable, let totalFrames else { return fail(ABP_ERR_SEEK, "the stream is not seekable") }
+        guard seekable, let totalFrames else { return lastError.fail(ABP_ERR_SEEK, "the stream is not seekable") }
         guard (0...totalFrames).contains(frame) else {
-            return fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
+            return lastError.fail(ABP_ERR_SEEK, "frame \(frame) is outside the stream (0...\(totalFrames))")
         }
         pendingFailure = nil
         atEnd = frame == totalFrames
@@ -138,19 +138,9 @@ private final class VorbisfileDecoder: DecoderInstance {
         let result = ov_pcm_seek(file, frame)
         guard result == 0 else {
             let error = VorbisfileError(code: result)
-            return fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(error.reason)")
+            return lastError.fail(error.status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK, "seek failed: \(error.reason)")
         }
         return ABP_OK
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> Int64 {
-        lastError.set(reason)
-        return Int64(status.rawValue)
-    }
-
-    private func fail(_ status: abp_status, _ reason: String) -> abp_status {
-        lastError.set(reason)
-        return status
     }
 }
 
