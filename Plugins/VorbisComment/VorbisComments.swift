@@ -3,7 +3,7 @@
 // keeps the list), CHAPTERnnn/CHAPTERnnnNAME (the Vorbis chapter extension) as chapters, and
 // METADATA_BLOCK_PICTURE (a base64 FLAC picture block) as pictures. Shared by the opusfile,
 // vorbisfile and flac plugins, each linking its own static copy.
-public import ABPluginABI
+import ABPluginABI
 public import PluginKit
 
 public struct VorbisComments {

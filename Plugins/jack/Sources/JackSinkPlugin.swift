@@ -147,9 +147,26 @@ private final class JackSink: @unchecked Sendable {
 
     func close() {
         set(.stopped)
-        if !serverGone.load(ordering: .sequentiallyConsistent) { jack_deactivate(client) }
-        jack_client_close(client)
         reporter.stop()
+        guard serverGone.load(ordering: .sequentiallyConsistent) else {
+            jack_deactivate(client)
+            jack_client_close(client)
+            return
+        }
+        // After a server shutdown, libjack's jack_client_close now and then never returns
+        // (jack2 issue #395; seen here about once in 50 kills under load), holding its
+        // process-wide open lock. The host must not wait on it: it runs on a thread of its
+        // own, which keeps this sink (its callbacks' context) alive until it returns, and
+        // opens refuse while it is pending rather than queue behind that lock.
+        JackCloses.pending.add(1, ordering: .sequentiallyConsistent)
+        let closing = startDetachedThread { [self] in
+            jack_client_close(client)
+            JackCloses.pending.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        if !closing {
+            jack_client_close(client)
+            JackCloses.pending.subtract(1, ordering: .sequentiallyConsistent)
+        }
     }
 
     private var current: ProcessState { ProcessState(rawValue: state.load(ordering: .sequentiallyConsistent))! }
@@ -170,6 +187,12 @@ private final class JackSink: @unchecked Sendable {
     }
 }
 
+/// Clients of a server that went away, still being closed on their own threads (see
+/// `JackSink.close`). Process-wide because libjack's open lock they may hold is.
+private enum JackCloses {
+    static let pending = Atomic<Int>(0)
+}
+
 private struct OpenError: Error {
     let status: abp_status
     let message: String
@@ -185,6 +208,9 @@ private func openSink(host: UnsafePointer<abp_host_api>?, requested: abp_format,
     let serverName = server ?? getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     guard abp_jack_load() else {
         throw OpenError(status: ABP_ERR_UNSUPPORTED, message: "\(String(cString: abp_jack_load_error())); install libjack-jackd2-0")
+    }
+    guard JackCloses.pending.load(ordering: .sequentiallyConsistent) == 0 else {
+        throw OpenError(status: ABP_ERR_DEVICE, message: "libjack is still closing the client of the JACK server that went away, and may never finish (a libjack hang, jack2 issue #395); if JACK does not come back within a few seconds, restart abplayer")
     }
     var status = jack_status_t(rawValue: 0)
     guard let client = abp_jack_client_open(clientName, server, &status) else {
