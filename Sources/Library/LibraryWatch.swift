@@ -51,6 +51,9 @@ public final class LibraryWatch: @unchecked Sendable {
         for folder in folders.books.keys { watchTree(folder) }
         for parent in folders.parents { inotify.watch(parent) }
         let thread = Thread { [self] in
+            // Background work: a burst of new files to inspect must not take the CPU from the
+            // player's decoder and audio threads on a busy machine. Linux's nice is per thread.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             run(folders: folders)
             finished.signal()
         }
