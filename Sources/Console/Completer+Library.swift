@@ -57,7 +57,7 @@ extension Completer {
             .sorted()
             .map { name -> String in
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: folder + name, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: folder + name, isDirectory: &isFolder)
                 return isFolder.boolValue ? name + "/" : name
             }
         guard let first = candidates.first else { return nil }

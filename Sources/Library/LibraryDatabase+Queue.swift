@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 
 /// The play queue (books to play next, in order) and the player's preferences.
@@ -43,7 +43,7 @@ extension LibraryDatabase {
     }
 
     public func clearQueue() throws {
-        try writer.write { db in try QueueEntry.deleteAll(db) }
+        _ = try writer.write { db in try QueueEntry.deleteAll(db) }
     }
 
     /// Takes the first queued book off the queue; nil when it is empty.

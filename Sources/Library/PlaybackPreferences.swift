@@ -19,6 +19,7 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
 
 /// A book waiting in the play queue.
 public struct QueueEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "queueEntry"
     public var bookId: Int64
     public var position: Int
 }

@@ -1,5 +1,5 @@
 public import Library
-public import PlayerCore
+import PlayerCore
 
 /// Something the player tells the listener without being asked: what the engine reported, what
 /// the sleep timer and the queue did. Every front end shows these through `text`, so a lost

@@ -1,5 +1,5 @@
 public import Library
-public import PlayerCore
+import PlayerCore
 
 /// What a command did, for the front end to show in its own way. Times are seconds into the
 /// book; nil where an earlier item's length is unknown.
