@@ -15,7 +15,7 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
 	snapserver snapclient
-BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa
+BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc
 
 .PHONY: all deps test-deps build run test bench fuzz install-sdk clean
 
@@ -24,8 +24,8 @@ all: build
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
 
-# Their system services are not for the tests (private servers on loopback): disabled when installed here.
-NO_SERVICE := snapserver snapclient
+# Their system services are not for the tests or benchmarks (private servers): disabled when installed here.
+NO_SERVICE := snapserver snapclient mpd
 
 test-deps: deps
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(TEST_PACKAGES)
@@ -42,7 +42,7 @@ test: test-deps build
 	umask 022 && ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest
 
 bench: test-deps
-	@scripts/install-deps.sh $(BENCH_PACKAGES)
+	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
 	$(SWIFT) build -c release
 	scripts/bench.sh .build/release
 

@@ -82,6 +82,8 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-playback.sh" "$bin_dir"
 # MPRIS: CPU while playing with and without it, property round trips against dbus-daemon.
 "$(dirname "$0")/bench-mpris.sh" "$bin_dir"
+# The library watch: a 1,000-file burst into a book folder, against MPD's auto_update.
+"$(dirname "$0")/bench-watch.sh" "$bin_dir"
 # The control socket: status round trips against cmus-remote.
 "$(dirname "$0")/bench-control.sh" "$bin_dir"
 # Start-up time and memory against the previous landing's binary (built from git once).

@@ -26,14 +26,15 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -q >&2
 "${sudo[@]}" "${command[@]}" >&2
 
-# Packages in $NO_SERVICE ship a system service (snapserver listens on every interface) that the
-# tests never use: they start private servers on loopback. The services of those installed just
-# now are disabled and stopped, so a developer's `make test` leaves no server running; a service
-# the user had before is not touched.
+# Packages in $NO_SERVICE ship a system service (snapserver and mpd listen on the network) that
+# the tests and benchmarks never use: they start private servers on loopback or a socket file.
+# The services of those installed just now are disabled and stopped, so a developer's `make test`
+# leaves no server running; a service the user had before is not touched.
 for package in ${NO_SERVICE:-}; do
     [[ " ${missing[*]} " == *" $package "* ]] || continue
     if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
-        "${sudo[@]}" systemctl disable --now "$package" >/dev/null 2>&1 || true
+        # MPD also comes with a socket unit that would start it on the first connection.
+        "${sudo[@]}" systemctl disable --now "$package" "$package.socket" >/dev/null 2>&1 || true
     fi
     "${sudo[@]}" pkill -x "$package" >/dev/null 2>&1 || true
 done
