@@ -131,11 +131,11 @@ public final class LibraryWatch: @unchecked Sendable {
                 // Files copied into a new folder before its watch exists are found by walking it.
                 watchTree(path)
                 pending.changes.appeared.insert(path)
-            } else if event.has(IN_CREATE) {
+            } else if event.has(IN_CREATE) && !Self.isWholeAtCreation(path) {
                 // Still being written: acted on at IN_CLOSE_WRITE.
                 pending.writing.insert(path)
                 continue
-            } else if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
+            } else if event.has(IN_CREATE) || event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
                 pending.writing.remove(path)
                 pending.changes.appeared.insert(path)
             } else {
@@ -143,6 +143,17 @@ public final class LibraryWatch: @unchecked Sendable {
             }
             pending.mark(at: now)
         }
+    }
+}
+
+extension LibraryWatch {
+    /// Whether a file is whole when it appears, so no IN_CLOSE_WRITE will follow: a symbolic
+    /// link, or a hard link to a file that already existed (`ln`, `cp -l`, a torrent client's
+    /// hard-linked library). A file being written has one link.
+    static func isWholeAtCreation(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFLNK || (status.st_mode & S_IFMT == S_IFREG && status.st_nlink > 1)
     }
 }
 

@@ -83,6 +83,24 @@ import TestSupport
         #expect(setting.duneReports.first?.title == "Dune")
     }
 
+    @Test func filesLinkedIntoABookFolderJoinTheBook() throws {
+        // Given a watched library with Dune: 01, 02, 04, and two files outside it
+        let setting = try Setting("link")
+        let outside = setting.root.appending(path: "outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Self.writeMP3(3, to: outside.appending(path: "03.mp3"))
+        try Self.writeMP3(5, to: outside.appending(path: "05.mp3"))
+
+        // When one is hard-linked and the other symlinked into Dune's folder (no write follows)
+        #expect(link(outside.appending(path: "03.mp3").path, setting.dune.appending(path: "03.mp3").path) == 0)
+        try FileManager.default.createSymbolicLink(atPath: setting.dune.appending(path: "05.mp3").path,
+                                                   withDestinationPath: outside.appending(path: "05.mp3").path)
+
+        // Then both join the book in their places
+        #expect(Self.eventually { setting.fileNames == ["01.mp3", "02.mp3", "03.mp3", "04.mp3", "05.mp3"] })
+        #expect(Self.eventually { setting.duneReports.map(\.filesAdded).reduce(0, +) == 2 })
+    }
+
     @Test func aRenamedFileKeepsItsIdentityPositionAndBookmarks() throws {
         // Given a watched library with a position and a bookmark in Dune's second file
         let setting = try Setting("rename")
