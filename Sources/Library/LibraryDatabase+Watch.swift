@@ -104,12 +104,12 @@ extension LibraryDatabase {
         if changes.overflowed { looked.formUnion(folders.books.keys) }
         var additions: [Int64: (folder: String, paths: [String])] = [:]
         var newFolders: Set<String> = []
+        var looseFiles: [String] = []
         for path in Self.candidateFiles(in: looked) where !known.contains(path) && !changes.writing.contains(path) {
             if let (folder, bookId) = folders.book(holding: path) {
                 additions[bookId, default: (folder, [])].paths.append(path)
-            } else if !changes.overflowed, let folder = folders.newBookFolder(holding: path), folder != path {
-                // Only folders become books: a loose file beside book folders may be half a download.
-                newFolders.insert(folder)
+            } else if !changes.overflowed, let folder = folders.newBookFolder(holding: path) {
+                if folder == path { looseFiles.append(path) } else { newFolders.insert(folder) }
             }
         }
         for (bookId, addition) in additions.sorted(by: { $0.key < $1.key }) {
@@ -132,7 +132,26 @@ extension LibraryDatabase {
                 }
             }
         }
+        for path in looseFiles.sorted() { try importLooseFile(path, inspector: inspector, into: &report) }
         return (report.changes, postponed)
+    }
+
+    /// A file saved beside book folders (a new M4B in a folder of M4Bs) becomes a book on their
+    /// shelf when it is a book by itself (`BookGrouping.isSingleFileBook`); a stray chapter file
+    /// there is left alone, as it would be a book of one chapter.
+    private func importLooseFile(_ path: String, inspector: any MediaInspector, into report: inout ChangeReport) throws {
+        let importer = Importer(library: self, inspector: inspector)
+        guard let (size, fingerprint) = Fingerprint.of(path: path), let description = try? inspector.inspect(path: path) else { return }
+        let file = Importer.Inspected(file: .init(path: path, folderDisc: nil), size: size, fingerprint: fingerprint,
+                                      description: description)
+        guard BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
+        let imported = try importer.importPaths([path], shelf: try shelfPath(besideFolder: path))
+        for book in imported.books where book.newFiles > 0 {
+            try report.note(bookId: book.id, in: self) {
+                $0.isNewBook = $0.isNewBook || !book.existed
+                $0.filesAdded += book.newFiles
+            }
+        }
     }
 
     /// A book whose folder was renamed or moved gets the new folder as its `sourcePath`, so the

@@ -182,6 +182,25 @@ import TestSupport
         #expect(newBooks.map(\.title) == ["Dune Messiah"])
     }
 
+    @Test func anM4BSavedBesideBookFoldersBecomesABookAndAStrayChapterDoesNot() throws {
+        // Given a watched library with Dune's folder on the shelf Sci-Fi
+        let setting = try Setting("loose")
+
+        // When an M4B with chapters and a 2 s MP3 are saved beside Dune's folder (the MP3 first)
+        try Self.writeMP3(20, to: setting.books.appending(path: "stray.mp3"))
+        let m4b = try Fixtures.aac(seconds: 6, container: .m4b, tags: ["album": "Children of Dune"],
+                                   chapters: [(0, "One"), (3, "Two")])
+        try FileManager.default.copyItem(at: m4b, to: setting.books.appending(path: "Children of Dune.m4b"))
+
+        // Then the M4B is a book on Dune's shelf, and the MP3 is no book
+        func newListings() -> [BookListing] { ((try? setting.library.bookListings()) ?? []).filter { $0.id != setting.bookId } }
+        #expect(Self.eventually { newListings().map(\.fileNames) == [["Children of Dune.m4b"]] })
+        #expect(newListings().first?.shelf == "Sci-Fi")
+        let newBooks = setting.reports.list.withLock { $0.flatMap { $0.filter(\.isNewBook) } }
+        #expect(newBooks.count == 1)
+        #expect(try setting.library.bookListings().count == 2)
+    }
+
     @Test func aBurstOf200FilesIsOneReportForTheBook() throws {
         // Given a watched library with Dune, and 200 new files ready beside it (the quiet time
         // is longer than the default so that a loaded machine cannot split the burst)
