@@ -7,9 +7,13 @@ enum FileKind: Equatable {
     /// The file name's extension, lowercased ("" when none). By hand: NSString's pathExtension
     /// was 5 % of an import.
     static func fileExtension(of path: String) -> String {
-        let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+        // Scanned back from the end: splitting the path into its components allocated an array
+        // per call, and an import asks this several times of every file.
+        let bytes = path.utf8
+        guard let dot = bytes.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
+              bytes[dot] == UInt8(ascii: "."), dot != bytes.startIndex,
+              bytes[bytes.index(before: dot)] != UInt8(ascii: "/") else { return "" }
+        return String(path[bytes.index(after: dot)...]).lowercased()
     }
 
     case regular

@@ -110,7 +110,7 @@ public struct ImportPlan: Sendable {
                                          holdsOtherBooks: folders.contains { !discNames.contains($0) }))
             }
         }
-        for name in folders.sorted(by: NaturalOrder.precedes) where !discNames.contains(name) {
+        for name in folders.map(NaturalOrder.Key.init).sorted().map(\.name) where !discNames.contains(name) {
             plan(folder: folder + "/" + name, location: location + [name])
         }
     }

@@ -162,6 +162,9 @@ public struct Importer: Sendable {
 extension LibraryDatabase {
     /// Imports `paths` (files) and appends them to a book, in the given order. Returns how many
     /// were added and the files skipped with their reasons.
+    /// `path` as `addFiles` names it (in `skipped`): absolute, with `.` and `..` resolved.
+    public static func absolutePath(_ path: String) -> String { ImportPlan.absolute(path) }
+
     public func addFiles(_ paths: [String], toBook bookId: Int64, inspector: any MediaInspector)
         throws -> (added: Int, skipped: [(path: String, reason: String)])
     {

@@ -29,7 +29,8 @@ public enum ItemOrdering {
         let discs = Dictionary(grouping: candidates.indices, by: { disc(candidates[$0]) })
         return discs.keys.sorted().flatMap { key -> [Int] in
             let members = discs[key]!
-            let byName = members.sorted { NaturalOrder.precedes(candidates[$0].name, candidates[$1].name) }
+            let byName = members.map { (index: $0, key: NaturalOrder.Key(candidates[$0].name)) }
+                .sorted { $0.key < $1.key }.map(\.index)
             let tracks = members.compactMap { candidates[$0].track }
             guard tracks.count == members.count, isCleanSequence(tracks) else { return byName }
             return members.sorted { candidates[$0].track! < candidates[$1].track! }

@@ -132,18 +132,13 @@ struct FilesBook {
     init(files: [String], library: LibraryDatabase, inspector: any MediaInspector) throws {
         self.library = library
         id = try library.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
-        // One at a time, to know whether the first and the last file given are in.
-        var skipped: [(path: String, reason: String)] = []
-        var plays: [Bool] = []
-        for file in files {
-            let (added, refused) = try library.addFiles([file], toBook: id, inspector: inspector)
-            skipped += refused
-            plays.append(added == 1)
-        }
-        self.skipped = skipped
+        skipped = try library.addFiles(files, toBook: id, inspector: inspector).skipped
+        // Skipped files are named by their absolute path: whether the first and the last file
+        // given are in decides whether --from and --to apply.
+        let refused = Set(skipped.map(\.path))
         media = try library.items(ofBook: id)
-        firstGivenPlays = plays[0]
-        lastGivenPlays = plays[plays.count - 1]
+        firstGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[0]))
+        lastGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[files.count - 1]))
     }
 
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
