@@ -62,11 +62,12 @@ var targets: [Target] = [
         sources: ["src"],
         publicHeadersPath: "include"
     ),
-    // libsoxr, the resampler of the DSP stage.
-    .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr"),
+    // libsoxr, the resampler of the DSP stage: the header only (LazyLibraries loads it when a
+    // book first plays at another rate than its output).
+    .systemLibrary(name: "CSoxr", path: "Sources/CSoxr"),
     // libsonic, the speed stage (pitch kept). It has no .pc file on Debian 12: the modulemap links it by name.
     .systemLibrary(name: "CSonic", path: "Sources/CSonic"),
-    .target(name: "PlayerCore", dependencies: ["CSoxr", "CSonic"], swiftSettings: strictSwift),
+    .target(name: "PlayerCore", dependencies: ["CSoxr", "CSonic", "LazyLibraries"], swiftSettings: strictSwift),
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),

@@ -1,4 +1,5 @@
 import CSoxr
+import LazyLibraries
 
 /// The DSP stage between the decoder and the ring buffer when the sink runs at another format:
 /// channels are mapped first (a mono book is heard on both sides of a stereo output), then
@@ -18,6 +19,10 @@ final class FormatConverter {
         guard input.rate != output.rate else {
             resampler = nil
             return
+        }
+        guard abp_soxr_load() else {
+            throw AudioError(.unsupported, subject: "resampler",
+                             reason: "\(String(cString: abp_soxr_load_error())); install libsoxr0")
         }
         var error: soxr_error_t?
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)

@@ -78,7 +78,7 @@ import Testing
                 return open(&host, &format, &option, 1, &source, &sink, &actual, &error, error.count)
             }
         }
-        #expect(status == ABP_OK, "\(String(cString: error))")
+        #expect(status == ABP_OK, "\(String(decoding: error.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))")
         let opened = try #require(sink)
         #expect(start(opened) == ABP_OK)
         let clock = ContinuousClock()
