@@ -74,8 +74,10 @@ public struct ImportPlan: Sendable {
     }
 
     /// Whether the file's real path is seen for the first time (else it is reported as skipped).
-    private mutating func isFirstVisit(file path: String, shownAs shown: String) -> Bool {
-        let real = FileKind.realPath(path) ?? path
+    /// True the first time the file whose real path is `real` is seen (`realPath(path)` when
+    /// not given: a file listed in a folder whose real path is known has it already).
+    private mutating func isFirstVisit(file path: String, real known: String? = nil, shownAs shown: String) -> Bool {
+        let real = known ?? FileKind.realPath(path) ?? path
         guard plannedFiles.insert(real).inserted else {
             unreadable.append((shown, "the same file as one already imported (\(real))"))
             return false
@@ -140,7 +142,10 @@ public struct ImportPlan: Sendable {
                     folders.append(name)
                 }
             case .regular:
-                if !isSidecar, isFirstVisit(file: path, shownAs: path) { files.append(name) }
+                // Not a link: its real path is its folder's real path and its name (realpath()
+                // per file cost a readlink per component of the path, most of an import's syscalls).
+                let real = isLink ? nil : folderReal + "/" + name
+                if !isSidecar, isFirstVisit(file: path, real: real, shownAs: path) { files.append(name) }
             case .missing:
                 continue   // removed while we listed
             case let other:
