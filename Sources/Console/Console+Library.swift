@@ -71,7 +71,7 @@ extension Console {
         if shelves.isEmpty { say("(no shelves)") }
         for shelf in shelves {
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(shelf.bookCount) books)"))
+            say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(LibraryText.counted(shelf.bookCount, "book")))"))
         }
     }
 

@@ -53,7 +53,7 @@ extension Console {
             } catch {
                 throw CommandError("cannot write \(file): \(error.localizedDescription)")
             }
-            say("exported \(state.books.count) books to \(file)")
+            say("exported \(LibraryText.counted(state.books.count, "book")) to \(file)")
         case let .importState(path):
             let state = try LibraryText.readState(path: Self.expandingTilde(path))
             // The book playing would save its old place over the imported one.

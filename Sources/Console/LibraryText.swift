@@ -34,8 +34,8 @@ public enum LibraryText {
     public static func importLines(_ report: ImportReport) -> ImportLines {
         let books = report.books.map { book in
             let what = book.existed
-                ? "already in the library" + (book.newFiles > 0 ? ", \(book.newFiles) new files added" : "")
-                : "\(book.newFiles) files"
+                ? "already in the library" + (book.newFiles > 0 ? ", \(counted(book.newFiles, "new file")) added" : "")
+                : counted(book.newFiles, "file")
             return TerminalText.visible("#\(book.id) \(book.title) (\(what))")
         }
         let newBooks = report.books.filter { !$0.existed }.count
@@ -43,7 +43,12 @@ public enum LibraryText {
             books: books,
             skipped: report.skipped.map { TerminalText.visible("skipped \($0.path): \($0.reason)") },
             warnings: report.warnings.map { TerminalText.visible("\($0.path): \($0.message)") },
-            summary: "\(newBooks) new books, \(report.filesImported) files imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
+            summary: "\(counted(newBooks, "new book")), \(counted(report.filesImported, "file")) imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
+    }
+
+    /// "1 file", "2 files", "0 new books": the noun in the singular for exactly one.
+    public static func counted(_ number: Int, _ singular: String) -> String {
+        "\(number) \(singular)\(number == 1 ? "" : "s")"
     }
 
     /// "#3  item 2 at 4:05  user  note"; `items` are the book's media in play order.
@@ -86,10 +91,10 @@ public enum LibraryText {
     /// (2 files)", "library: Dune: 2 files added, 1 file missing".
     public static func changeLine(_ change: LibraryChange) -> String {
         func count(_ number: Int, _ what: String) -> String? {
-            number == 0 ? nil : "\(number) \(number == 1 ? "file" : "files") \(what)"
+            number == 0 ? nil : "\(counted(number, "file")) \(what)"
         }
         if change.isNewBook {
-            return TerminalText.visible("library: new book #\(change.bookId) \(change.title) (\(change.filesAdded) \(change.filesAdded == 1 ? "file" : "files"))")
+            return TerminalText.visible("library: new book #\(change.bookId) \(change.title) (\(counted(change.filesAdded, "file")))")
         }
         let parts = [count(change.filesAdded, "added"), count(change.filesMoved, "moved"),
                      count(change.filesMissing, "missing"), count(change.filesReturned, "back")].compactMap { $0 }
@@ -107,7 +112,7 @@ public enum LibraryText {
 
     public static func stateImportLines(_ report: StateImportReport) -> (unmatched: [String], summary: String) {
         (report.unmatched.map { TerminalText.visible("no book in the library matches '\($0)'") },
-         "\(report.matched.count) books restored, \(report.unmatched.count) not found")
+         "\(counted(report.matched.count, "book")) restored, \(report.unmatched.count) not found")
     }
 
     /// "value  (count)" for a tag's values.

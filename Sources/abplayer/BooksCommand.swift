@@ -79,7 +79,7 @@ struct Shelves: ParsableCommand {
         for shelf in tree {
             if json { print(encoder.line(shelf)); continue }
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            let contents = shelf.bookCount > 0 ? "  (\(shelf.bookCount) books, \(shelf.itemCount) files)" : ""
+            let contents = shelf.bookCount > 0 ? "  (\(LibraryText.counted(shelf.bookCount, "book")), \(LibraryText.counted(shelf.itemCount, "file")))" : ""
             print(String(repeating: "  ", count: shelf.depth) + TerminalText.visible(name) + contents)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Library
+import Console
 
 struct ShelfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +51,7 @@ struct ShelfCommand: ParsableCommand {
         func run() throws {
             let database = try library.openForEditing()
             let removed = try reportingLibraryErrors(database) { try database.deleteShelf(path: path, force: force) }
-            if force { print("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
+            if force { print("deleted \(removed.shelves) shelves and \(LibraryText.counted(removed.books, "book")) (their media stay in the library)") }
         }
     }
 }

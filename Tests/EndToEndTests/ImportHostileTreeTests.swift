@@ -25,7 +25,7 @@ import Testing
         let imported = try abplayer.run(["import", "--library", library, root.path], timeout: 60)
 
         // Then exactly the real book is imported, with its two files
-        #expect(imported.stdoutString.contains("1 new books, 2 files imported, 0 already present, 4 skipped"),
+        #expect(imported.stdoutString.contains("1 new book, 2 files imported, 0 already present, 4 skipped"),
                 "stdout: \(imported.stdoutString)")
         struct BookJSON: Decodable {
             struct Item: Decodable { let path: String }
@@ -62,7 +62,7 @@ import Testing
         let imported = try abplayer.run(["import", "--library", library, book.path], timeout: 60)
 
         // Then the book is imported, and one line names the file and says it is truncated
-        #expect(imported.stdoutString.contains("1 new books, 1 files imported"), "stdout: \(imported.stdoutString)")
+        #expect(imported.stdoutString.contains("1 new book, 1 file imported"), "stdout: \(imported.stdoutString)")
         let lines = imported.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 1, "stderr: \(imported.stderr)")
         #expect(lines.first?.hasPrefix("abplayer: \(file.path): ") == true && lines.first?.contains("truncated") == true,
@@ -82,7 +82,7 @@ import Testing
         let imported = try abplayer.run(["import", "--library", library, fifo, mp3.path], timeout: 60)
 
         // Then the MP3 is imported and the FIFO has its line
-        #expect(imported.stdoutString.contains("1 new books, 1 files imported"), "stdout: \(imported.stdoutString)")
+        #expect(imported.stdoutString.contains("1 new book, 1 file imported"), "stdout: \(imported.stdoutString)")
         #expect(imported.stderr == "abplayer: skipped \(fifo): not a regular file\n")
         #expect(imported.status == 1)
     }
@@ -100,7 +100,7 @@ import Testing
         let imported = try abplayer.run(["import", "--library", library, book.path], timeout: 60)
 
         // Then the good file is in, the bad one has one line, and the exit code says not every file went in
-        #expect(imported.stdoutString.contains("1 new books, 1 files imported, 0 already present, 1 skipped"))
+        #expect(imported.stdoutString.contains("1 new book, 1 file imported, 0 already present, 1 skipped"))
         #expect(imported.stderr.split(separator: "\n").count == 1 && imported.stderr.contains("02.mp3"), "stderr: \(imported.stderr)")
         #expect(imported.status == 1)
 

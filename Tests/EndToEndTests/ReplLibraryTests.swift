@@ -37,7 +37,7 @@ import Testing
         let lines = result.stdoutString.split(separator: "\n").map(String.init)
         #expect(lines.contains("created /Science Fiction/Classics"), "\(lines)")
         #expect(lines.contains("#2 Dune (2 files)"), "\(lines)")
-        #expect(lines.contains("1 new books, 2 files imported, 0 already present, 0 skipped (into /Science Fiction/Classics)"), "\(lines)")
+        #expect(lines.contains("1 new book, 2 files imported, 0 already present, 0 skipped (into /Science Fiction/Classics)"), "\(lines)")
         let items = lines.filter { $0.hasPrefix("1. ") || $0.hasPrefix("2. ") }
         #expect(items.map { String($0.suffix(4)) } == ["0:04", "0:06", "0:06", "0:04"], "\(lines)")
         #expect(result.stderr == "book: 'fly' is not an action: use rename, mv, rm, items, reorder, add, remove\n")
@@ -56,7 +56,7 @@ import Testing
         try "not audio".write(to: mixed.appending(path: "02.mp3"), atomically: true, encoding: .utf8)
         let partial = try abplayer.run(["-c", "import \(mixed.path)", "--library", library])
         // Then the book is imported, the file named, and the exit status says not all of it was
-        #expect(partial.stdoutString.contains("1 new books, 1 files imported, 0 already present, 1 skipped"), "\(partial.stdoutString)")
+        #expect(partial.stdoutString.contains("1 new book, 1 file imported, 0 already present, 1 skipped"), "\(partial.stdoutString)")
         #expect(partial.stderr.contains("02.mp3"), "\(partial.stderr)")
         #expect(partial.status == 1)
         #expect(dunes.first?.items.map { $0.durationSeconds?.rounded() } == [6, 4])
@@ -101,8 +101,8 @@ import Testing
         let lines = first.stdoutString.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasSuffix("item 2 at 0:05  user  the duel") == true, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.contains("x1.0") }, "\(lines)")
-        #expect(lines.last == "exported 1 books to \(state)")
-        #expect(second.stdoutString == "1 books restored, 0 not found\n")
+        #expect(lines.last == "exported 1 book to \(state)")
+        #expect(second.stdoutString == "1 book restored, 0 not found\n")
         #expect(second.stderr.hasPrefix("import-state: /nonexistent.json: not a readable abplayer state file"), "\(second.stderr)")
         #expect(second.status == 1)
         let saved = try #require(try ListenTests.savedSeconds(abplayer, library: library))

@@ -154,7 +154,7 @@ import Testing
         // that finds nothing is one line and a failure
         #expect(result.stdoutString.split(separator: "\n").map(String.init) == [
             "/Science Fiction  #1 Ender's Game  0:40  0%",
-            "Science Fiction/  (1 books)",
+            "Science Fiction/  (1 book)",
         ])
         #expect(result.stderr == "find: no book's title, author or narrator contains 'Zzz'\n")
         #expect(result.status == 1)
