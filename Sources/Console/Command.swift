@@ -61,18 +61,18 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
         CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
-        CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard"),
+        CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard; the note is the rest of the line as typed"),
         CommandHelp(name: "bookmarks", usage: "bookmarks [BOOK]", summary: "the bookmarks of the book playing, or of BOOK"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0", summary: "the book's playback speed"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
-        CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave"),
+        CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
-        return all.first { $0.name == key || ($0.name == "quit" && key == "exit") }
+        return all.first { $0.name == key || ($0.name == "quit" && (key == "exit" || key == "q")) }
     }
 }
 
@@ -172,12 +172,15 @@ extension Command {
             case ["--json"]: self = .status(json: true)
             default: throw CommandError("usage: status [--json]")
             }
-        case "quit", "exit": self = try noArguments(.quit)
+        case "quit", "exit", "q": self = try noArguments(.quit)
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
+            if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit"]) {
+                throw CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")
+            }
             throw CommandError("unknown command '\(name)': 'help' lists the commands")
         }
     }

@@ -28,6 +28,7 @@ public enum Tokenizer {
     /// The commands of a complete line, each as its words; empty commands are dropped.
     public static func commands(in line: String) throws(Failure) -> [[String]] {
         let scan = scan(line)
+        if let noted = bookmarkWithNote(line, scan) { return noted }
         if let quote = scan.openQuote {
             throw Failure(description: "unfinished quote: close the \(quote) that was opened")
         }
@@ -35,6 +36,25 @@ public enum Tokenizer {
             throw Failure(description: "the line ends with a backslash: write \\\\ for a backslash")
         }
         return scan.commands.map { $0.map(\.value) }.filter { !$0.isEmpty }
+    }
+
+    /// `bookmark NOTE`: a note is prose, so it is the rest of the line as typed (an apostrophe,
+    /// quotes or a `;` in it are the note's), not words. A note that is one quoted word is that
+    /// word (`bookmark "the duel"`). Nil when the line has no such command.
+    static func bookmarkWithNote(_ line: String, _ scan: Scan) -> [[String]]? {
+        let characters = Array(line)
+        for (index, command) in scan.commands.enumerated() {
+            guard command.count > 1, let first = command.first, first.value == "bookmark",
+                  String(characters[first.start...].prefix(8)) == "bookmark" else { continue }
+            var note = characters[command[1].start...]
+            while note.last?.isWhitespace == true { note.removeLast() }
+            let rest = String(note)
+            let oneQuotedWord = command.count == 2 && scan.commands.count == index + 1 && scan.openQuote == nil
+                && !scan.danglingBackslash && (rest.first == "\"" || rest.first == "'") && rest.last == rest.first
+            let before = scan.commands[..<index].map { $0.map(\.value) }.filter { !$0.isEmpty }
+            return before + [["bookmark", oneQuotedWord ? command[1].value : rest]]
+        }
+        return nil
     }
 
     public static func scan(_ line: String) -> Scan {

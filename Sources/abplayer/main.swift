@@ -27,7 +27,13 @@ func exitReporting(_ error: any Error) -> Never {
 
 var command: any ParsableCommand
 do {
-    command = try Abplayer.parseAsRoot()
+    switch CommandLineArguments.arranged(Array(CommandLine.arguments.dropFirst())) {
+    case let .arguments(arguments):
+        command = try Abplayer.parseAsRoot(arguments)
+    case let .typo(word, meant):
+        printError("abplayer: unknown command '\(TerminalText.visible(word))': did you mean '\(meant)'? ('abplayer --help' lists the commands)")
+        exit(ExitCode.validationFailure.rawValue)
+    }
 } catch {
     exitReporting(error) // the command line's own mistakes: ArgumentParser's words and the usage
 }

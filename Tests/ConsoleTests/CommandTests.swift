@@ -65,6 +65,16 @@ import Testing
         #expect(try failure("status --yaml") == "usage: status [--json]")
     }
 
+    @Test func aTypoGetsTheNearestCommandAndQQuits() throws {
+        #expect(try failure("paly Dune").contains("did you mean 'play'?"))
+        #expect(try failure("bookmakrs").contains("did you mean 'bookmarks'?"))
+        #expect(try failure("xyzzy") == "unknown command 'xyzzy': 'help' lists the commands")
+        #expect(try parse("q") == .quit)
+        #expect(Suggestion.nearest(to: "listne", among: ["listen", "import", "play"]) == "listen")
+        #expect(Suggestion.nearest(to: "pla", among: ["play", "pause"]) == "play")
+        #expect(Suggestion.nearest(to: "zz", among: ["play", "pause"]) == nil)
+    }
+
     @Test func everyCommandHasHelp() throws {
         for entry in CommandHelp.all {
             #expect(CommandHelp.named(entry.name)?.usage == entry.usage)

@@ -15,6 +15,14 @@ import Testing
         #expect(try Tokenizer.commands(in: #"bookmark """#) == [["bookmark", ""]])
     }
 
+    @Test func aBookmarkNoteIsTheRestOfTheLineAsTyped() throws {
+        #expect(try Tokenizer.commands(in: "bookmark Don't forget") == [["bookmark", "Don't forget"]])
+        #expect(try Tokenizer.commands(in: "play Dune; bookmark it's \"here\"; really  ") == [["play", "Dune"], ["bookmark", "it's \"here\"; really"]])
+        #expect(try Tokenizer.commands(in: #"bookmark "the duel""#) == [["bookmark", "the duel"]])
+        #expect(try Tokenizer.commands(in: "bookmark; status") == [["bookmark"], ["status"]])
+        #expect(try Tokenizer.commands(in: #"play "bookmark it's""#) == [["play", "bookmark it's"]])
+    }
+
     @Test func anyUnicodePassesThrough() throws {
         #expect(try Tokenizer.commands(in: "play \"Война и мир\" ; find 三体 ; find 👩‍👩‍👧e\u{301}") ==
                 [["play", "Война и мир"], ["find", "三体"], ["find", "👩‍👩‍👧e\u{301}"]])
