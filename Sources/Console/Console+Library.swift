@@ -41,9 +41,16 @@ extension Console {
 
     func list() throws {
         let current = here.current
-        for shelf in try childShelves(of: current) { say(TerminalText.visible("\(shelf)/")) }
+        let shelves = try childShelves(of: current)
+        for shelf in shelves { say(TerminalText.visible("\(shelf)/")) }
         let books = try library.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book)) }
+        if shelves.isEmpty && books.isEmpty {
+            // An empty answer is a dead end for someone new: say what fills it.
+            say(try library.bookListings().isEmpty
+                ? "(the library is empty: 'import FOLDER' adds the books in a folder)"
+                : "(nothing on this shelf: 'cd /' goes to the top, 'tree' shows every shelf)")
+        }
     }
 
     static func line(for book: BookListing) -> String {
@@ -68,7 +75,7 @@ extension Console {
 
     func tree() throws {
         let shelves = try library.shelfTree()
-        if shelves.isEmpty { say("(no shelves)") }
+        if shelves.isEmpty { say(try library.bookListings().isEmpty ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
         for shelf in shelves {
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
             say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(LibraryText.counted(shelf.bookCount, "book")))"))

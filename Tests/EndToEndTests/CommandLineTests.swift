@@ -27,4 +27,16 @@ import Testing
         #expect(typo.stderr == "abplayer: unknown command 'listne': did you mean 'listen'? ('abplayer --help' lists the commands)\n")
         #expect(typo.stdoutString.isEmpty)
     }
+
+    @Test func anEmptyLibrarySaysHowToFillIt() throws {
+        // Given a fresh library, when a new user lists it and asks to play
+        let abplayer = try AbplayerProcess("command-line-empty")
+        let library = abplayer.home.appending(path: "lib/library.sqlite").path
+        let result = try abplayer.run(["-c", "ls; tree; play", "--library", library, "--output", "null"])
+
+        // Then each answer names `import` rather than nothing
+        #expect(result.stdoutString == "(the library is empty: 'import FOLDER' adds the books in a folder)\n"
+                + "(no shelves: the library is empty; 'import FOLDER' adds books)\n", "\(result.stdoutString)")
+        #expect(result.stderr.contains("play: the library has no books yet: 'import FOLDER' adds the books in a folder"), "\(result.stderr)")
+    }
 }
