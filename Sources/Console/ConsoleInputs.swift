@@ -105,6 +105,8 @@ extension Console {
             }
         }
         closeScreen()
+        // Left at the prompt (Ctrl-D, a signal): the shell's prompt starts on a line of its own.
+        if source.isTerminal && userIsAtPrompt { FileHandle.standardOutput.write(Data("\n".utf8)) }
         close()
         return succeeded
     }

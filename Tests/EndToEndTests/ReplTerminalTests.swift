@@ -11,6 +11,24 @@ import Testing
         try TmuxTerminal(abplayer, name: name, arguments: ["--output", output, "--library", library], environment: environment)
     }
 
+    @Test func ctrlDAtThePromptLeavesTheShellPromptOnALineOfItsOwn() throws {
+        // Given the REPL at its prompt, run from a shell that prints its own prompt afterwards
+        let (abplayer, library) = try ReplTests.library("repl-ctrl-d")
+        let terminal = try TmuxTerminal(abplayer, name: "ctrl-d", arguments: ["--output", "null", "--library", library],
+                                        then: "printf 'SHELL$ '; sleep 60")
+        defer { terminal.stop() }
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+
+        // When Ctrl-D is pressed
+        try terminal.send("C-d")
+
+        // Then the shell's prompt starts a line, not the end of abplayer's
+        let screen = terminal.waitFor("SHELL$") ?? terminal.screen()
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("SHELL$") }, "\(screen)")
+        #expect(!lines.contains { $0.contains("abplayer />") && $0.contains("SHELL$") }, "\(screen)")
+    }
+
     @Test func thePromptCompletesQuotedNamesTogglesOnEnterAndKeepsHistoryAcrossRuns() throws {
         // Given a library with "Ender's Game" on the shelf "Science Fiction", and the REPL on a terminal
         let (abplayer, library) = try ReplTests.library("repl-terminal")
