@@ -39,7 +39,7 @@ public final class Console {
     /// The shelf the line being run works in: the terminal's, or a socket client's.
     var here: ShelfLocation
     /// Lines for the line editor to print above the prompt (see `Notices`).
-    let notices = Notices()
+    public let notices = Notices()
     /// True while the line editor waits at the prompt (a terminal, no typed line running):
     /// whatever is said then (engine messages, the queue's next book, the sleep timer) goes
     /// above the prompt instead of into the middle of what is being typed.

@@ -31,6 +31,9 @@ final class LineEditor {
         abp_el_bind_function(editLine, "abplayer-complete", "complete a command, shelf or book", { editLine, _ in
             LineEditor.owner(of: editLine).complete()
         }, "^I")
+        abp_el_bind_function(editLine, "abplayer-interrupt", "clear the line, or say how to quit", { editLine, _ in
+            LineEditor.owner(of: editLine).interrupt()
+        }, "^C")
         abp_el_set_getc(editLine) { editLine, character in
             LineEditor.owner(of: editLine).readCharacter(into: character!)
         }
@@ -50,7 +53,10 @@ final class LineEditor {
     func readLine(prompt: String) -> String? {
         self.prompt = Array(prompt.utf8CString)
         var count: Int32 = 0
-        guard let raw = el_gets(editLine, &count), count > 0 else { return nil }
+        notices.setEditing(true)
+        let read = el_gets(editLine, &count)
+        notices.setEditing(false)
+        guard let raw = read, count > 0 else { return nil }
         var line = String(cString: raw)
         if line.hasSuffix("\n") { line.removeLast() }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -71,7 +77,14 @@ final class LineEditor {
                 if errno == EINTR { continue }
                 return -1
             }
-            if waiting[1].revents != 0 { showNotices() }
+            if waiting[1].revents != 0 {
+                showNotices()
+                // Ctrl-C came as SIGINT (the terminal makes one of it): read as the key itself.
+                if notices.takeInterrupt() {
+                    character.pointee = 3
+                    return 1
+                }
+            }
             if waiting[0].revents != 0 { return readUTF8Character(into: character) }
         }
     }
@@ -104,6 +117,23 @@ final class LineEditor {
         let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
         character.pointee = wchar_t(bitPattern: scalar.value)
         return 1
+    }
+
+    /// Ctrl-C, as in bash and python: the line being typed is dropped; at an empty line, how to
+    /// leave is said (the player goes on).
+    private func interrupt() -> UInt8 {
+        guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
+        let characters = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.lastchar - info.buffer), as: UTF8.self)
+        if characters.isEmpty {
+            FileHandle.standardOutput.write(Data("^C\n(Ctrl-D or 'quit' leaves; the place is saved either way)\n".utf8))
+            return UInt8(CC_REDISPLAY)
+        }
+        // libedit counts wide characters (Unicode scalars): to the end, then everything before.
+        let afterCursor = String(decoding: UnsafeRawBufferPointer(start: info.cursor, count: info.lastchar - info.cursor), as: UTF8.self)
+        el_cursor(editLine, Int32(afterCursor.unicodeScalars.count))
+        el_deletestr(editLine, Int32(characters.unicodeScalars.count))
+        FileHandle.standardOutput.write(Data("^C\n".utf8))
+        return UInt8(CC_REDISPLAY)
     }
 
     /// The tab key: replaces the word before the cursor with its completion, and lists the

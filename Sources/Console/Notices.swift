@@ -7,6 +7,10 @@ import Synchronization
 /// redraws the prompt with what was typed. A pipe wakes the editor's wait for a key.
 public final class Notices: Sendable {
     private let queue = Mutex<[String]>([])
+    /// Set while the line editor waits for the line being typed: a Ctrl-C then clears that line.
+    private let editing = Atomic<Bool>(false)
+    /// A Ctrl-C (SIGINT) not yet taken by the line editor.
+    private let interrupted = Atomic<Bool>(false)
     /// Readable when messages wait; a byte per message.
     let wakeRead: Int32
     private let wakeWrite: Int32
@@ -31,6 +35,24 @@ public final class Notices: Sendable {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
+
+    /// SIGINT at the terminal: while a line is being typed, the line editor takes it as Ctrl-C
+    /// (clears the line, or says how to quit) and this returns true; otherwise false, and the
+    /// caller stops the player as for any SIGINT.
+    public func interruptLineEditor() -> Bool {
+        guard editing.load(ordering: .acquiring) else { return false }
+        interrupted.store(true, ordering: .releasing)
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        return true
+    }
+
+    func setEditing(_ on: Bool) {
+        editing.store(on, ordering: .releasing)
+        if !on { interrupted.store(false, ordering: .releasing) }
+    }
+
+    func takeInterrupt() -> Bool { interrupted.exchange(false, ordering: .acquiringAndReleasing) }
 
     /// The messages waiting, oldest first; empties the queue and the pipe.
     func take() -> [String] {

@@ -61,7 +61,13 @@ struct Repl: AsyncParsableCommand {
         }
         // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
         // position like Ctrl-C.
-        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
+        // Ctrl-C while a line is typed at the terminal clears that line (as in bash); from
+        // anywhere else SIGINT stops the player like the others.
+        let notices = console.notices
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { signal in
+            if signal == SIGINT && notices.interruptLineEditor() { return }
+            continuation.yield(.terminate)
+        }
         // The library follows its folders while a player runs; a `-c` script ends too soon to need
         // it. Before the control socket: a client that finds the socket finds the player set up.
         if commands == nil { console.watchLibrary() }

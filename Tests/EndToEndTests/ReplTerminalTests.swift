@@ -15,7 +15,7 @@ import Testing
         // Given the REPL at its prompt, run from a shell that prints its own prompt afterwards
         let (abplayer, library) = try ReplTests.library("repl-ctrl-d")
         let terminal = try TmuxTerminal(abplayer, name: "ctrl-d", arguments: ["--output", "null", "--library", library],
-                                        then: "printf 'SHELL$ '; sleep 60")
+                                        then: "printf 'SHELL$ '; read -r line")
         defer { terminal.stop() }
         #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
 
@@ -27,6 +27,30 @@ import Testing
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("SHELL$") }, "\(screen)")
         #expect(!lines.contains { $0.contains("abplayer />") && $0.contains("SHELL$") }, "\(screen)")
+    }
+
+    @Test func ctrlCClearsTheLineAndAtAnEmptyPromptSaysHowToQuit() throws {
+        // Given the REPL at its prompt with a half-typed line
+        let (abplayer, library) = try ReplTests.library("repl-ctrl-c")
+        let terminal = try TmuxTerminal(abplayer, name: "ctrl-c", arguments: ["--output", "null", "--library", library],
+                                        then: "printf 'SHELL$ '; read -r line")
+        defer { terminal.stop() }
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        try terminal.send("play Something I mistyped")
+        #expect(terminal.waitFor("mistyped") != nil, "\(terminal.screen())")
+
+        // When Ctrl-C is pressed, then Ctrl-C again at the empty prompt
+        try terminal.send("C-c")
+        #expect(terminal.waitFor("mistyped^C") != nil, "\(terminal.screen())")
+        try terminal.send("C-c")
+
+        // Then the line was dropped, the hint says how to leave, and the player is still there
+        #expect(terminal.waitFor("(Ctrl-D or 'quit' leaves; the place is saved either way)") != nil, "\(terminal.screen())")
+        try terminal.send("status", "Enter")
+        #expect(terminal.waitFor("status: nothing is playing") != nil, "\(terminal.screen())")
+        #expect(!terminal.screen().contains("SHELL$"), "\(terminal.screen())")
+        try terminal.send("quit", "Enter")
+        #expect(terminal.waitFor("SHELL$") != nil, "\(terminal.screen())")
     }
 
     @Test func thePromptCompletesQuotedNamesTogglesOnEnterAndKeepsHistoryAcrossRuns() throws {
