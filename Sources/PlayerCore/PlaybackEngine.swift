@@ -37,6 +37,15 @@ public final class PlaybackEngine: Sendable {
         core.send(.load(items: items, start: start, end: end, play: play))
     }
 
+    /// Replaces the play list with a longer or reordered one without interrupting what is heard:
+    /// the item playing goes on from the same frame, wherever `renumbering` puts it, and the
+    /// items that joined play when the order gets to them. `order` (numbered as `items`)
+    /// replaces the play order at the same moment; nil renumbers the one set. Announced by
+    /// `.itemsReplaced`; ignored when `renumbering` is not from the list loaded.
+    public func replaceItems(_ items: [String], renumbering: ItemRenumbering, order: ItemOrder? = nil) {
+        core.send(.replaceItems(items: items, renumbering: renumbering, order: order))
+    }
+
     public func play() { core.send(.play) }
     public func pause() { core.send(.pause) }
     public func toggle() { core.send(.toggle) }
@@ -118,6 +127,7 @@ final class EngineCore: Sendable {
         case setPausePoint(PausePoint?, fadeSeconds: Double)
         case cancelFade
         case setOrder(ItemOrder)
+        case replaceItems(items: [String], renumbering: ItemRenumbering, order: ItemOrder?)
         case sinkStatus(SinkStatus, generation: Int)
         case shutdown
     }
@@ -157,7 +167,7 @@ final class EngineCore: Sendable {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
                 case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
-                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder: false
+                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
                 }
             }
         }
