@@ -81,6 +81,50 @@ import Testing
         #expect(player.itemsOpened(from: replaced) == [2])
     }
 
+    @Test func thePlayingFileGoneMissingPlaysOnToTheNext() async throws {
+        // Given a book of two items (4 s, 3 s) playing in its first, its folder watched
+        let player = try ControllerHarness("watch-missing")
+        let book = try player.book("Gone", itemSeconds: [4, 3])
+        try player.watchLibrary()
+        try player.perform(.play(bookId: book))
+        #expect(await player.runUntilHeard { $0.item == 0 && $0.frame > Int64(Self.rate / 2) })
+
+        // When the file playing is deleted
+        try FileManager.default.removeItem(at: player.folder.appending(path: "Gone/01.mp3"))
+
+        // Then the library marks it missing, and what is heard goes on: to the end of the file
+        // (its decoder has it open) and into the next, with nothing failing
+        #expect(await player.run(until: { player.libraryChanges.contains { $0.filesMissing == 1 } }, seconds: 30))
+        #expect(try player.library.items(ofBook: book).first?.isMissing == true)
+        #expect(await player.runUntilHeard { $0.item == 1 && $0.frame > 0 })
+        #expect(!player.events.contains { if case .failed = $0 { true } else { false } })
+        #expect(player.status.itemCount == 2)
+    }
+
+    @Test func aFileAddedToAShuffledBookIsInThePlanOnce() async throws {
+        // Given a shuffled book of three items, loaded and paused, its folder watched
+        let player = try ControllerHarness("watch-shuffle", paced: false)
+        let book = try player.book("Deck", itemSeconds: [1, 2, 3])
+        try player.watchLibrary()
+        try player.perform(.play(bookId: book))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
+        try player.perform(.shuffle(true))
+        let first = player.status.itemNumber
+
+        // When a fourth file joins it
+        try player.addFile("04.mp3", seconds: 4, toBook: "Deck")
+        #expect(await player.run(until: { player.status.itemCount == 4 }, seconds: 30))
+
+        // Then `next` walks the plan from the same item through all four, each once
+        #expect(player.status.itemNumber == first)
+        var byNext = [player.status.itemNumber]
+        while (try? player.perform(.nextItem)) != nil { byNext.append(player.status.itemNumber) }
+        #expect(byNext.count == 4 && Set(byNext) == [1, 2, 3, 4], "\(byNext)")
+        // and the book is finished at the plan's new last item
+        #expect(player.controller.session?.recorder.lastItemInOrder == byNext.last.map { $0 - 1 })
+    }
+
     /// Whether the engine reported hearing a place after it took a new item list.
     static func heardAfterReplacement(_ events: [PlaybackEvent]) -> Bool {
         guard let index = replacementIndex(events) else { return false }
