@@ -17,18 +17,8 @@ extension Producer {
             shared.lastPosition = shared.lastPosition.map { renumbering($0) }
         }
         // Before any event in the new numbering: the listener renumbers what came before it.
+        // (Once the last item is decoded, `finish()` drains the output without taking commands:
+        // an item joining in that last half second is not played in this pass; the book ends.)
         core.emit.yield(.itemsReplaced(renumbering))
-        continueAfterLastItemIfJoined()
-    }
-
-    /// Decoding had come to the end of the list and only the ring was left to play out: when an
-    /// item now follows the last one decoded, decoding goes on with it, seamlessly. (Once the
-    /// ring has drained and the book ended, a later `play` starts it again as usual.)
-    private func continueAfterLastItemIfJoined() {
-        guard state == .playing, !producing, ring != nil, reader.decoder == nil, awaitingOutput == nil,
-              autoPause.target == nil, !reader.rangeEndsHere, let next = reader.nextItem() else { return }
-        reader.begin(item: next)
-        markNextFrame()
-        producing = true
     }
 }
