@@ -16,6 +16,10 @@ public struct ItemRenumbering: Sendable, Equatable {
         guard Set(newIndices).count == newIndices.count, newIndices.allSatisfy({ (0..<newCount).contains($0) }) else {
             return nil
         }
+        self.init(checked: newIndices, newCount: newCount)
+    }
+
+    private init(checked newIndices: [Int], newCount: Int) {
         self.newIndices = newIndices
         self.newCount = newCount
     }
@@ -50,10 +54,10 @@ public struct ItemRenumbering: Sendable, Equatable {
         return (0..<newCount).filter { !taken.contains($0) }
     }
 
-    /// This renumbering, then `next` (two replacements in a row).
+    /// This renumbering, then `next` (two replacements in a row: `next` starts from this one's
+    /// new list, so each of two distinct places here goes to a distinct place there).
     public func then(_ next: ItemRenumbering) -> ItemRenumbering {
-        // `next` starts from this one's new list, so every index here is in its range.
-        ItemRenumbering(newIndices: newIndices.map { next($0) }, newCount: next.newCount)!
+        ItemRenumbering(checked: newIndices.map { next($0) }, newCount: next.newCount)
     }
 }
 

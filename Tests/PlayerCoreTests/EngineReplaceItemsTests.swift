@@ -7,7 +7,7 @@ import Testing
 /// number changes. Counting decoders (each sample its frame's number) and a sink that pulls on its
 /// own thread, as in `EngineSeekTests`.
 @Suite struct EngineReplaceItemsTests {
-    @Test func anItemJoiningBeforeThePlayingOneRenumbersItWithoutAGapOrARepeat() throws {
+    @Test func anItemJoiningBeforeThePlayingOneRenumbersItWithoutAGapOrARepeat() async throws {
         // Given a 30000-frame item playing, heard past its first 300 frames
         let sinks = EngineSeekTests.RecordingOpener()
         let engine = PlaybackEngine(decoders: CountingOpener(), sinks: sinks)
@@ -24,10 +24,12 @@ import Testing
         // Then the output was never restarted and every frame came once, in order, on past the
         // replacement
         #expect(EngineSeekTests.waitFor(sinks) { ($0.last?.last ?? 0) > 20000 })
-        // (the events come through a task of the cooperative pool: waited for, blocking, as above)
-        let deadline = ContinuousClock.now + .seconds(30)
+        // The events come through a task of the cooperative pool: waited for without blocking a
+        // thread of it (a blocking wait here, with a blocking test of another suite on the other
+        // core, would leave the forwarding task no thread to run on).
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, !events.withLock({ Self.heardAfterReplacement($0) }) {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         engine.shutdown()
         let starts = EngineSeekTests.starts(sinks)
