@@ -6,7 +6,10 @@ import PlayerCore
 /// events number the items as the list before, and are read through what is still pending.
 struct ItemNumbering {
     private(set) var mediaIds: [Int64]
+    /// The renumberings given to the engine and not yet announced taken, oldest first.
     private var pending: [ItemRenumbering] = []
+    /// How many the engine announced taking.
+    private var announced = 0
 
     init(mediaIds: [Int64]) { self.mediaIds = mediaIds }
 
@@ -19,11 +22,26 @@ struct ItemNumbering {
     /// announcement that it took a new list (nothing to follow: it is consumed here).
     mutating func current(_ event: PlaybackEvent) -> PlaybackEvent? {
         if case .itemsReplaced = event {
-            if !pending.isEmpty { pending.removeFirst() }
+            if !pending.isEmpty {
+                pending.removeFirst()
+                announced += 1
+            }
             return nil
         }
-        guard let first = pending.first else { return event }
-        return event.renumbered(pending.dropFirst().reduce(first) { $0.then($1) })
+        guard let waiting = Self.composed(pending[...]) else { return event }
+        return event.renumbered(waiting)
+    }
+
+    /// A position read from the engine (`numberedPosition`) numbered as the session numbers the
+    /// items now: the engine may have taken a list it has not announced yet, or not taken it.
+    func current(_ position: PlaybackPosition, itemListsReplaced taken: Int) -> PlaybackPosition {
+        guard let waiting = Self.composed(pending.dropFirst(max(0, taken - announced))) else { return position }
+        return waiting(position)
+    }
+
+    private static func composed(_ renumberings: ArraySlice<ItemRenumbering>) -> ItemRenumbering? {
+        guard let first = renumberings.first else { return nil }
+        return renumberings.dropFirst().reduce(first) { $0.then($1) }
     }
 }
 

@@ -124,7 +124,10 @@ final class PlayerSession {
     func close() {
         sleepTimer.replaceWakeUp()
         engine.pause()
-        recorder.finish(at: place.pendingJump ?? engine.position ?? position)
+        // What the engine heard last, numbered as the recorder's media ids are (a new item list
+        // may be on its way to the engine still).
+        let heard = engine.numberedPosition.map { numbering.current($0.position, itemListsReplaced: $0.itemListsReplaced) }
+        recorder.finish(at: place.pendingJump ?? heard ?? position)
         engine.shutdown()
     }
 }

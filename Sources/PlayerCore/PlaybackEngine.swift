@@ -112,6 +112,13 @@ public final class PlaybackEngine: Sendable {
     /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
     /// source. Nil before anything was loaded.
     public var position: PlaybackPosition? { core.position }
+
+    /// `position`, and how many `replaceItems` the engine has taken when it was read: the item
+    /// is numbered as that many replacements number it (the caller may have sent more, not yet
+    /// taken). Nil before anything was loaded.
+    public var numberedPosition: (position: PlaybackPosition, itemListsReplaced: Int)? {
+        core.numberedPosition
+    }
 }
 
 /// What the engine's callers and its decoder thread share.
@@ -142,6 +149,8 @@ final class EngineCore: Sendable {
         /// As asked by the caller (the decoder thread applies them in order).
         var requestedSpeed = 1.0
         var volume = 100.0
+        /// How many `replaceItems` the decoder thread has taken (the clock's numbering).
+        var itemListsReplaced = 0
     }
 
     let shared = Mutex(Shared())
@@ -182,11 +191,18 @@ final class EngineCore: Sendable {
         commandSignal.signal()
     }
 
-    var position: PlaybackPosition? {
+    var position: PlaybackPosition? { numberedPosition?.position }
+
+    var numberedPosition: (position: PlaybackPosition, itemListsReplaced: Int)? {
         shared.withLock { shared in
-            guard let ring = shared.ring else { return shared.lastPosition }
-            let heard = max(0, ring.framesRead - shared.latencyFrames)
-            return shared.clock.position(atOutputFrame: heard) ?? shared.lastPosition
+            let position: PlaybackPosition?
+            if let ring = shared.ring {
+                let heard = max(0, ring.framesRead - shared.latencyFrames)
+                position = shared.clock.position(atOutputFrame: heard) ?? shared.lastPosition
+            } else {
+                position = shared.lastPosition
+            }
+            return position.map { ($0, shared.itemListsReplaced) }
         }
     }
 }

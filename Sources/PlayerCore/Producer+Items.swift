@@ -15,6 +15,7 @@ extension Producer {
         core.shared.withLock { shared in
             shared.clock.renumber(renumbering)
             shared.lastPosition = shared.lastPosition.map { renumbering($0) }
+            shared.itemListsReplaced += 1
         }
         // Before any event in the new numbering: the listener renumbers what came before it.
         // (Once the last item is decoded, `finish()` drains the output without taking commands:
