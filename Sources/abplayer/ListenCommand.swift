@@ -21,7 +21,8 @@ struct Listen: AsyncParsableCommand {
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
 
-    /// What the listening loop is handed: the player's inputs, or a signal to stop.
+    /// What the listening loop is handed: the player's inputs, the library watch's reports, or a signal
+    /// to stop.
     private enum Input: Sendable {
         case player(PlayerInput)
         /// What the library watch did, one change per book.
