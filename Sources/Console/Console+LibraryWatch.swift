@@ -4,8 +4,8 @@ import Listening
 
 extension Console {
     /// Watches the folders the library's books came from while this player runs; what changes
-    /// comes back through `inputs` and is said one line per book. Only the library is changed:
-    /// what plays is left as it is. Fails (and says why) when inotify cannot be used; the REPL
+    /// comes back through `inputs`, is said one line per book, and is passed to the player (the
+    /// book playing takes its new items). Fails (and says why) when inotify cannot be used; the REPL
     /// works on without it.
     public func watchLibrary() {
         guard watch == nil else { return }
@@ -18,7 +18,7 @@ extension Console {
             try watch.start()
             self.watch = watch
         } catch {
-            complain("library watch off: \(error)")
+            complain(LibraryText.watchOffLine(error))
         }
     }
 

@@ -99,6 +99,9 @@ extension Console {
                 redrawScreen()
             case let .libraryChanged(changes):
                 changes.map(LibraryText.changeLine).forEach(say)
+                // The book playing takes its new items without a break in what is heard.
+                player.libraryChanged(changes)
+                redrawScreen()
             case let .libraryWatchFailed(message):
                 complain(TerminalText.visible(message))
             case .endOfInput, .terminate: break loop

@@ -101,6 +101,11 @@ public enum LibraryText {
         return TerminalText.visible("library: \(change.title): " + parts.joined(separator: ", "))
     }
 
+    /// Why the library watch is not running (inotify could not be used); the player goes on.
+    public static func watchOffLine(_ error: any Error) -> String {
+        TerminalText.visible("library watch off: \(error)")
+    }
+
     /// Reads a state file written by `export`; the error says which file and why.
     public static func readState(path: String) throws(LibraryError) -> StateExport {
         do {

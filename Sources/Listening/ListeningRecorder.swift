@@ -16,7 +16,7 @@ public final class ListeningRecorder {
     public let library: LibraryDatabase
     public let bookId: Int64
     /// The book's media ids, by engine item index.
-    public let mediaIds: [Int64]
+    public private(set) var mediaIds: [Int64]
     /// The speed sessions are recorded at; a change starts a new session.
     public private(set) var speed: Double
     public var saveInterval: Duration = .milliseconds(900)
@@ -73,7 +73,9 @@ public final class ListeningRecorder {
             speed = newSpeed
             if wasOpen { openSession() }
         case .fadedOut, .fadeCancelled:
-            break // the position and the pause come as their own events
+            break
+        case .itemsReplaced:
+            break // the player renumbers (`renumber`) when it replaces the items // the position and the pause come as their own events
         case .volumeChanged:
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
@@ -82,6 +84,15 @@ public final class ListeningRecorder {
                 attempt { try library.markFinished(bookId: bookId) }
             }
         }
+    }
+
+    /// The book's items changed while it plays (files joined it): `mediaIds` is the new list,
+    /// and the items already known are renumbered by `renumbering`. The saved position names a
+    /// media id, so it stays right; only the indices kept here move.
+    public func renumber(mediaIds newIds: [Int64], _ renumbering: ItemRenumbering) {
+        mediaIds = newIds
+        heard = heard.map { renumbering($0) }
+        failedItems = Set(failedItems.map { renumbering($0) })
     }
 
     /// The last save, at exit or on a signal: `position` is the engine's final heard position.

@@ -6,6 +6,8 @@ import PlayerCore
 struct BookTimeline {
     struct Item {
         let title: String
+        /// The file, as the library has it.
+        let path: String
         let sampleRate: Int
         /// Nil when the file does not say.
         let frames: Int64?
@@ -25,9 +27,11 @@ struct BookTimeline {
 
     init(media: [Media]) {
         items = media.map {
-            Item(title: $0.displayTitle, sampleRate: $0.sampleRate, frames: $0.durationFrames, chapters: $0.chapterMarks)
+            Item(title: $0.displayTitle, path: $0.path, sampleRate: $0.sampleRate, frames: $0.durationFrames, chapters: $0.chapterMarks)
         }
     }
+
+    var paths: [String] { items.map(\.path) }
 
     /// The whole book's length; nil when an item's length is unknown.
     var totalSeconds: Double? {

@@ -104,8 +104,10 @@ public final class PlayerController {
     /// Takes an engine event or a timer's wake-up, then publishes the state.
     public func handle(_ input: PlayerInput) {
         switch input {
-        case let .engine(event, generation):
-            guard generation == self.generation, let session else { return }
+        case let .engine(sentEvent, generation):
+            // Numbered as the session numbers the items now (a list replaced while the event
+            // was on its way); the engine's acknowledgement of a new list ends here.
+            guard generation == self.generation, let session, let event = session.numbering.current(sentEvent) else { return }
             session.follow(event)
             if let notice = notice(for: event, of: session) { onNotice(notice) }
             sleepTimerHandle(event, of: session)
@@ -239,7 +241,8 @@ public final class PlayerController {
         case .outputRestored: .outputRestored
         case let .outputMoved(message): .outputMoved(message)
         case .outputChanged: .outputChanged(session.outputName)
-        case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged: nil
+        case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
+             .itemsReplaced: nil
         }
     }
 

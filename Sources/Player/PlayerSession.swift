@@ -7,7 +7,9 @@ import PlayerCore
 final class PlayerSession {
     /// The book as loaded; its title follows a rename while it plays.
     var book: Book
-    let mediaIds: [Int64]
+    /// The media ids by item index, and the engine's numbering of its events while a new item
+    /// list is on its way to it.
+    var numbering: ItemNumbering
     let engine: PlaybackEngine
     let recorder: ListeningRecorder
     var timeline: BookTimeline
@@ -32,17 +34,19 @@ final class PlayerSession {
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
         self.book = book
-        self.mediaIds = media.map { $0.id! }
+        self.numbering = ItemNumbering(mediaIds: media.map { $0.id! })
         self.engine = engine
         self.timeline = BookTimeline(media: media)
         self.settings = settings
         self.outputName = outputName
         self.place = PlaceTracker(position: start)
-        self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: mediaIds, start: start,
+        self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: numbering.mediaIds, start: start,
                                           speed: settings.speed)
     }
 
     var position: PlaybackPosition { place.position }
+    /// The book's media ids, by item index.
+    var mediaIds: [Int64] { numbering.mediaIds }
 
     /// The order the engine follows when an item ends.
     var order: ItemOrder { settings.repeatMode == .item ? .repeatItem : plainOrder }
@@ -83,6 +87,9 @@ final class PlayerSession {
         recorder.handle(.position(target))
     }
 
+    /// The place (and a jump not heard yet) in a replaced item list's numbering.
+    func renumberPlace(_ renumbering: ItemRenumbering) { place.renumber(renumbering) }
+
     /// Follows an engine event: the place heard, chapters found on opening, the state.
     func follow(_ event: PlaybackEvent) {
         switch event {
@@ -106,7 +113,8 @@ final class PlayerSession {
             reportedState = state
             if state == requestedState || state == .stopped { requestedState = nil }
             rewind.pausedSince = state == .paused ? .now : nil
-        case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged:
+        case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,
+             .itemsReplaced:
             break
         }
         recorder.handle(event)
@@ -116,7 +124,10 @@ final class PlayerSession {
     func close() {
         sleepTimer.replaceWakeUp()
         engine.pause()
-        recorder.finish(at: place.pendingJump ?? engine.position ?? position)
+        // What the engine heard last, numbered as the recorder's media ids are (a new item list
+        // may be on its way to the engine still).
+        let heard = engine.numberedPosition.map { numbering.current($0.position, itemListsReplaced: $0.itemListsReplaced) }
+        recorder.finish(at: place.pendingJump ?? heard ?? position)
         engine.shutdown()
     }
 }
@@ -145,6 +156,12 @@ struct PlaceTracker {
         }
         position = heard
         return true
+    }
+
+    /// The same place in a replaced item list's numbering.
+    mutating func renumber(_ renumbering: ItemRenumbering) {
+        position = renumbering(position)
+        pendingJump = pendingJump.map { renumbering($0) }
     }
 
     mutating func itemChanged(to item: Int) {

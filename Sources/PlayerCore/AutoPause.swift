@@ -29,6 +29,12 @@ struct AutoPause {
         target = nil
     }
 
+    /// The point and the target in a replaced list's numbering (they stay on the same audio).
+    mutating func renumber(_ renumbering: ItemRenumbering) {
+        point = point?.renumbered(renumbering)
+        target = target.map { renumbering($0) }
+    }
+
     /// Drops a fade under way and the point; returns whether there was either.
     mutating func cancel() -> Bool {
         guard fade != nil || point != nil else { return false }

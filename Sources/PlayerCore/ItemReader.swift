@@ -43,6 +43,15 @@ struct ItemReader {
         end = newEnd
     }
 
+    /// A longer or reordered play list while playing on: the decoder stays open on the current
+    /// item, wherever that is in the new list, and decoding goes on where it was.
+    mutating func replace(_ newItems: [String], renumbering: ItemRenumbering) {
+        items = newItems
+        index = renumbering(index)
+        end = end.map { renumbering($0) }
+        order = order.renumbered(renumbering)
+    }
+
     /// Points at the top of `item` for a jump. The decoder stays open when it is that item's
     /// (the caller must then seek it, even to frame 0: it is wherever decoding was); another
     /// item's is closed. True when the decoder was kept.

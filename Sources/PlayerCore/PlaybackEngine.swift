@@ -37,6 +37,15 @@ public final class PlaybackEngine: Sendable {
         core.send(.load(items: items, start: start, end: end, play: play))
     }
 
+    /// Replaces the play list with a longer or reordered one without interrupting what is heard:
+    /// the item playing goes on from the same frame, wherever `renumbering` puts it, and the
+    /// items that joined play when the order gets to them. `order` (numbered as `items`)
+    /// replaces the play order at the same moment; nil renumbers the one set. Announced by
+    /// `.itemsReplaced`; ignored when `renumbering` is not from the list loaded.
+    public func replaceItems(_ items: [String], renumbering: ItemRenumbering, order: ItemOrder? = nil) {
+        core.send(.replaceItems(items: items, renumbering: renumbering, order: order))
+    }
+
     public func play() { core.send(.play) }
     public func pause() { core.send(.pause) }
     public func toggle() { core.send(.toggle) }
@@ -103,6 +112,13 @@ public final class PlaybackEngine: Sendable {
     /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
     /// source. Nil before anything was loaded.
     public var position: PlaybackPosition? { core.position }
+
+    /// `position`, and how many `replaceItems` the engine has taken when it was read: the item
+    /// is numbered as that many replacements number it (the caller may have sent more, not yet
+    /// taken). Nil before anything was loaded.
+    public var numberedPosition: (position: PlaybackPosition, itemListsReplaced: Int)? {
+        core.numberedPosition
+    }
 }
 
 /// What the engine's callers and its decoder thread share.
@@ -118,6 +134,7 @@ final class EngineCore: Sendable {
         case setPausePoint(PausePoint?, fadeSeconds: Double)
         case cancelFade
         case setOrder(ItemOrder)
+        case replaceItems(items: [String], renumbering: ItemRenumbering, order: ItemOrder?)
         case sinkStatus(SinkStatus, generation: Int)
         case shutdown
     }
@@ -132,6 +149,8 @@ final class EngineCore: Sendable {
         /// As asked by the caller (the decoder thread applies them in order).
         var requestedSpeed = 1.0
         var volume = 100.0
+        /// How many `replaceItems` the decoder thread has taken (the clock's numbering).
+        var itemListsReplaced = 0
     }
 
     let shared = Mutex(Shared())
@@ -157,7 +176,7 @@ final class EngineCore: Sendable {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
                 case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
-                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder: false
+                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
                 }
             }
         }
@@ -172,11 +191,18 @@ final class EngineCore: Sendable {
         commandSignal.signal()
     }
 
-    var position: PlaybackPosition? {
+    var position: PlaybackPosition? { numberedPosition?.position }
+
+    var numberedPosition: (position: PlaybackPosition, itemListsReplaced: Int)? {
         shared.withLock { shared in
-            guard let ring = shared.ring else { return shared.lastPosition }
-            let heard = max(0, ring.framesRead - shared.latencyFrames)
-            return shared.clock.position(atOutputFrame: heard) ?? shared.lastPosition
+            let position: PlaybackPosition?
+            if let ring = shared.ring {
+                let heard = max(0, ring.framesRead - shared.latencyFrames)
+                position = shared.clock.position(atOutputFrame: heard) ?? shared.lastPosition
+            } else {
+                position = shared.lastPosition
+            }
+            return position.map { ($0, shared.itemListsReplaced) }
         }
     }
 }

@@ -55,4 +55,7 @@ public enum PlaybackEvent: Sendable {
     /// A fade-out or pause point was dropped: by play, toggle, pause, stop, `cancelFade`, or a
     /// jump past the point. The volume is back.
     case fadeCancelled
+    /// The engine took the play list given to `replaceItems`: the events after this one number
+    /// the items as that list does, those before it as the list before.
+    case itemsReplaced(ItemRenumbering)
 }

@@ -17,6 +17,12 @@ struct PositionClock {
         marks.append(Mark(outputFrame: outputFrame, position: position, sourcePerOutput: sourcePerOutput))
     }
 
+    /// The marks in the numbering of a replaced play list: the output clock is untouched, so what
+    /// is heard goes on without a gap, only its item's number changes.
+    mutating func renumber(_ renumbering: ItemRenumbering) {
+        marks = marks.map { Mark(outputFrame: $0.outputFrame, position: renumbering($0.position), sourcePerOutput: $0.sourcePerOutput) }
+    }
+
     mutating func reset(outputFrame: Int, at position: PlaybackPosition, sourcePerOutput: Double = 1) {
         marks = [Mark(outputFrame: outputFrame, position: position, sourcePerOutput: sourcePerOutput)]
     }

@@ -9,6 +9,15 @@ struct PositionReporter {
     /// An item was opened (it is heard later, after what the ring and the sink hold).
     mutating func opened(_ info: ItemInfo) { openedItems[info.index] = info }
 
+    /// What was reported and the items waiting to be announced, in a replaced list's numbering.
+    mutating func renumber(_ renumbering: ItemRenumbering) {
+        reported = reported.map { renumbering($0) }
+        openedItems = Dictionary(uniqueKeysWithValues: openedItems.values.map { info in
+            let index = renumbering(info.index)
+            return (index, ItemInfo(index: index, path: info.path, stream: info.stream, metadata: info.metadata))
+        })
+    }
+
     /// Publishes `heard` when it moved by a tenth of a second (always when `force`), and the
     /// item when the heard item changed. `sinkRate` measures the tenth when the item's own rate
     /// is no longer known.

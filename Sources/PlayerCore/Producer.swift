@@ -142,6 +142,8 @@ final class Producer: @unchecked Sendable {
             cancelFade()
         case let .setOrder(newOrder):
             reader.order = newOrder
+        case let .replaceItems(newItems, renumbering, newOrder):
+            replaceItems(newItems, renumbering: renumbering, order: newOrder)
         case .shutdown:
             break
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import Listening
 import Player
 import PlayerCore
 import PluginHost
@@ -20,9 +21,14 @@ struct Listen: AsyncParsableCommand {
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
 
-    /// What the listening loop is handed: the player's inputs, or a signal to stop.
+    /// What the listening loop is handed: the player's inputs, the library watch's reports, or a signal
+    /// to stop.
     private enum Input: Sendable {
         case player(PlayerInput)
+        /// What the library watch did, one change per book.
+        case libraryChanged([LibraryChange])
+        /// A pass of the library watch failed (it goes on watching).
+        case libraryWatchFailed(String)
         case stop
     }
 
@@ -59,6 +65,11 @@ struct Listen: AsyncParsableCommand {
             }
         }
         let signals = TerminationSignals { _ in continuation.yield(.stop) }
+        // A player like the REPL: the book's folder is watched while it plays, so a file copied
+        // in joins the book (and is heard when the book gets there). Started before playing:
+        // a file copied once the book is heard is seen.
+        let watch = Self.watchLibrary(database, decoders: registry, into: continuation)
+        defer { watch?.stop() }
         do {
             try player.perform(.play(bookId: target.id!))
         } catch {
@@ -69,8 +80,19 @@ struct Listen: AsyncParsableCommand {
         // Whether anything was heard in this run: stopped before that (the output never
         // opened), `listen` did not do its job, and says so by its exit status.
         var playedAny = false
-        loop: for await input in inputs {
-            guard case let .player(input) = input else { break }
+        loop: for await received in inputs {
+            let input: PlayerInput
+            switch received {
+            case let .player(playerInput): input = playerInput
+            case let .libraryChanged(changes):
+                for change in changes { printError("abplayer: \(LibraryText.changeLine(change))") }
+                player.libraryChanged(changes)
+                continue
+            case let .libraryWatchFailed(message):
+                printError("abplayer: \(TerminalText.visible(message))")
+                continue
+            case .stop: break loop
+            }
             player.handle(input)
             switch input {
             case .engine(.position, _) where !announced && player.hasPlayed:
@@ -92,6 +114,23 @@ struct Listen: AsyncParsableCommand {
         if !playedAny {
             printError("abplayer: stopped before anything played; the saved place is unchanged")
             throw ExitCode.failure
+        }
+    }
+
+    /// Starts the library watch, its reports sent to the listening loop; nil (said in one line)
+    /// when inotify cannot be used: listening goes on without it.
+    private static func watchLibrary(_ database: LibraryDatabase, decoders: any DecoderOpener,
+                                     into inputs: AsyncStream<Input>.Continuation) -> LibraryWatch? {
+        do {
+            let watch = try LibraryWatch(
+                library: database, inspector: DecoderInspector(decoders: decoders),
+                onError: { inputs.yield(.libraryWatchFailed($0)) },
+                onChange: { inputs.yield(.libraryChanged($0)) })
+            try watch.start()
+            return watch
+        } catch {
+            printError("abplayer: \(LibraryText.watchOffLine(error))")
+            return nil
         }
     }
 }

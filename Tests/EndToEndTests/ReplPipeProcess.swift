@@ -79,8 +79,10 @@ final class ReplPipeProcess: Sendable {
 struct PlaybackStatusJSON: Decodable {
     let book: String
     let itemNumber: Int
+    let itemCount: Int
     let itemPosition: Double
     let bookPosition: Double?
+    let bookDuration: Double?
     let chapterNumber: Int?
     let state: String
     let sleep: String?

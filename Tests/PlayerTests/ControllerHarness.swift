@@ -25,6 +25,7 @@ final class ControllerHarness {
     private enum Input: Sendable {
         case player(PlayerInput)
         case deadline(Int)
+        case libraryChanged([LibraryChange])
     }
     private var inputs: AsyncStream<Input>.Iterator
     private let continuation: AsyncStream<Input>.Continuation
@@ -33,6 +34,9 @@ final class ControllerHarness {
     private(set) var events: [PlaybackEvent] = []
     /// What the controller said unasked.
     private(set) var notices: [PlayerNotice] = []
+    /// The library watch, once `watchLibrary()` started it; what it reported so far.
+    private var watch: LibraryWatch?
+    private(set) var libraryChanges: [LibraryChange] = []
 
     /// `paced`: the null sink plays in real time; else as fast as the decoder goes.
     init(_ name: String, paced: Bool = true) throws {
@@ -50,16 +54,36 @@ final class ControllerHarness {
         controller.onNotice = { [unowned self] in notices.append($0) }
     }
 
-    deinit { controller.close() }
+    deinit {
+        watch?.stop()
+        controller.close()
+    }
+
+    /// Watches the library's folders as the REPL and `listen` do: what the watch changes is
+    /// handed to the controller (`libraryChanged`) on the test's task, between engine events.
+    func watchLibrary() throws {
+        let continuation = continuation
+        let watch = try LibraryWatch(library: library, inspector: DecoderInspector(decoders: Self.registry)) {
+            continuation.yield(.libraryChanged($0))
+        }
+        try watch.start()
+        self.watch = watch
+    }
+
+    /// A file of the time-coded signal, `seconds` long, copied into the book folder `title`
+    /// (where `book` made it) as `name`, as a listener copies one in.
+    func addFile(_ name: String, seconds: Int, toBook title: String) throws {
+        let source = try Fixtures.mp3(seconds: seconds, rate: 22050, channels: 1, vbr: false)
+        try FileManager.default.copyItem(at: source, to: folder.appending(path: title).appending(path: name))
+    }
 
     /// Imports a book `title` whose items are time-coded MP3s of these lengths (each a different
     /// file: the library knows files by content). Returns its id.
-    func book(_ title: String, itemSeconds: [Int]) throws -> Int64 {
+    func book(_ title: String, itemSeconds: [Int], firstNumber: Int = 1) throws -> Int64 {
         let bookFolder = folder.appending(path: title)
         try FileManager.default.createDirectory(at: bookFolder, withIntermediateDirectories: true)
         for (index, seconds) in itemSeconds.enumerated() {
-            let source = try Fixtures.mp3(seconds: seconds, rate: 22050, channels: 1, vbr: false)
-            try FileManager.default.copyItem(at: source, to: bookFolder.appending(path: String(format: "%02d.mp3", index + 1)))
+            try addFile(String(format: "%02d.mp3", index + firstNumber), seconds: seconds, toBook: title)
         }
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
         _ = try importer.importPaths([bookFolder.path])
@@ -93,6 +117,9 @@ final class ControllerHarness {
                 controller.handle(input)
             case let .deadline(number)?:
                 if number == run { return condition() }
+            case let .libraryChanged(changes)?:
+                libraryChanges += changes
+                controller.libraryChanged(changes)
             case nil:
                 return false
             }

@@ -69,6 +69,8 @@ struct EngineEventJSON: Encodable {
         case let .volumeChanged(volume): type = "volumeChanged"; value = volume
         case let .fadedOut(position): type = "fadedOut"; item = position.item; frame = position.frame
         case .fadeCancelled: type = "fadeCancelled"
+        // The controller consumes it (its events are already numbered as the new list).
+        case .itemsReplaced: type = "itemsReplaced"
         }
     }
 }
