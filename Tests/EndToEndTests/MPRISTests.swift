@@ -213,7 +213,7 @@ final class BusMonitor: @unchecked Sendable {
 
     init(bus: SessionBus, match: String) throws {
         file = bus.directory.appending(path: "monitor-\(UUID().uuidString.prefix(6)).txt")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
         process.arguments = ["--session", match]
         process.environment = ProcessInfo.processInfo.environment.merging(bus.environment) { _, new in new }
