@@ -57,17 +57,31 @@ extension LibraryDatabase {
     /// Where to start a book: its saved position, or the top for a new or finished book (a
     /// finished book starts again from the top, asking nothing, and is no longer finished).
     /// Returns the item index and frame.
+    /// Within the last seconds of the book (where a book that played to its end is left).
+    static func isAtEnd(item: Int, frame: Int64, of items: [Media]) -> Bool {
+        guard item == items.count - 1 else { return false }
+        let last = items[item]
+        guard let length = last.durationFrames else { return true }
+        return frame >= length - Int64(last.sampleRate) * 5
+    }
+
     public func startingPoint(ofBook bookId: Int64) throws -> (item: Int, frame: Int64) {
         try writer.write { db in
             let items = try Self.items(db, bookId: bookId)
             guard !items.isEmpty else { throw LibraryError.invalid("book #\(bookId) has no items") }
+            let position = try Position.fetchOne(db, key: bookId)
+            let index = position.flatMap { position in items.firstIndex { $0.id == position.mediaId } }
             if try Bool.fetchOne(db, sql: "SELECT finishedAt IS NOT NULL FROM book WHERE id = ?", arguments: [bookId]) == true {
+                // Played again: no longer finished. From the top when it was left at its end;
+                // from where it was left when the listener went back into it after the end.
                 try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
+                if let position, let index, !Self.isAtEnd(item: index, frame: position.frame, of: items) {
+                    return (index, position.frame)
+                }
                 try Position(bookId: bookId, mediaId: items[0].id!, frame: 0, updatedAt: Date()).upsert(db)
                 return (0, 0)
             }
-            guard let position = try Position.fetchOne(db, key: bookId),
-                  let index = items.firstIndex(where: { $0.id == position.mediaId }) else { return (0, 0) }
+            guard let position, let index else { return (0, 0) }
             return (index, position.frame)
         }
     }

@@ -67,6 +67,22 @@ import TestSupport
         #expect(try library.bookListing(id: book.id!).finished == false)
     }
 
+    @Test func aFinishedBookGoneBackIntoStartsWhereItWasLeft() async throws {
+        // Given a finished three-item book whose listener then went back into its second item
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
+        let book = try library.book(matching: "Мастер")
+        let media = try library.items(ofBook: book.id!)
+        try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: media[2].durationFrames!)
+        try library.markFinished(bookId: book.id!)
+        #expect(try library.bookListing(id: book.id!).finished)
+        try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 4410)
+
+        // When it is played again, it starts there, not at the top, and is no longer finished
+        #expect(try library.startingPoint(ofBook: book.id!) == (1, 4410))
+        #expect(try library.bookListing(id: book.id!).finished == false)
+    }
+
     @Test func aFileThatFailsToOpenNeverResetsThePosition() async throws {
         // Given a one-item book with a saved position, whose file has since been damaged
         let tree = try copyOfAudiobookTree("damaged")
