@@ -204,8 +204,14 @@ public final class PlayerController {
         }
         self.session = session
         prepare(session)
+        // Smart rewind across runs of the player and book switches: the time since the place
+        // was saved is the pause (when it is the saved place, not the top of a finished book).
+        if let saved = try? library.position(ofBook: book.id!), saved.mediaId == media[start.item].id, saved.frame == start.frame,
+           let back = session.rewindBeforeStart(savedAt: saved.updatedAt) {
+            onNotice(.rewound(seconds: back))
+        }
         session.start(paths: media.map(\.path), end: end)
-        return .started(book: book, seconds: session.timeline.bookSeconds(startPosition), item: start.item,
+        return .started(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                         itemCount: media.count, output: outputName)
     }
 

@@ -19,14 +19,34 @@ extension PlayerSession {
         rewind.pausedSince = nil
         let seconds = AutoRewind.seconds(pausedFor: pausedSince.duration(to: .now).seconds, maxSeconds: maxSeconds)
         let here = position
+        let target = rewound(from: here, seconds: seconds)
+        guard target.frame < here.frame else { return nil }
+        jump(to: target, kind: nil)
+        return Double(here.frame - target.frame) / Double(timeline.items[here.item].sampleRate)
+    }
+
+    /// Before a book loaded at its saved place is first heard: goes back by `AutoRewind`'s amount
+    /// for the time since that place was saved while playing (`savedAt`, a wall-clock time: the
+    /// pause may have spanned quitting the player or listening to another book). Returns how far
+    /// it went back, in seconds (nil: not at all).
+    func rewindBeforeStart(savedAt: Date, now: Date = Date()) -> Double? {
+        guard let maxSeconds = rewind.maxSeconds else { return nil }
+        let seconds = AutoRewind.seconds(pausedFor: now.timeIntervalSince(savedAt), maxSeconds: maxSeconds)
+        let here = position
+        let target = rewound(from: here, seconds: seconds)
+        guard target.frame < here.frame else { return nil }
+        startAt(target)
+        return Double(here.frame - target.frame) / Double(timeline.items[here.item].sampleRate)
+    }
+
+    /// `seconds` before `here`, never past the start of the chapter, or of the item when the
+    /// chapter began in an earlier one.
+    private func rewound(from here: PlaybackPosition, seconds: Double) -> PlaybackPosition {
         let rate = Double(timeline.items[here.item].sampleRate)
         var floor: Int64 = 0
         if let chapter = timeline.chapterIndex(at: here).map({ timeline.chapters[$0] }), chapter.item == here.item {
             floor = chapter.startFrame
         }
-        let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
-        guard target.frame < here.frame else { return nil }
-        jump(to: target, kind: nil)
-        return Double(here.frame - target.frame) / rate
+        return PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
     }
 }

@@ -61,6 +61,11 @@ final class PlayerSession {
     var state: PlaybackState { requestedState ?? engine.state }
 
     /// Loads the book's files and starts playing at the session's position, to `end` if given.
+    /// Another place to start from, before `start` (nothing heard yet: no jump to record).
+    func startAt(_ target: PlaybackPosition) {
+        place = PlaceTracker(position: target)
+    }
+
     func start(paths: [String], end: PlaybackPosition?) {
         requestedState = .playing
         engine.load(paths, start: position, end: end)

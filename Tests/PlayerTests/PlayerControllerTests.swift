@@ -158,6 +158,40 @@ import Testing
         #expect(Double(lastOfItem1) / Self.rate > 29.5)
     }
 
+    @Test func autoRewindCountsThePauseSinceThePlaceWasSavedAcrossRuns() async throws {
+        // Given a book whose place (1:00) was saved an hour ago, by an earlier run of the player
+        let player = try ControllerHarness("rewind-across-runs")
+        let book = try player.book("Long", itemSeconds: [120])
+        let item = try player.library.items(ofBook: book)[0]
+        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
+
+        // When it is played
+        guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {
+            Issue.record("not started"); return
+        }
+
+        // Then it starts the most auto-rewind goes back (30 s) before the saved place, and says so
+        #expect(abs((seconds ?? -1) - 30) < 0.1, "\(String(describing: seconds))")
+        #expect(player.notices.contains { if case let .rewound(back) = $0 { abs(back - 30) < 0.1 } else { false } })
+        #expect(await player.runUntilHeard { $0.frame > 0 })
+        #expect(abs(player.status.itemPosition - 30) < 1.5, "\(player.status.itemPosition)")
+    }
+
+    @Test func aPlaceSavedSecondsAgoIsResumedExactly() throws {
+        // Given a place saved 5 s ago (a restart, a switch of books)
+        let player = try ControllerHarness("rewind-short")
+        let book = try player.book("Short pause", itemSeconds: [120])
+        let item = try player.library.items(ofBook: book)[0]
+        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
+
+        // When it is played, it starts exactly there
+        guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {
+            Issue.record("not started"); return
+        }
+        #expect(seconds == 60)
+        #expect(!player.notices.contains { if case .rewound = $0 { true } else { false } })
+    }
+
     @Test func autoRewindGoesBackForTheTimePausedButNeverPastTheItemStart() async throws {
         // Given a book playing 20 s in, then paused
         let player = try ControllerHarness("rewind")
