@@ -50,12 +50,26 @@ public final class LibraryWatch: @unchecked Sendable {
         }) else { return }
         for folder in folders.books.keys { watchTree(folder) }
         for parent in folders.parents { inotify.watch(parent) }
-        let thread = Thread { [self] in
+        // The thread keeps the watch alive while it runs, but by a reference it lets go of before
+        // its block returns, never one the block captures. Foundation releases a Thread's block
+        // in a thread-specific-data destructor as the thread ends, after libdispatch's, which
+        // frees the thread's cache of dispatch continuations but leaves the cache's pointer
+        // behind (swift-corelibs-libdispatch, `_libdispatch_tsd_cleanup`). Had that release run
+        // the watch's deinit (the library's GRDB queues disposed, which takes continuations from
+        // that cache), freed memory was handed out and freed again: `malloc_consolidate():
+        // unaligned fastbin chunk`, double frees under ASan, in about one test run in three. The
+        // cache is filled by `concurrentPerform` called on this thread (inspecting new files on
+        // every core); a standalone Thread + concurrentPerform + deinit-in-teardown program
+        // reproduces it.
+        let retained = Unmanaged.passRetained(self)
+        let thread = Thread {
+            let watch = retained.takeUnretainedValue()
             // Background work: a burst of new files to inspect must not take the CPU from the
             // player's decoder and audio threads on a busy machine. Linux's nice is per thread.
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            run(folders: folders)
-            finished.signal()
+            watch.run(folders: folders)
+            watch.finished.signal()
+            retained.release()
         }
         thread.name = "abplayer.library-watch"
         thread.start()
