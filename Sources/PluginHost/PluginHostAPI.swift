@@ -54,18 +54,28 @@ final class PluginHostAPI: @unchecked Sendable {
 /// Warnings kept while one thread opens a decoder (`PluginRegistry.openDecoderKeepingWarnings`).
 /// Per thread: the importer opens files on every core at once, and a plugin logs from `open` on
 /// the thread that called it.
+///
+/// Found through a pthread key (plain thread-local storage): Foundation's thread dictionary
+/// made a Thread object and a dictionary lookup per file, which showed in import profiles.
 final class OpenWarnings {
     var messages: [String] = []
-    private static let key = "abplayer.openWarnings"
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
-    static var current: OpenWarnings? { Thread.current.threadDictionary[key] as? OpenWarnings }
+    static var current: OpenWarnings? {
+        pthread_getspecific(key).map { Unmanaged<OpenWarnings>.fromOpaque($0).takeUnretainedValue() }
+    }
 
     /// Runs `body` with this thread's warnings kept, and returns them with its result.
     static func keeping<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
         let kept = OpenWarnings()
-        Thread.current.threadDictionary[key] = kept
-        defer { Thread.current.threadDictionary[key] = nil }
-        let result = try body()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(kept).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        let result = try withExtendedLifetime(kept) { try body() }
         return (result, kept.messages)
     }
 }
