@@ -17,35 +17,35 @@ public enum Fingerprint {
         // block the open (it waits for a writer); anything but a regular file is refused.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return nil }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int64(info.st_size)
+        // pread into one buffer: no seeks and no Data per read (an import fingerprints every file).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * edgeBytes, alignment: 16)
+        defer { buffer.deallocate() }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ data: Data) {
-            data.withUnsafeBytes { bytes in
-                for byte in bytes {
-                    hash ^= UInt64(byte)
-                    hash = hash &* 0x0000_0100_0000_01b3
-                }
+        func mix(from offset: Int64, count: Int) -> Bool {
+            var done = 0
+            while done < count {
+                let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if got < 0 && errno == EINTR { continue }
+                guard got >= 0 else { return false }
+                if got == 0 { break }
+                done += got
             }
+            for byte in UnsafeRawBufferPointer(rebasing: buffer[..<done]) {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return true
         }
-        do {
-            try handle.seek(toOffset: 0)
-            // Small files are hashed whole, once.
-            mix(try handle.read(upToCount: Int(min(UInt64(2 * edgeBytes), size))) ?? Data())
-            if size > UInt64(2 * edgeBytes) {
-                try handle.seek(toOffset: size - UInt64(edgeBytes))
-                mix(try handle.read(upToCount: edgeBytes) ?? Data())
-            }
-        } catch {
-            return nil
+        // Small files are hashed whole, once.
+        guard mix(from: 0, count: Int(min(Int64(2 * edgeBytes), size))) else { return nil }
+        if size > Int64(2 * edgeBytes) {
+            guard mix(from: size - Int64(edgeBytes), count: edgeBytes) else { return nil }
         }
         let hex = String(hash, radix: 16)
-        return (Int64(size), "\(size):" + String(repeating: "0", count: 16 - hex.count) + hex)
+        return (size, "\(size):" + String(repeating: "0", count: 16 - hex.count) + hex)
     }
 }
