@@ -43,9 +43,7 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     /// breaks ties), trying the next claimant when the best one fails to open it.
     public func openDecoder(path: String) throws -> any Decoder {
         let head = try readHead(of: path)
-        // The extension by hand: NSString's pathExtension was a few percent of an import.
-        let name = path.split(separator: "/").last ?? ""
-        let fileExtension = name.lastIndex(of: ".").map { $0 == name.startIndex ? "" : name[name.index(after: $0)...].lowercased() } ?? ""
+        let fileExtension = Self.fileExtension(of: path)
         // The content decides; between equal probes the decoder that lists the file's extension,
         // then the higher priority (the order plugin.h promises).
         let candidates = decoders.compactMap { plugin -> (plugin: LoadedPlugin, ops: abp_decoder_ops, score: Int32, named: Int)? in
@@ -75,19 +73,42 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
         return (decoder, warnings)
     }
 
-    /// The first bytes of a regular, readable, non-empty file; otherwise a clear error.
+    /// The file name's extension, lower case ("" for none or a hidden file's leading dot): by
+    /// hand, scanning back from the end (NSString's pathExtension, then splitting the path into
+    /// its components, each showed in import profiles).
+    static func fileExtension(of path: String) -> String {
+        let bytes = path.utf8
+        guard let dot = bytes.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
+              bytes[dot] == UInt8(ascii: "."), dot != bytes.startIndex,
+              bytes[bytes.index(before: dot)] != UInt8(ascii: "/") else { return "" }
+        return String(path[bytes.index(after: dot)...]).lowercased()
+    }
+
+    /// The first bytes of a regular, readable, non-empty file; otherwise a clear error. One open,
+    /// fstat and pread (an import probes every file: a stat by path and a FileHandle cost more).
+    /// O_NONBLOCK: a FIFO in the file's place must not block the open.
     private func readHead(of path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == EACCES ? "cannot open for reading (permission denied?)" : String(cString: strerror(errno)).lowercased()
+            throw AudioError(.io, subject: path, reason: reason)
+        }
+        defer { close(descriptor) }
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard fstat(descriptor, &info) == 0 else {
             throw AudioError(.io, subject: path, reason: String(cString: strerror(errno)).lowercased())
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw AudioError(.io, subject: path, reason: "is a directory, not an audio file") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw AudioError(.io, subject: path, reason: "not a regular file") }
         guard info.st_size > 0 else { throw AudioError(.format, subject: path, reason: "empty file (0 bytes)") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw AudioError(.io, subject: path, reason: "cannot open for reading (permission denied?)")
+        var head = [UInt8](repeating: 0, count: Self.probeBytes)
+        var count = 0
+        while count < head.count {
+            let got = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            count += got
         }
-        defer { try? handle.close() }
-        return [UInt8]((try? handle.read(upToCount: Self.probeBytes)) ?? Data())
+        return Array(head[..<count])
     }
 }
