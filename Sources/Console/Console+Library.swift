@@ -45,11 +45,10 @@ extension Console {
         for shelf in shelves { say(TerminalText.visible("\(shelf)/")) }
         let books = try library.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book)) }
-        if shelves.isEmpty && books.isEmpty {
-            // An empty answer is a dead end for someone new: say what fills it.
-            say(try library.bookListings().isEmpty
-                ? "(the library is empty: 'import FOLDER' adds the books in a folder)"
-                : "(nothing on this shelf: 'cd /' goes to the top, 'tree' shows every shelf)")
+        // An empty library is a dead end for someone new: say what fills it. (An empty shelf
+        // stays an empty answer: scripts read `ls`.)
+        if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.bookListings().isEmpty {
+            say("(the library is empty: 'import FOLDER' adds the books in a folder)")
         }
     }
 
