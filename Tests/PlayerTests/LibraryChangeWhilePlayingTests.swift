@@ -63,7 +63,7 @@ extension PlayerControllerTests {
                 numbers.append(player.status.itemNumber)
                 // The engine's own report that it took the list too: the controller has it
                 // first, and a loaded machine may keep the engine a moment behind.
-                return player.status.itemPosition > 3 && Self.replacementIndex(player.events) != nil
+                return player.status.itemPosition > 3 && Self.heardAfterReplacement(player.events)
             }, seconds: 30))
             #expect(Set(numbers) == [2], "\(numbers)")
             #expect(try player.library.items(ofBook: book).map { ($0.path as NSString).lastPathComponent }
