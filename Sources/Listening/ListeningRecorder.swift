@@ -75,7 +75,7 @@ public final class ListeningRecorder {
         case .fadedOut, .fadeCancelled:
             break
         case .itemsReplaced:
-            break // the player renumbers (`renumber`) when it replaces the items // the position and the pause come as their own events
+            break // the player renumbers the indices kept here (`renumber`) when it replaces the items
         case .volumeChanged:
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
