@@ -70,6 +70,49 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 
+    /// The help table: usages in a column, summaries beside them. On a terminal (`columns`
+    /// given) summaries wrap at word boundaries under their own column, or, in a window too
+    /// narrow for two columns, go on indented lines below their usage; a script gets one line
+    /// per command.
+    static func lines(_ entries: [CommandHelp], columns: Int?) -> [String] {
+        let usageWidth = (entries.map(\.usage.count).max() ?? 0) + 2
+        guard let columns else {
+            return entries.map { $0.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0) + $0.summary }
+        }
+        let besideUsage = columns - usageWidth >= 30
+        let indent = besideUsage ? usageWidth : 4
+        var lines: [String] = []
+        for entry in entries {
+            let wrapped = wrap(entry.summary, width: max(20, columns - indent - 1))
+            if besideUsage {
+                lines.append(entry.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0) + (wrapped.first ?? ""))
+                lines += wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+            } else {
+                lines += wrap(entry.usage, width: columns)
+                lines += wrapped.map { String(repeating: " ", count: indent) + $0 }
+            }
+        }
+        return lines
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words (a longer word is a
+    /// line of its own).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+
     public static func named(_ name: String) -> CommandHelp? {
         let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
         return all.first { $0.name == key || ($0.name == "quit" && (key == "exit" || key == "q")) }

@@ -25,10 +25,8 @@ extension Console {
             say("\(entry.usage)\n  \(entry.summary)")
             return
         }
-        let width = CommandHelp.all.map(\.usage.count).max() ?? 0
-        for entry in CommandHelp.all {
-            say(entry.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.summary)
-        }
+        let lines = CommandHelp.lines(CommandHelp.all, columns: isInteractive ? RawTerminal.size.columns : nil)
+        lines.forEach(say)
     }
 
     /// The shelves directly inside `path` ("" for the top), by name.

@@ -75,6 +75,19 @@ import Testing
         #expect(Suggestion.nearest(to: "zz", among: ["play", "pause"]) == nil)
     }
 
+    @Test func helpWrapsItsSummariesToTheWindowAtWordBoundaries() {
+        for columns in [60, 80, 120] {
+            let lines = CommandHelp.lines(CommandHelp.all, columns: columns)
+            #expect(lines.allSatisfy { $0.count <= columns }, "\(columns): \(lines.filter { $0.count > columns })")
+            // every word of every summary is there, in order
+            let words = CommandHelp.all.flatMap { [$0.usage] + $0.summary.split(separator: " ").map(String.init) }
+            let shown = lines.joined(separator: " ").split(separator: " ").map(String.init)
+            #expect(shown == words.flatMap { $0.split(separator: " ").map(String.init) })
+        }
+        // a script gets one line per command
+        #expect(CommandHelp.lines(CommandHelp.all, columns: nil).count == CommandHelp.all.count)
+    }
+
     @Test func everyCommandHasHelp() throws {
         for entry in CommandHelp.all {
             #expect(CommandHelp.named(entry.name)?.usage == entry.usage)

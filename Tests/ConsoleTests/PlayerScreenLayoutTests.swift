@@ -64,8 +64,19 @@ import Testing
         #expect(lines.count <= 12)
         #expect(lines.contains { $0.hasPrefix("Long Title") && $0.hasSuffix("…") })
         #expect(lines.contains { $0.hasPrefix("item 2/12: Part Two") && $0.hasSuffix("…") && $0.count == 40 })
-        // and the key help stays on the last line
-        #expect(lines.last?.hasPrefix("space play/pause") == true)
+        // and the key help takes the last lines, whole keys, down to `q back`
+        #expect(lines.last?.hasSuffix("q back") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("space play/pause") })
+    }
+
+    @Test func everyKeyIsShownAtEveryWidthTheLastOneIncluded() throws {
+        for columns in [40, 80, 100, 120, 200] {
+            let lines = PlayerScreenLayout.keyHelp(columns: columns)
+            #expect(lines.allSatisfy { TextFit.cells($0) <= columns }, "\(columns): \(lines)")
+            #expect(lines.joined(separator: "  ") == PlayerScreenLayout.keys.joined(separator: "  "), "\(columns): \(lines)")
+        }
+        #expect(PlayerScreenLayout.keyHelp(columns: 200).count == 1)
+        #expect(PlayerScreenLayout.keyHelp(columns: 120).count == 2)
     }
 
     @Test func noColorHasNoEscapeByteAtAll() throws {

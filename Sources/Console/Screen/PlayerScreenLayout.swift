@@ -8,7 +8,26 @@ struct PlayerScreenLayout {
     /// The last notice or error, shown on the message line.
     var message: String?
 
-    static let keyHelp = "space play/pause  ←/→ skip  h/l 1 min  ↑/↓ volume  [/] speed  n/p item  c/C chapter  b bookmark  u undo  s sleep  a art  q back"
+    static let keys = ["space play/pause", "←/→ skip", "h/l 1 min", "↑/↓ volume", "[/] speed", "n/p item",
+                       "c/C chapter", "b bookmark", "u undo", "s sleep", "a art", "q back"]
+
+    /// The keys in lines of at most `columns` cells, whole keys only: on a narrow window they
+    /// take two lines rather than lose the last ones (`q back` was cut off at 120 columns).
+    static func keyHelp(columns: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for key in keys {
+            if line.isEmpty {
+                line = key
+            } else if TextFit.cells(line) + 2 + TextFit.cells(key) <= columns {
+                line += "  " + key
+            } else {
+                lines.append(line)
+                line = key
+            }
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
 
     private func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
 
@@ -54,9 +73,9 @@ struct PlayerScreenLayout {
             message.map { style.styled(fit($0), "1") } ?? "",
         ]
         // Keys at the bottom; what does not fit is dropped from the top of the details.
-        let help = style.styled(fit(Self.keyHelp), "2")
-        let room = max(0, size.rows - 1)
-        return Array(lines.prefix(room)) + [help]
+        let help = Self.keyHelp(columns: width).map { style.styled(fit($0), "2") }
+        let room = max(0, size.rows - help.count)
+        return Array(lines.prefix(room)) + help
     }
 
     /// One plain line for a dumb terminal or a script: no escape sequence, no bar.
