@@ -114,6 +114,12 @@ public struct Importer: Sendable {
     }
 
     private func inspect(_ file: ImportPlan.File) -> Result<Inspected, ImportFailure> {
+        Self.inspect(file, with: inspector)
+    }
+
+    /// One file's fingerprint and what its decoder says of it (the importer's, and the library
+    /// watch's for files that join a book).
+    static func inspect(_ file: ImportPlan.File, with inspector: any MediaInspector) -> Result<Inspected, ImportFailure> {
         guard let (size, fingerprint) = Fingerprint.of(path: file.path) else {
             return .failure(ImportFailure(path: file.path, reason: "cannot read the file"))
         }

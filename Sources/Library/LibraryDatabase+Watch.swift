@@ -124,13 +124,7 @@ extension LibraryDatabase {
                 continue
             }
             let shelf = try shelfPath(besideFolder: folder)
-            let imported = try Importer(library: self, inspector: inspector).importPaths([folder], shelf: shelf)
-            for book in imported.books where book.newFiles > 0 {
-                try report.note(bookId: book.id, in: self) {
-                    $0.isNewBook = $0.isNewBook || !book.existed
-                    $0.filesAdded += book.newFiles
-                }
-            }
+            try report.note(try Importer(library: self, inspector: inspector).importPaths([folder], shelf: shelf), in: self)
         }
         for path in looseFiles.sorted() { try importLooseFile(path, inspector: inspector, into: &report) }
         return (report.changes, postponed)
@@ -141,17 +135,9 @@ extension LibraryDatabase {
     /// there is left alone, as it would be a book of one chapter.
     private func importLooseFile(_ path: String, inspector: any MediaInspector, into report: inout ChangeReport) throws {
         let importer = Importer(library: self, inspector: inspector)
-        guard let (size, fingerprint) = Fingerprint.of(path: path), let description = try? inspector.inspect(path: path) else { return }
-        let file = Importer.Inspected(file: .init(path: path, folderDisc: nil), size: size, fingerprint: fingerprint,
-                                      description: description)
-        guard BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
-        let imported = try importer.importPaths([path], shelf: try shelfPath(besideFolder: path))
-        for book in imported.books where book.newFiles > 0 {
-            try report.note(bookId: book.id, in: self) {
-                $0.isNewBook = $0.isNewBook || !book.existed
-                $0.filesAdded += book.newFiles
-            }
-        }
+        guard let file = try? Importer.inspect(.init(path: path, folderDisc: nil), with: inspector).get(),
+              BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
+        try report.note(try importer.importPaths([path], shelf: try shelfPath(besideFolder: path)), in: self)
     }
 
     /// A book whose folder was renamed or moved gets the new folder as its `sourcePath`, so the
@@ -187,11 +173,7 @@ extension LibraryDatabase {
     private func append(_ paths: [String], toBook bookId: Int64, folder: String, inspector: any MediaInspector) throws -> Int {
         let inspected = Mutex([Int: Importer.Inspected]())
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let path = paths[index]
-            guard let (size, fingerprint) = Fingerprint.of(path: path),
-                  let description = try? inspector.inspect(path: path) else { return }
-            let file = Importer.Inspected(file: .init(path: path, folderDisc: nil), size: size, fingerprint: fingerprint,
-                                          description: description)
+            guard let file = try? Importer.inspect(.init(path: paths[index], folderDisc: nil), with: inspector).get() else { return }
             inspected.withLock { $0[index] = file }
         }
         let files = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
@@ -283,6 +265,16 @@ private struct ChangeReport {
         var change = LibraryChange(bookId: bookId, title: title ?? "")
         update(&change)
         changes.append(change)
+    }
+
+    /// The books an import in this pass made or added files to.
+    mutating func note(_ imported: ImportReport, in library: LibraryDatabase) throws {
+        for book in imported.books where book.newFiles > 0 {
+            try note(bookId: book.id, in: library) {
+                $0.isNewBook = $0.isNewBook || !book.existed
+                $0.filesAdded += book.newFiles
+            }
+        }
     }
 
     /// Every book holding the media at `path`.
