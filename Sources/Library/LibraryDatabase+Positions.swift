@@ -66,6 +66,13 @@ extension LibraryDatabase {
     }
 
     public func startingPoint(ofBook bookId: Int64) throws -> (item: Int, frame: Int64) {
+        let place = try startingPlace(ofBook: bookId)
+        return (place.item, place.frame)
+    }
+
+    /// `startingPoint`, with when that place was saved (nil when it is the top of the book, not
+    /// a saved place): smart rewind counts the pause from then.
+    public func startingPlace(ofBook bookId: Int64) throws -> (item: Int, frame: Int64, savedAt: Date?) {
         try writer.write { db in
             let items = try Self.items(db, bookId: bookId)
             guard !items.isEmpty else { throw LibraryError.invalid("book #\(bookId) has no items") }
@@ -76,13 +83,13 @@ extension LibraryDatabase {
                 // from where it was left when the listener went back into it after the end.
                 try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
                 if let position, let index, !Self.isAtEnd(item: index, frame: position.frame, of: items) {
-                    return (index, position.frame)
+                    return (index, position.frame, position.updatedAt)
                 }
                 try Position(bookId: bookId, mediaId: items[0].id!, frame: 0, updatedAt: Date()).upsert(db)
-                return (0, 0)
+                return (0, 0, nil)
             }
-            guard let position, let index else { return (0, 0) }
-            return (index, position.frame)
+            guard let position, let index else { return (0, 0, nil) }
+            return (index, position.frame, position.updatedAt)
         }
     }
 }

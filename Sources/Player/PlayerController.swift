@@ -186,7 +186,7 @@ public final class PlayerController {
             throw PlayerError("\(book.title): \(missing.path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
         }
         guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
-        let start = try library.startingPoint(ofBook: book.id!)
+        let start = try library.startingPlace(ofBook: book.id!)
         let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
         let sinks = try openOutput(outputName)
         close()
@@ -205,9 +205,8 @@ public final class PlayerController {
         self.session = session
         prepare(session)
         // Smart rewind across runs of the player and book switches: the time since the place
-        // was saved is the pause (when it is the saved place, not the top of a finished book).
-        if let saved = try? library.position(ofBook: book.id!), saved.mediaId == media[start.item].id, saved.frame == start.frame,
-           let back = session.rewindBeforeStart(savedAt: saved.updatedAt) {
+        // was saved is the pause (none at the top of a finished book).
+        if let savedAt = start.savedAt, let back = session.rewindBeforeStart(savedAt: savedAt) {
             onNotice(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)

@@ -18,11 +18,7 @@ extension PlayerSession {
         guard state == .paused, let pausedSince = rewind.pausedSince, let maxSeconds = rewind.maxSeconds else { return nil }
         rewind.pausedSince = nil
         let seconds = AutoRewind.seconds(pausedFor: pausedSince.duration(to: .now).seconds, maxSeconds: maxSeconds)
-        let here = position
-        let target = rewound(from: here, seconds: seconds)
-        guard target.frame < here.frame else { return nil }
-        jump(to: target, kind: nil)
-        return Double(here.frame - target.frame) / Double(timeline.items[here.item].sampleRate)
+        return goBack(seconds: seconds) { jump(to: $0, kind: nil) }
     }
 
     /// Before a book loaded at its saved place is first heard: goes back by `AutoRewind`'s amount
@@ -32,21 +28,21 @@ extension PlayerSession {
     func rewindBeforeStart(savedAt: Date, now: Date = Date()) -> Double? {
         guard let maxSeconds = rewind.maxSeconds else { return nil }
         let seconds = AutoRewind.seconds(pausedFor: now.timeIntervalSince(savedAt), maxSeconds: maxSeconds)
-        let here = position
-        let target = rewound(from: here, seconds: seconds)
-        guard target.frame < here.frame else { return nil }
-        startAt(target)
-        return Double(here.frame - target.frame) / Double(timeline.items[here.item].sampleRate)
+        return goBack(seconds: seconds) { startAt($0) }
     }
 
-    /// `seconds` before `here`, never past the start of the chapter, or of the item when the
-    /// chapter began in an earlier one.
-    private func rewound(from here: PlaybackPosition, seconds: Double) -> PlaybackPosition {
+    /// Goes (by `go`) `seconds` before the place, never past the start of the chapter, or of the
+    /// item when the chapter began in an earlier one. Returns how far, in seconds (nil: not at all).
+    private func goBack(seconds: Double, by go: (PlaybackPosition) -> Void) -> Double? {
+        let here = position
         let rate = Double(timeline.items[here.item].sampleRate)
         var floor: Int64 = 0
         if let chapter = timeline.chapterIndex(at: here).map({ timeline.chapters[$0] }), chapter.item == here.item {
             floor = chapter.startFrame
         }
-        return PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
+        let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
+        guard target.frame < here.frame else { return nil }
+        go(target)
+        return Double(here.frame - target.frame) / rate
     }
 }
