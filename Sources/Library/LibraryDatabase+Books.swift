@@ -81,6 +81,11 @@ extension LibraryDatabase {
     }
 
     /// Every book (or those on `shelf` and below), in shelf path then title order.
+    /// Whether the library holds no book (one row looked at, not every book listed).
+    public var hasNoBooks: Bool {
+        get throws { try writer.read { db in try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM book)")! } }
+    }
+
     public func bookListings(shelf: String? = nil) throws -> [BookListing] {
         try writer.read { db in
             var books = try Book.order(Book.Columns.title.collating(.localizedCaseInsensitiveCompare)).fetchAll(db)

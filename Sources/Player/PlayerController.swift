@@ -169,7 +169,7 @@ public final class PlayerController {
     /// progress, else the one played last.
     private func bookListenedToLast() throws -> Book {
         guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
-            if try library.bookListings().isEmpty {
+            if try library.hasNoBooks {
                 throw PlayerError("the library has no books yet: 'import FOLDER' adds the books in a folder, then 'play BOOK'")
             }
             throw PlayerError("nothing is playing and no book has been played yet: 'play BOOK'")
