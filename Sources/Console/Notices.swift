@@ -32,6 +32,10 @@ public final class Notices: Sendable {
 
     func post(_ message: String) {
         queue.withLock { $0.append(message) }
+        wakeEditor()
+    }
+
+    private func wakeEditor() {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
@@ -42,8 +46,7 @@ public final class Notices: Sendable {
     public func interruptLineEditor() -> Bool {
         guard editing.load(ordering: .acquiring) else { return false }
         interrupted.store(true, ordering: .releasing)
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeEditor()
         return true
     }
 
