@@ -95,22 +95,9 @@ public struct CommandHelp: Sendable {
         return lines
     }
 
-    /// `text` in lines of at most `width` characters, broken between words (a longer word is a
-    /// line of its own).
+    /// `text` in lines of at most `width` cells, broken between words.
     static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        return lines + (line.isEmpty ? [] : [line])
+        TextFit.wrap(text.split(separator: " ").map(String.init), separator: " ", width: width)
     }
 
     public static func named(_ name: String) -> CommandHelp? {

@@ -14,19 +14,7 @@ struct PlayerScreenLayout {
     /// The keys in lines of at most `columns` cells, whole keys only: on a narrow window they
     /// take two lines rather than lose the last ones (`q back` was cut off at 120 columns).
     static func keyHelp(columns: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for key in keys {
-            if line.isEmpty {
-                line = key
-            } else if TextFit.cells(line) + 2 + TextFit.cells(key) <= columns {
-                line += "  " + key
-            } else {
-                lines.append(line)
-                line = key
-            }
-        }
-        return lines + (line.isEmpty ? [] : [line])
+        TextFit.wrap(keys, separator: "  ", width: columns)
     }
 
     private func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }

@@ -77,6 +77,25 @@ enum TextFit {
         return kept + "…"
     }
 
+    /// `pieces` joined by `separator` into lines of at most `width` cells, breaking only between
+    /// pieces (a piece wider than `width` is a line of its own): help text by words, the player
+    /// screen's keys by key.
+    static func wrap(_ pieces: [String], separator: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for piece in pieces {
+            if line.isEmpty {
+                line = piece
+            } else if cells(line) + cells(separator) + cells(piece) <= width {
+                line += separator + piece
+            } else {
+                lines.append(line)
+                line = piece
+            }
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+
     /// A bar of `width` cells, `share` (0...1) of it filled.
     static func bar(_ share: Double?, width: Int, ascii: Bool) -> String {
         guard width > 0 else { return "" }
