@@ -159,14 +159,11 @@ private final class JackSink: @unchecked Sendable {
         // own, which keeps this sink (its callbacks' context) alive until it returns, and
         // opens refuse while it is pending rather than queue behind that lock.
         JackCloses.pending.add(1, ordering: .sequentiallyConsistent)
-        let closing = startDetachedThread { [self] in
+        let closeClient = { [self] in
             jack_client_close(client)
             JackCloses.pending.subtract(1, ordering: .sequentiallyConsistent)
         }
-        if !closing {
-            jack_client_close(client)
-            JackCloses.pending.subtract(1, ordering: .sequentiallyConsistent)
-        }
+        if !startDetachedThread(closeClient) { closeClient() }
     }
 
     private var current: ProcessState { ProcessState(rawValue: state.load(ordering: .sequentiallyConsistent))! }
