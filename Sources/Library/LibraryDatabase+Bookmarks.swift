@@ -34,6 +34,21 @@ extension LibraryDatabase {
         }
     }
 
+    /// Bookmark `id`, of any book; nil when there is none.
+    public func bookmark(id: Int64) throws -> Bookmark? {
+        try writer.read { db in try Bookmark.fetchOne(db, key: id) }
+    }
+
+    /// Replaces a bookmark's note (nil or empty: none).
+    public func updateBookmarkNote(id: Int64, note: String?) throws {
+        let note = note?.isEmpty == true ? nil : note
+        let updated = try writer.write { db in
+            try db.execute(sql: "UPDATE bookmark SET note = ? WHERE id = ?", arguments: [note, id])
+            return db.changesCount > 0
+        }
+        if !updated { throw LibraryError.notFound("no bookmark #\(id)") }
+    }
+
     public func deleteBookmark(id: Int64) throws {
         let deleted = try writer.write { db in try Bookmark.deleteOne(db, key: id) }
         if !deleted { throw LibraryError.notFound("no bookmark #\(id)") }

@@ -207,8 +207,14 @@ extension LibraryDatabase {
 
     // MARK: Settings
 
+    /// The book's settings: its own where it has them, the listener's defaults (`set speed 1.3`)
+    /// where it has none.
     public func settings(ofBook bookId: Int64) throws -> BookSettings {
-        try writer.read { db in try BookSettings.fetchOne(db, key: bookId) ?? BookSettings(bookId: bookId) }
+        try writer.read { db in
+            var settings = try BookSettings.fetchOne(db, key: bookId) ?? BookSettings(bookId: bookId)
+            settings.defaults = BookSettings.Defaults(try PlayerPreferences.fetchOne(db, key: 1) ?? PlayerPreferences())
+            return settings
+        }
     }
 
     /// Saves a book's settings; the database's CHECKs refuse values out of range.

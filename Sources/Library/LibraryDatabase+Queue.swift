@@ -69,8 +69,13 @@ extension LibraryDatabase {
         try writer.read { db in try PlayerPreferences.fetchOne(db, key: 1) ?? PlayerPreferences() }
     }
 
+    /// Saves the preferences; the database's CHECKs refuse defaults out of range.
     public func savePlayerPreferences(_ preferences: PlayerPreferences) throws {
-        try writer.write { db in try preferences.save(db) }
+        do {
+            try writer.write { db in try preferences.save(db) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw LibraryError.invalid("preference out of range (speed 0.5–4, skip 1 s–1 h, sleep 1 s–24 h, rewind 1 s–10 m)")
+        }
     }
 }
 

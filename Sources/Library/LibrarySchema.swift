@@ -13,6 +13,9 @@ enum LibrarySchema {
     /// What listeners' libraries say about a book beyond its tags: series and its number, year,
     /// subtitle, description and a cover file beside the audio (Audiobookshelf's folders and sidecars).
     static let bookDetailsVersion = "v6-book-series-details"
+    /// Defaults a listener sets once (speed, skip, sleep) for books with no setting of their own,
+    /// and the automatic bookmark left before a jump to a bookmark.
+    static let listenerDefaultsVersion = "v7-listener-defaults-bookmark-jumps"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -28,6 +31,8 @@ enum LibrarySchema {
         // migration's transaction. 1633841260 is 0x6162706C, "abpl".
         migrator.registerMigration(applicationIdVersion) { db in try db.execute(sql: "PRAGMA application_id = 1633841260") }
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
+        // Two table rebuilds, as v4 did (foreign keys checked before the commit).
+        migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
         return migrator
     }
 
@@ -188,5 +193,51 @@ enum LibrarySchema {
         ALTER TABLE book ADD COLUMN bookDescription TEXT;
         -- An image file beside the audio, used when no file of the book holds a picture.
         ALTER TABLE book ADD COLUMN coverPath TEXT;
+        """
+
+    /// A book's speed and skip interval become nullable: NULL is "no setting of its own", the
+    /// listener's default applies (`playerPreferences.defaultSpeed`, `defaultSkipSeconds`, built in
+    /// 1 and 30 s). Until now a book's row held 1 and 30 whether or not the listener chose them (a
+    /// row is made by any setting, a volume or shuffle), so those values become NULL: they were the
+    /// default then and follow the default now. The sleep timer default is only the listener's (a
+    /// book's `sleepTimerSeconds` is the last one set for it, never armed by itself).
+    /// `bookmark.kind` is a CHECKed TEXT: SQLite cannot change a CHECK in place, so the table is
+    /// rebuilt with 'beforeBookmarkJump' added and its index made again; no table refers to it.
+    static let v7 = """
+        CREATE TABLE bookSettings_v7 (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            volume REAL NOT NULL DEFAULT 100 CHECK (volume BETWEEN 0 AND 150),
+            speed REAL CHECK (speed BETWEEN 0.5 AND 4),
+            shuffle BOOLEAN NOT NULL DEFAULT 0,
+            skipIntervalSeconds REAL CHECK (skipIntervalSeconds > 0),
+            sleepTimerSeconds REAL CHECK (sleepTimerSeconds > 0),
+            repeatMode TEXT NOT NULL DEFAULT 'off' CHECK (repeatMode IN ('off', 'item', 'book'))
+        );
+        INSERT INTO bookSettings_v7 (bookId, volume, speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode)
+            SELECT bookId, volume, nullif(speed, 1), shuffle, nullif(skipIntervalSeconds, 30), sleepTimerSeconds, repeatMode
+            FROM bookSettings;
+        DROP TABLE bookSettings;
+        ALTER TABLE bookSettings_v7 RENAME TO bookSettings;
+
+        -- NULL: none set (speed 1, skip 30 s, no sleep timer).
+        ALTER TABLE playerPreferences ADD COLUMN defaultSpeed REAL CHECK (defaultSpeed BETWEEN 0.5 AND 4);
+        ALTER TABLE playerPreferences ADD COLUMN defaultSkipSeconds REAL CHECK (defaultSkipSeconds BETWEEN 1 AND 3600);
+        ALTER TABLE playerPreferences ADD COLUMN defaultSleepSeconds REAL CHECK (defaultSleepSeconds BETWEEN 1 AND 86400);
+
+        CREATE TABLE bookmark_v7 (
+            id INTEGER PRIMARY KEY,
+            bookId INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+            mediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+            frame INTEGER NOT NULL CHECK (frame >= 0),
+            kind TEXT NOT NULL CHECK (kind IN ('user', 'beforeSeek', 'beforeSkip', 'beforeChapterJump', 'beforeItemJump',
+                                               'sleepTimer', 'beforeBookmarkJump')),
+            note TEXT,
+            createdAt DATETIME NOT NULL
+        );
+        INSERT INTO bookmark_v7 (id, bookId, mediaId, frame, kind, note, createdAt)
+            SELECT id, bookId, mediaId, frame, kind, note, createdAt FROM bookmark;
+        DROP TABLE bookmark;
+        ALTER TABLE bookmark_v7 RENAME TO bookmark;
+        CREATE INDEX bookmark_book ON bookmark(bookId, createdAt);
         """
 }

@@ -13,6 +13,12 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     public var autoRewind = true
     /// The most it goes back (after an hour's pause or more).
     public var autoRewindMaxSeconds = 30.0
+    /// The listener's defaults for books with no setting of their own (`set speed 1.3`); nil: none
+    /// set (speed 1, skip 30 s, no sleep timer armed at the start of a book). Since v7.
+    public var defaultSpeed: Double?
+    public var defaultSkipSeconds: Double?
+    /// Armed when a book starts.
+    public var defaultSleepSeconds: Double?
 
     public init() {}
 }

@@ -163,22 +163,75 @@ public struct Position: Codable, Sendable, Equatable, FetchableRecord, Persistab
     }
 }
 
-/// A book's settings in the units people type and read (the CHECKs of LibrarySchema v4 keep them
-/// in range; the front ends parse and refuse through the player's `SettingText`).
-public struct BookSettings: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+/// A book's settings in the units people type and read (the CHECKs of LibrarySchema v4 and v7 keep
+/// them in range; the front ends parse and refuse through the player's `SettingText`).
+///
+/// Speed and skip interval are the book's own when set (`ownSpeed`, `ownSkipIntervalSeconds`),
+/// else the listener's defaults (`defaults`, filled in by `LibraryDatabase.settings(ofBook:)`):
+/// `speed` and `skipIntervalSeconds` read what applies, and assigning them makes it the book's own.
+/// Saved, a setting that is not the book's own is NULL, so a default changed later still applies.
+public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "bookSettings"
     public var bookId: Int64
     /// Percent, 0-150 (100 = unchanged; above 100 may clip).
     public var volume: Double = 100
-    /// 0.5-4 (1 = normal), the pitch kept.
-    public var speed: Double = 1
+    /// 0.5-4 (1 = normal), the pitch kept; nil: the listener's default.
+    public var ownSpeed: Double? = nil
     public var shuffle: Bool = false
-    public var skipIntervalSeconds: Double = 30
+    /// nil: the listener's default.
+    public var ownSkipIntervalSeconds: Double? = nil
     /// The last sleep timer set with a time; nil when none was.
     public var sleepTimerSeconds: Double? = nil
     public var repeatMode: RepeatMode = .off
+    /// What applies where the book has no setting of its own (not stored with the book).
+    public var defaults = Defaults()
+
+    /// The listener's defaults for books with no setting of their own.
+    public struct Defaults: Sendable, Equatable {
+        public var speed = 1.0
+        public var skipIntervalSeconds = 30.0
+
+        public init() {}
+
+        public init(_ preferences: PlayerPreferences) {
+            speed = preferences.defaultSpeed ?? 1
+            skipIntervalSeconds = preferences.defaultSkipSeconds ?? 30
+        }
+    }
 
     public init(bookId: Int64) { self.bookId = bookId }
+
+    /// The speed that applies: the book's own, else the default. Setting it makes it the book's own.
+    public var speed: Double {
+        get { ownSpeed ?? defaults.speed }
+        set { ownSpeed = newValue }
+    }
+
+    /// The skip interval that applies: the book's own, else the default.
+    public var skipIntervalSeconds: Double {
+        get { ownSkipIntervalSeconds ?? defaults.skipIntervalSeconds }
+        set { ownSkipIntervalSeconds = newValue }
+    }
+
+    public init(row: Row) throws {
+        bookId = row["bookId"]
+        volume = row["volume"]
+        ownSpeed = row["speed"]
+        shuffle = row["shuffle"]
+        ownSkipIntervalSeconds = row["skipIntervalSeconds"]
+        sleepTimerSeconds = row["sleepTimerSeconds"]
+        repeatMode = row["repeatMode"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["bookId"] = bookId
+        container["volume"] = volume
+        container["speed"] = ownSpeed
+        container["shuffle"] = shuffle
+        container["skipIntervalSeconds"] = ownSkipIntervalSeconds
+        container["sleepTimerSeconds"] = sleepTimerSeconds
+        container["repeatMode"] = repeatMode
+    }
 }
 
 public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
@@ -187,6 +240,8 @@ public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValue
     case beforeSeek, beforeSkip, beforeChapterJump, beforeItemJump
     /// Automatic: where a sleep timer stopped playback.
     case sleepTimer
+    /// Automatic: where the listener was before going to a bookmark (`jump N`); since v7.
+    case beforeBookmarkJump
 
     public var isAutomatic: Bool { self != .user }
 }
