@@ -20,7 +20,17 @@ public enum Command: Equatable, Sendable {
     case chapter(ChapterTarget)
     case undo
     case bookmark(note: String?)
-    case bookmarks
+    /// The book loaded's bookmarks; `all`: the automatic ones too.
+    case bookmarks(all: Bool)
+    /// `jump N` (and its alias `goto bookmark N`): bookmark N of the book loaded.
+    case jumpToBookmark(Int64)
+    case removeBookmark(Int64)
+    /// `bookmark note N [TEXT]`; no text: the note is removed.
+    case noteBookmark(Int64, note: String?)
+    /// `set [NAME [VALUE | default]]`, `unset NAME`: the listener's defaults.
+    case defaults(DefaultsCommand)
+    /// `speed default`: the book loaded follows the listener's default speed again.
+    case useDefault(ListenerSetting)
     case speed(Double)
     case volume(Double)
     case output(String)
@@ -61,12 +71,16 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
         CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
-        CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard; the note is the rest of the line as typed"),
-        CommandHelp(name: "bookmarks", usage: "bookmarks [BOOK]", summary: "the bookmarks of the book playing, or of BOOK"),
-        CommandHelp(name: "speed", usage: "speed 0.5-4.0", summary: "the book's playback speed"),
+        CommandHelp(name: "bookmark", usage: "bookmark [NOTE] | rm N | note N [TEXT]",
+                    summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N, or replace its note (none: removed); a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
+        CommandHelp(name: "bookmarks", usage: "bookmarks [--all] [BOOK]", summary: "the bookmarks of the book playing, or of BOOK: number, time, chapter, kind, note; --all: the automatic ones too (before a seek, a jump...)"),
+        CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing (goto bookmark N too); 'undo' comes back"),
+        CommandHelp(name: "speed", usage: "speed 0.5-4.0 | default", summary: "the book's playback speed; default: follow 'set speed' again"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
-        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state"),
+        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state; whether speed and skip are the book's own or the default"),
+        CommandHelp(name: "set", usage: DefaultsLine.usage,
+                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts); default or unset NAME clears one; 'set' lists them"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 
@@ -154,6 +168,11 @@ extension Command {
             self = .seek(target)
         case "goto":
             guard !arguments.isEmpty else { throw usage() }
+            // `goto bookmark N`: the alias of `jump N` (an item titled "bookmark 3" is `goto "bookmark 3"`).
+            if arguments.count == 2, arguments[0] == "bookmark" {
+                self = .jumpToBookmark(try Self.bookmarkNumber(arguments[1], in: "goto bookmark"))
+                return
+            }
             // A bare last number stays in the item's name: the console decides with the titles.
             if arguments.count > 1, ItemReference.looksLikeTime(arguments.last!),
                let seconds = Timecode.seconds(from: arguments.last!) {
@@ -175,12 +194,33 @@ extension Command {
                 self = .chapter(.number(number))
             }
         case "undo": self = try noArguments(.undo)
-        case "bookmark": self = .bookmark(note: rest)
-        case _ where LibraryCommand.names.contains(name) || name == "bookmarks" && !arguments.isEmpty:
+        case "bookmark":
+            // `Tokenizer.bookmarkWithNote` gives a note as one word, so `bookmark rm 3 times` is
+            // ["bookmark", "rm 3 times"]: a note. The commands are their own words.
+            if arguments.count == 2, arguments[0] == "rm", let id = Int64(arguments[1]) {
+                self = .removeBookmark(id)
+            } else if arguments.count >= 2, arguments[0] == "note", let id = Int64(arguments[1]) {
+                self = .noteBookmark(id, note: arguments.count > 2 ? arguments.dropFirst(2).joined(separator: " ") : nil)
+            } else if arguments.first == "--" {
+                self = .bookmark(note: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
+            } else {
+                self = .bookmark(note: rest)
+            }
+        case _ where LibraryCommand.names.contains(name) || name == "bookmarks" && arguments.contains(where: { $0 != "--all" }):
             self = .library(try LibraryCommand(name: name, arguments: arguments))
-        case "bookmarks": self = try noArguments(.bookmarks)
+        case "bookmarks":
+            guard arguments.count <= 1 else { throw usage() }
+            self = .bookmarks(all: arguments == ["--all"])
+        case "jump":
+            guard arguments.count == 1 else { throw usage() }
+            self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
+        case "set": self = .defaults(try DefaultsLine.parse(arguments))
+        case "unset":
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep") }
+            self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
+            if arguments[0] == "default" { self = .useDefault(.speed); return }
             do {
                 self = .speed(try SettingText.speed(arguments[0]))
             } catch {
@@ -208,10 +248,47 @@ extension Command {
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
-            if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit"]) {
+            if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {
                 throw CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")
             }
             throw CommandError("unknown command '\(name)': 'help' lists the commands")
+        }
+    }
+}
+
+extension Command {
+    /// "3" or "#3", as `bookmarks` lists them.
+    static func bookmarkNumber(_ text: String, in command: String) throws(CommandError) -> Int64 {
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
+            throw CommandError("\(command): '\(text)' is not a bookmark number: use \(command) N, N as 'bookmarks' lists them")
+        }
+        return id
+    }
+}
+
+/// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
+/// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
+enum DefaultsLine {
+    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off] [default]"
+
+    static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
+        guard let name = arguments.first else { return .show }
+        guard let setting = ListenerSetting(rawValue: name) else {
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind or sleep ('set' lists them)")
+        }
+        guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
+        let value = arguments[1]
+        if value == "default" { return .set(setting, nil) }
+        do {
+            switch setting {
+            case .speed: return .set(.speed, try SettingText.speed(value))
+            case .skip: return .set(.skip, try SettingText.skip(value))
+            case .rewind: return .set(.rewind, value == "off" ? 0 : try SettingText.rewind(value))
+            case .sleep: return .set(.sleep, value == "off" ? nil : try SettingText.sleep(value))
+            }
+        } catch {
+            let also = setting == .rewind || setting == .sleep ? ", off or default" : " or default"
+            throw CommandError("set \(name): \(error)\(also)")
         }
     }
 }

@@ -31,12 +31,9 @@ extension Console {
                 if values.isEmpty { say("no file has a \(field.rawValue) tag") }
                 values.map(LibraryText.browseLine).forEach(say)
             }
-        case let .bookmarks(reference):
-            let book = try resolveBook(reference)
-            let items = try library.items(ofBook: book.id!)
-            let marks = try library.bookmarks(ofBook: book.id!, includeAutomatic: false)
-            if marks.isEmpty { say(TerminalText.visible("no bookmarks in \(book.title)")) }
-            marks.map { LibraryText.bookmarkLine($0, items: items) }.forEach(say)
+        case let .bookmarks(reference, all):
+            // Through the player: the same lines, times and chapters as the book loaded's.
+            try perform(.bookmarks(bookId: try resolveBook(reference).id!, all: all))
         case let .history(reference):
             let lines = try LibraryText.historyLines(library, book: try reference.map { try resolveBook($0).id! },
                                                      limit: LibraryText.historyLimit)

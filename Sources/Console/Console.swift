@@ -132,7 +132,12 @@ public final class Console {
         case let .chapter(target): try perform(.chapter(target))
         case .undo: try perform(.undo)
         case let .bookmark(note): try perform(.bookmark(note: note))
-        case .bookmarks: try perform(.bookmarks)
+        case let .bookmarks(all): try perform(.bookmarks(bookId: nil, all: all))
+        case let .jumpToBookmark(id): try perform(.gotoBookmark(id))
+        case let .removeBookmark(id): try perform(.removeBookmark(id))
+        case let .noteBookmark(id, note): try perform(.noteBookmark(id, note: note))
+        case let .defaults(command): try perform(.defaults(command))
+        case let .useDefault(setting): try perform(.useDefault(setting))
         case let .speed(speed): try perform(.speed(speed))
         case let .volume(percent): try perform(.volume(percent: percent))
         case let .output(name): try perform(.output(name))
@@ -218,13 +223,25 @@ public final class Console {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
             say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
+            // A new book's timer is the listener's sleep default (`set sleep`), armed as it started.
+            if let sleep = player.status?.sleep { say("sleep timer: \(sleep) (your default; 'sleep off' cancels it)") }
         case let .chapter(number, count, title): say("chapter \(number)/\(count): \(TerminalText.visible(title))")
         case let .undone(seconds): say("back to \(Timecode.format(seconds: seconds))")
-        case let .bookmarked(seconds, note): say(TerminalText.visible("bookmarked \(Timecode.format(seconds: seconds))\(note.map { ": \($0)" } ?? "")"))
+        case let .bookmarked(place):
+            say(TerminalText.visible("bookmarked #\(place.id) at \(place.time)\(place.note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):
             if places.isEmpty { say(TerminalText.visible("no bookmarks in \(book)")) }
-            for place in places { say("#\(place.id)\t\(Timecode.format(seconds: place.seconds))\t\(TerminalText.visible(place.note ?? ""))") }
-        case let .settings(speed, volume): say("speed \(Status.speedText(speed)), volume \(Int(volume))%")
+            for place in places { say(TerminalText.visible(place.line)) }
+        case let .jumpedToBookmark(place):
+            say(TerminalText.visible("at bookmark #\(place.id): \(place.time)\(place.placeInBook.map { ", \($0)" } ?? "")"
+                + "\(place.note.map { ": \($0)" } ?? "") ('undo' goes back)"))
+        case let .bookmarkRemoved(place): say("removed bookmark #\(place.id) at \(place.time)")
+        case let .bookmarkNoted(place):
+            say(TerminalText.visible("bookmark #\(place.id) at \(place.time): \(place.note ?? "no note")"))
+        case let .defaults(defaults): defaults.lines.forEach(say)
+        case let .settings(speed, volume):
+            let whose = player.status.map { " (\($0.speedSource == "book" ? "this book" : "default"))" } ?? ""
+            say("speed \(Status.speedText(speed))\(whose), volume \(SettingText.volumeLabel(volume))")
         case let .output(name, playing): if !playing { say("books will play through \(name)") }
         case let .sleepTimer(description): say("sleep timer: \(description ?? "off")")
         case let .queue(books):

@@ -34,7 +34,8 @@ public enum LibraryCommand: Equatable, Sendable {
     case rescan(book: String?, folders: [String])
     case book(BookAction)
     case browse(BrowseField, value: String?)
-    case bookmarks(book: String)
+    /// `all`: the automatic bookmarks too.
+    case bookmarks(book: String, all: Bool = false)
     case history(book: String?)
     case stats(book: String?)
     case export(path: String)
@@ -94,8 +95,9 @@ public enum LibraryCommand: Equatable, Sendable {
             }
             self = .browse(field, value: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
         case "bookmarks":
-            guard let rest else { throw usage("bookmarks") }
-            self = .bookmarks(book: rest)
+            let words = arguments.filter { $0 != "--all" }
+            guard !words.isEmpty else { throw usage("bookmarks") }
+            self = .bookmarks(book: words.joined(separator: " "), all: words.count < arguments.count)
         case "history": self = .history(book: rest)
         case "stats": self = .stats(book: rest)
         case "export", "import-state":

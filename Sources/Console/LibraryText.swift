@@ -51,14 +51,6 @@ public enum LibraryText {
         "\(number) \(singular)\(number == 1 ? "" : "s")"
     }
 
-    /// "#3  item 2 at 4:05  user  note"; `items` are the book's media in play order.
-    public static func bookmarkLine(_ bookmark: Bookmark, items: [Media]) -> String {
-        let index = items.firstIndex { $0.id == bookmark.mediaId }
-        let at = index.map { duration(Double(bookmark.frame) / Double(items[$0].sampleRate)) } ?? "?"
-        return "#\(bookmark.id!)  item \(index.map { String($0 + 1) } ?? "?") at \(at)  \(bookmark.kind.rawValue)"
-            + (bookmark.note.map { "  " + TerminalText.visible($0) } ?? "")
-    }
-
     /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
     public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {
         let titles = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.id, $0.title) })

@@ -41,18 +41,36 @@ public enum Tokenizer {
     /// `bookmark NOTE`: a note is prose, so it is the rest of the line as typed (an apostrophe,
     /// quotes or a `;` in it are the note's), not words. A note that is one quoted word is that
     /// word (`bookmark "the duel"`). Nil when the line has no such command.
+    ///
+    /// `bookmark rm N` and `bookmark note N [TEXT]` (N a number) are commands, not notes; their
+    /// TEXT is a note like any other. A note that starts like them is quoted (`bookmark "rm 3"`)
+    /// or follows `--` (`bookmark -- rm 3 times`), which always starts a note.
     static func bookmarkWithNote(_ line: String, _ scan: Scan) -> [[String]]? {
         let characters = Array(line)
         for (index, command) in scan.commands.enumerated() {
             guard command.count > 1, let first = command.first, first.value == "bookmark",
                   String(characters[first.start...].prefix(8)) == "bookmark" else { continue }
-            var note = characters[command[1].start...]
-            while note.last?.isWhitespace == true { note.removeLast() }
-            let rest = String(note)
-            let oneQuotedWord = command.count == 2 && scan.commands.count == index + 1 && scan.openQuote == nil
-                && !scan.danglingBackslash && (rest.first == "\"" || rest.first == "'") && rest.last == rest.first
             let before = scan.commands[..<index].map { $0.map(\.value) }.filter { !$0.isEmpty }
-            return before + [["bookmark", oneQuotedWord ? command[1].value : rest]]
+            /// The rest of the line from word `from`, as typed.
+            func note(from word: Int) -> String {
+                var note = characters[command[word].start...]
+                while note.last?.isWhitespace == true { note.removeLast() }
+                let rest = String(note)
+                let oneQuotedWord = command.count == word + 1 && scan.commands.count == index + 1 && scan.openQuote == nil
+                    && !scan.danglingBackslash && (rest.first == "\"" || rest.first == "'") && rest.last == rest.first
+                return oneQuotedWord ? command[word].value : rest
+            }
+            let isNumber = { (word: Int) in command.count > word && Int64(command[word].value) != nil }
+            // Plain words only: a quoted "rm" is the start of a note.
+            let plain = { (word: Int, text: String) in command[word].value == text && characters[command[word].start] == text.first }
+            if command.count == 3, plain(1, "rm"), isNumber(2) { continue }
+            if plain(1, "note"), isNumber(2) {
+                return before + [["bookmark", "note", command[2].value] + (command.count > 3 ? [note(from: 3)] : [])]
+            }
+            if plain(1, "--") {
+                return before + [["bookmark", "--"] + (command.count > 2 ? [note(from: 2)] : [])]
+            }
+            return before + [["bookmark", note(from: 1)]]
         }
         return nil
     }

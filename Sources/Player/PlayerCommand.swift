@@ -26,7 +26,18 @@ public enum PlayerCommand: Equatable, Sendable {
     /// Back to where the last jump left.
     case undo
     case bookmark(note: String?)
-    case bookmarks
+    /// The bookmarks of a book (nil: the one loaded); `all`: the automatic ones too.
+    case bookmarks(bookId: Int64?, all: Bool)
+    /// Bookmark `id` of the book loaded (`jump N`), leaving an undo point.
+    case gotoBookmark(Int64)
+    /// Bookmark `id`, of any book (ids are the library's).
+    case removeBookmark(Int64)
+    /// A bookmark's note replaced; nil: none.
+    case noteBookmark(Int64, note: String?)
+    /// `set ...`: the listener's defaults for books with no setting of their own.
+    case defaults(DefaultsCommand)
+    /// The book loaded follows the listener's default for this setting again (`speed default`).
+    case useDefault(ListenerSetting)
     /// 0.5-4.0 (`PlaybackEngine.speedRange`): anything else is refused, not clamped.
     case speed(Double)
     /// 0-150 % (`PlaybackEngine.volumeRange`).
@@ -79,4 +90,18 @@ public enum RewindSetting: Equatable, Sendable {
     case auto, off
     /// On, going back at most this many seconds.
     case max(Double)
+}
+
+/// A setting a listener sets once, as a default (`set NAME VALUE`).
+public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
+    case speed, skip, rewind, sleep
+}
+
+/// `set`, `set NAME VALUE`, `set NAME default`.
+public enum DefaultsCommand: Equatable, Sendable {
+    /// What is set.
+    case show
+    /// Speed as a factor, the others in seconds; nil: clear it (the built-in behaviour).
+    /// `rewind` with 0 turns auto-rewind off.
+    case set(ListenerSetting, Double?)
 }

@@ -1,7 +1,7 @@
 import Library
 import PlayerCore
 
-/// Moving in the book: skips, seeks, items, chapters, undo, bookmarks.
+/// Moving in the book: skips, seeks, items, chapters, undo (bookmarks: PlayerController+Bookmarks).
 extension PlayerController {
     /// Where the book is now, in seconds; an error when an item's length is unknown.
     func bookSeconds(_ session: PlayerSession) throws(PlayerError) -> Double {
@@ -110,23 +110,5 @@ extension PlayerController {
         // Not a jump of its own: undoing twice goes further back, not forth.
         session.jump(to: PlaybackPosition(item: item, frame: last.frame), kind: nil)
         return .undone(to: session.timeline.bookSeconds(session.position))
-    }
-
-    func bookmark(note: String?) throws -> PlayerOutcome {
-        let session = try playing()
-        let here = session.position
-        try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
-                                kind: .user, note: note)
-        return .bookmarked(at: session.timeline.bookSeconds(here), note: note)
-    }
-
-    func bookmarks() throws -> PlayerOutcome {
-        let session = try playing()
-        let places = try library.bookmarks(ofBook: session.book.id!, includeAutomatic: false).compactMap { mark -> BookmarkPlace? in
-            guard let item = session.mediaIds.firstIndex(of: mark.mediaId) else { return nil }
-            return BookmarkPlace(id: mark.id!, seconds: session.timeline.bookSeconds(PlaybackPosition(item: item, frame: mark.frame)),
-                                 note: mark.note)
-        }
-        return .bookmarks(book: session.book.title, places)
     }
 }

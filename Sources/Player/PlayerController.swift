@@ -82,7 +82,12 @@ public final class PlayerController {
         case let .chapter(target): return try chapter(target)
         case .undo: return try undo()
         case let .bookmark(note): return try bookmark(note: note)
-        case .bookmarks: return try bookmarks()
+        case let .bookmarks(bookId, all): return try bookmarks(ofBook: bookId, all: all)
+        case let .gotoBookmark(id): return try gotoBookmark(id)
+        case let .removeBookmark(id): return try removeBookmark(id)
+        case let .noteBookmark(id, note): return try noteBookmark(id, note: note)
+        case let .defaults(command): return try defaults(command)
+        case let .useDefault(setting): return try useDefault(setting)
         case let .speed(speed): return try setSpeed(speed)
         case let .volume(percent): return try setVolume(percent: percent)
         case let .output(name): return try switchOutput(to: name)
@@ -210,6 +215,7 @@ public final class PlayerController {
             onNotice(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)
+        armDefaultSleepTimer(session)
         return .started(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                         itemCount: media.count, output: outputName)
     }

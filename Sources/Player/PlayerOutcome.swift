@@ -10,8 +10,15 @@ public enum PlayerOutcome: Sendable {
     case started(book: Book, seconds: Double?, item: Int, itemCount: Int, output: String)
     case chapter(number: Int, count: Int, title: String)
     case undone(to: Double?)
-    case bookmarked(at: Double?, note: String?)
+    /// A bookmark made here (its time is shown as `bookmarks` lists it: `BookmarkPlace.time`).
+    case bookmarked(BookmarkPlace)
     case bookmarks(book: String, [BookmarkPlace])
+    /// Went to a bookmark (`jump N`): an undo point like any jump.
+    case jumpedToBookmark(BookmarkPlace)
+    case bookmarkRemoved(BookmarkPlace)
+    case bookmarkNoted(BookmarkPlace)
+    /// The listener's defaults (`set`), after a change when one was asked.
+    case defaults(ListenerDefaults)
     /// The book's speed and volume now.
     case settings(speed: Double, volumePercent: Double)
     /// The output chosen; `playing`: the book loaded switched to it (else the next book will use it).
@@ -30,11 +37,4 @@ public enum PlayerOutcome: Sendable {
     /// Auto-rewind: nil when off, else the most it goes back.
     case rewind(maxSeconds: Double?)
     case stopped(book: String, reason: String)
-}
-
-/// A user bookmark of the book loaded, where it is in the book.
-public struct BookmarkPlace: Sendable, Equatable {
-    public let id: Int64
-    public let seconds: Double?
-    public let note: String?
 }

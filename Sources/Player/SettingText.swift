@@ -55,6 +55,11 @@ public enum SettingText {
 
     /// "80 %".
     public static func volumeText(_ percent: Double) -> String { "\(number(percent)) %" }
+    /// "80%", "120% (boost)": a volume as shown wherever it is shown (status, `volume`, the
+    /// player screen); past 100 % the signal is amplified and may clip, so it says so.
+    public static func volumeLabel(_ percent: Double) -> String {
+        "\(number(percent))%" + (percent > 100 ? " (boost)" : "")
+    }
     /// "1.25x".
     public static func speedText(_ speed: Double) -> String { "\(number(speed))x" }
     /// "30 s", "1.5 s".

@@ -24,6 +24,12 @@ public struct Status: Codable, Equatable, Sendable {
     /// At the current speed.
     public var timeLeft: Double?
     public var speed: Double
+    /// Which speed applies: "book" (the book's own) or "default" (the listener's, `set speed`).
+    public var speedSource = "default"
+    /// What `+`/`-` skip, in seconds, and whose setting it is ("book" or "default").
+    public var skipInterval = 30.0
+    public var skipSource = "default"
+    /// Percent; above 100 is a boost (`SettingText.volumeLabel`).
     public var volume: Double
     public var output: String
     public var state: String
@@ -66,6 +72,9 @@ public struct Status: Codable, Equatable, Sendable {
         bookPosition = timeline.bookSeconds(position)
         bookDuration = timeline.totalSeconds
         speed = session.settings.speed
+        speedSource = session.settings.ownSpeed == nil ? "default" : "book"
+        skipInterval = session.settings.skipIntervalSeconds
+        skipSource = session.settings.ownSkipIntervalSeconds == nil ? "default" : "book"
         volume = session.settings.volume
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         timeLeft = total.flatMap { total in here.map { max(0, total - $0) / speed } }
@@ -91,12 +100,16 @@ public struct Status: Codable, Equatable, Sendable {
             lines.append("chapter -/\(chapterCount)")
         }
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))")
-        lines.append("speed \(Self.speedText(speed))  volume \(Int(volume))%  output \(output)")
+        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))  skip \(SettingText.secondsText(skipInterval)) "
+            + "(\(Self.sourceText(skipSource)))  volume \(SettingText.volumeLabel(volume))  output \(output)")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
     }
 
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }
+
+    /// "default" or "this book": whose setting applies.
+    static func sourceText(_ source: String) -> String { source == "book" ? "this book" : "default" }
 
     /// One line of JSON (`status --json`).
     public var json: String {

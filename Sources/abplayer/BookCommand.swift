@@ -107,17 +107,19 @@ struct BookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument var book: String
         @Option(help: ArgumentHelp("Percent, 0 to 150 (100 = as recorded; above 100 may clip).", valueName: "P")) var volume: String?
-        @Option(help: ArgumentHelp("0.5 to 4 (1 = normal), the pitch kept.", valueName: "X")) var speed: String?
+        @Option(help: ArgumentHelp("0.5 to 4 (1 = normal), the pitch kept; default: follow the listener's default (the REPL's 'set speed').", valueName: "X")) var speed: String?
         @Option(help: "true or false.") var shuffle: Bool?
-        @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30).", valueName: "T")) var skip: String?
+        @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30); default: follow 'set skip'.", valueName: "T")) var skip: String?
         @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("A time from 1s to 24h (30m, 1:15:00), or off.", valueName: "T"))
         var sleepTimer: String?
 
         func run() throws {
             // Every value is checked before anything is written.
             let volume = try optionValue("--volume", self.volume, SettingText.volume)
-            let speed = try optionValue("--speed", self.speed, SettingText.speed)
-            let skip = try optionValue("--skip", self.skip, SettingText.skip)
+            // `default`: the book's own setting is dropped and the listener's default applies.
+            let speedDefault = self.speed == "default", skipDefault = self.skip == "default"
+            let speed = speedDefault ? nil : try optionValue("--speed", self.speed, SettingText.speed)
+            let skip = skipDefault ? nil : try optionValue("--skip", self.skip, SettingText.skip)
             // `0` was "none" when the option took minutes; it still is.
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
@@ -130,19 +132,25 @@ struct BookCommand: ParsableCommand {
                 if let speed { settings.speed = speed }
                 if let shuffle { settings.shuffle = shuffle }
                 if let skip { settings.skipIntervalSeconds = skip }
+                if speedDefault { settings.ownSpeed = nil }
+                if skipDefault { settings.ownSkipIntervalSeconds = nil }
                 if let sleepTimer { settings.sleepTimerSeconds = sleepTimer }
                 if sleepTimerOff { settings.sleepTimerSeconds = nil }
-                if volume != nil || speed != nil || shuffle != nil || skip != nil || self.sleepTimer != nil {
+                if changes {
                     try database.saveSettings(settings)
                 }
                 print(Self.describe(settings))
             }
         }
 
-        /// "volume 80 %, speed 1.25x, skip 30 s, sleep timer 30:00, shuffle off".
+        /// "volume 80 %, speed 1.25x, skip 30 s (default), sleep timer 30:00, shuffle off": "(default)"
+        /// where the book has no setting of its own and the listener's default applies.
         static func describe(_ settings: BookSettings) -> String {
-            "volume \(SettingText.volumeText(settings.volume)), speed \(SettingText.speedText(settings.speed)), "
-                + "skip \(SettingText.secondsText(settings.skipIntervalSeconds)), "
+            let speedDefault = settings.ownSpeed == nil ? " (default)" : ""
+            let skipDefault = settings.ownSkipIntervalSeconds == nil ? " (default)" : ""
+            return "volume \(SettingText.volumeText(settings.volume))\(settings.volume > 100 ? " (boost)" : ""), "
+                + "speed \(SettingText.speedText(settings.speed))\(speedDefault), "
+                + "skip \(SettingText.secondsText(settings.skipIntervalSeconds))\(skipDefault), "
                 + "sleep timer \(settings.sleepTimerSeconds.map { Timecode.format(seconds: $0) } ?? "off"), "
                 + "shuffle \(settings.shuffle ? "on" : "off")"
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import Player
 
 struct Bookmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +10,8 @@ struct Bookmarks: ParsableCommand {
         subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A book's bookmarks, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "A book's bookmarks, oldest first: #id, time in the book, chapter (or item), kind, note.")
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Also the automatic ones (before seeks, skips, jumps; sleep timer).") var all = false
         @Flag(help: "One JSON object per bookmark, one per line.") var json = false
@@ -19,11 +21,12 @@ struct Bookmarks: ParsableCommand {
             let database = try library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
-                let items = try database.items(ofBook: id)
-                for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) {
-                    if json { print(JSONEncoder.forScripts.line(bookmark)); continue }
-                    print(LibraryText.bookmarkLine(bookmark, items: items))
+                if json {
+                    for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) { print(JSONEncoder.forScripts.line(bookmark)) }
+                    return
                 }
+                // The REPL's lines: the same times (one rounding rule) and places in the book.
+                for place in try BookmarkPlace.places(ofBook: id, in: database, all: all) { print(TerminalText.visible(place.line)) }
             }
         }
     }

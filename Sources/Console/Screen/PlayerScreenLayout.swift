@@ -55,7 +55,7 @@ struct PlayerScreenLayout {
             bar("book", status.bookPosition, status.bookDuration),
             fit("\(time(status.timeLeft)) left at \(Status.speedText(status.speed))"),
             "",
-            fit("speed \(Status.speedText(status.speed))  volume \(Int(status.volume))%  output \(status.output)"),
+            fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))  output \(status.output)"),
             fit("sleep \(status.sleep ?? "off")"),
             "",
             message.map { style.styled(fit($0), "1") } ?? "",
@@ -72,7 +72,7 @@ struct PlayerScreenLayout {
                      "item \(status.itemNumber)/\(status.itemCount) \(time(status.itemPosition))/\(time(status.itemDuration))"]
         if let chapterText { parts.append(chapterText) }
         parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
-        parts.append("speed \(Status.speedText(status.speed)) volume \(Int(status.volume))%")
+        parts.append("speed \(Status.speedText(status.speed)) volume \(SettingText.volumeLabel(status.volume))")
         if let sleep = status.sleep { parts.append("sleep \(sleep)") }
         return parts.joined(separator: "  ")
     }

@@ -1,0 +1,96 @@
+import Library
+public import PlayerCore
+
+/// The listener's defaults (`set speed 1.3`, `set skip 30`, `set rewind 20`, `set sleep 30m`):
+/// stored in the library's preferences, they apply to every book with no setting of its own
+/// (`LibraryDatabase.settings(ofBook:)` falls back to them); `speed default` makes the book
+/// loaded follow the default again.
+public struct ListenerDefaults: Sendable, Equatable {
+    /// nil: none set (1x).
+    public var speed: Double?
+    /// nil: none set (30 s).
+    public var skipSeconds: Double?
+    /// Auto-rewind's most; nil: auto-rewind off.
+    public var rewindMaxSeconds: Double?
+    /// Armed when a book starts; nil: none.
+    public var sleepSeconds: Double?
+
+    init(_ preferences: PlayerPreferences) {
+        speed = preferences.defaultSpeed
+        skipSeconds = preferences.defaultSkipSeconds
+        rewindMaxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+        sleepSeconds = preferences.defaultSleepSeconds
+    }
+
+    /// What `set` shows, a line per setting, in the units they are typed in.
+    public var lines: [String] {
+        [
+            "speed   " + (speed.map(SettingText.speedText) ?? "1x (not set)"),
+            "skip    " + (skipSeconds.map(SettingText.secondsText) ?? "30 s (not set)"),
+            "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off"),
+            "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off"),
+        ]
+    }
+}
+
+extension PlayerController {
+    func defaults(_ command: DefaultsCommand) throws -> PlayerOutcome {
+        var preferences = try library.playerPreferences()
+        guard case let .set(setting, value) = command else { return .defaults(ListenerDefaults(preferences)) }
+        do throws(RefusedValue) {
+            switch (setting, value) {
+            case let (.speed, speed?): try SettingText.check(speed: speed)
+            case let (.skip, seconds?) where !SettingText.skipRange.contains(seconds):
+                throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.skipRange))")
+            case let (.sleep, seconds?) where !SettingText.sleepRange.contains(seconds):
+                throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.sleepRange))")
+            case let (.rewind, seconds?) where seconds != 0 && !SettingText.rewindRange.contains(seconds):
+                throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.rewindRange)) or off")
+            default: break
+            }
+        } catch {
+            throw PlayerError(error.description)
+        }
+        switch setting {
+        case .speed: preferences.defaultSpeed = value
+        case .skip: preferences.defaultSkipSeconds = value
+        case .sleep: preferences.defaultSleepSeconds = value
+        case .rewind:
+            preferences.autoRewind = value != 0
+            preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
+        }
+        try library.savePlayerPreferences(preferences)
+        // The book loaded follows a new default at once where it has no setting of its own; a
+        // sleep default waits for the next book to start.
+        if let session {
+            session.settings.defaults = BookSettings.Defaults(preferences)
+            session.engine.setSpeed(session.settings.speed)
+            session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+        }
+        return .defaults(ListenerDefaults(preferences))
+    }
+
+    /// The book loaded drops its own speed or skip interval and follows the listener's default.
+    func useDefault(_ setting: ListenerSetting) throws -> PlayerOutcome {
+        let session = try playing()
+        switch setting {
+        case .speed: session.settings.ownSpeed = nil
+        case .skip: session.settings.ownSkipIntervalSeconds = nil
+        case .rewind, .sleep:
+            throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
+        }
+        session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
+        try library.saveSettings(session.settings)
+        session.engine.setSpeed(session.settings.speed)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume)
+    }
+
+    /// A book starting with a sleep default set gets its timer armed (the front end says so
+    /// with the started line: the status shows it).
+    func armDefaultSleepTimer(_ session: PlayerSession) {
+        // Unreadable preferences are no reason to refuse to play: no timer then.
+        guard let seconds = (try? library.playerPreferences())?.defaultSleepSeconds else { return }
+        session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: session.engine.state == .playing)
+        scheduleSleepWakeUp(session)
+    }
+}
