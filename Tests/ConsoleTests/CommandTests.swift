@@ -95,6 +95,55 @@ import Testing
         #expect(try parse("help seek") == .help(topic: "seek"))
         #expect(try parse("help -15") == .help(topic: "-15"))
     }
+
+    @Test func bookmarkCommandsAndNotesThatLookLikeThem() throws {
+        // Listing, with and without the automatic ones, of the book loaded or another
+        #expect(try parse("bookmarks") == .bookmarks(all: false))
+        #expect(try parse("bookmarks --all") == .bookmarks(all: true))
+        #expect(try parse("bookmarks Dune") == .library(.bookmarks(book: "Dune", all: false)))
+        #expect(try parse("bookmarks --all Dune Messiah") == .library(.bookmarks(book: "Dune Messiah", all: true)))
+        #expect(try parse("bookmarks Dune --all") == .library(.bookmarks(book: "Dune", all: true)))
+        // Going to one: jump N is the form; goto bookmark N its alias; #N as listed
+        #expect(try parse("jump 3") == .jumpToBookmark(3))
+        #expect(try parse("jump #3") == .jumpToBookmark(3))
+        #expect(try parse("goto bookmark 3") == .jumpToBookmark(3))
+        #expect(try failure("jump soon") == "jump: 'soon' is not a bookmark number: use jump N, N as 'bookmarks' lists them")
+        #expect(try failure("jump") == "usage: jump N")
+        // rm and note with a number are commands; the note is the rest of the line as typed
+        #expect(try parse("bookmark rm 3") == .removeBookmark(3))
+        #expect(try parse("bookmark note 3 Don't forget; the duel") == .noteBookmark(3, note: "Don't forget; the duel"))
+        #expect(try parse("bookmark note 3") == .noteBookmark(3, note: nil))
+        // A note that starts like them: longer, quoted, or after --
+        #expect(try parse("bookmark rm 3 times") == .bookmark(note: "rm 3 times"))
+        #expect(try parse("bookmark \"rm 3\"") == .bookmark(note: "rm 3"))
+        #expect(try parse("bookmark -- rm 3") == .bookmark(note: "rm 3"))
+        #expect(try parse("bookmark -- note 3 it's good") == .bookmark(note: "note 3 it's good"))
+        #expect(try parse("bookmark rm the dishes") == .bookmark(note: "rm the dishes"))
+        #expect(try parse("bookmark Don't forget") == .bookmark(note: "Don't forget"))
+        // a command after `bookmark rm N` on the same line still runs
+        #expect(try Tokenizer.commands(in: "bookmark rm 3; bookmarks") == [["bookmark", "rm", "3"], ["bookmarks"]])
+        // each documented in help
+        #expect(CommandHelp.named("jump") != nil && CommandHelp.named("bookmark")!.usage.contains("rm N"))
+        #expect(CommandHelp.named("bookmark")!.summary.contains("bookmark -- rm 3"))
+    }
+
+    @Test func defaultsTakeTheUnitsTypedEverywhere() throws {
+        #expect(try parse("set") == .defaults(.show))
+        #expect(try parse("set speed 1.3") == .defaults(.set(.speed, 1.3)))
+        #expect(try parse("set skip 30") == .defaults(.set(.skip, 30)))
+        #expect(try parse("set skip 1:30") == .defaults(.set(.skip, 90)))
+        #expect(try parse("set rewind 20s") == .defaults(.set(.rewind, 20)))
+        #expect(try parse("set rewind off") == .defaults(.set(.rewind, 0)))
+        #expect(try parse("set sleep 30m") == .defaults(.set(.sleep, 1800)))
+        #expect(try parse("set sleep off") == .defaults(.set(.sleep, nil)))
+        #expect(try parse("set speed default") == .defaults(.set(.speed, nil)))
+        #expect(try parse("unset skip") == .defaults(.set(.skip, nil)))
+        #expect(try parse("speed default") == .useDefault(.speed))
+        #expect(try failure("set speed 5") == "set speed: '5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal) or default")
+        #expect(try failure("set sleep 2d").hasPrefix("set sleep: '2d' is not a time"))
+        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind or sleep ('set' lists them)")
+        #expect(try failure("set speed") == "usage: set speed VALUE | default")
+    }
 }
 
 @Suite struct TimeArgumentTests {

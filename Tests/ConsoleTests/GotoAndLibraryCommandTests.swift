@@ -83,7 +83,7 @@ import Testing
         #expect(try parse("browse author") == .library(.browse(.artist, value: nil)))
         #expect(try parse("browse genre Science Fiction") == .library(.browse(.genre, value: "Science Fiction")))
         #expect(try parse("bookmarks Dune Messiah") == .library(.bookmarks(book: "Dune Messiah")))
-        #expect(try parse("bookmarks") == .bookmarks)
+        #expect(try parse("bookmarks") == .bookmarks(all: false))
         #expect(try parse("export /tmp/state.json") == .library(.export(path: "/tmp/state.json")))
     }
 

@@ -133,4 +133,55 @@ import TestSupport
         let onDisk = try LibraryDatabase(path: path)
         #expect(try onDisk.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }
+
+    @Test func v7KeepsChosenSettingsAndLetsTheBuiltInOnesFollowTheListenersDefaults() throws {
+        // Given a v6 library: one book with speed 1.25 and skip 15 chosen, one whose row holds the
+        // built-in 1 and 30 (made by a volume change), and automatic and user bookmarks
+        let path = try BuildProducts.temporaryDirectory("migration-v7").appending(path: "library.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try LibrarySchema.migrator.migrate(queue, upTo: LibrarySchema.bookDetailsVersion)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO book (id, title, addedAt) VALUES (1, 'Chosen', '2025-01-01 10:00:00'), (2, 'Built-in', '2025-01-01 10:00:00');
+                INSERT INTO media (id, path, size, fingerprint, sampleRate, durationFrames) VALUES
+                    (1, '/b/1.mp3', 10, '10:01', 44100, 441000), (2, '/b/2.mp3', 20, '20:02', 44100, 441000);
+                INSERT INTO bookItem (bookId, mediaId, position) VALUES (1, 1, 0), (2, 2, 0);
+                INSERT INTO bookSettings (bookId, volume, speed, shuffle, skipIntervalSeconds, repeatMode)
+                    VALUES (1, 100, 1.25, 0, 15, 'off'), (2, 80, 1, 0, 30, 'book');
+                INSERT INTO bookmark (bookId, mediaId, frame, kind, note, createdAt) VALUES
+                    (1, 1, 100, 'user', 'kept', '2025-01-01 10:00:00'), (1, 1, 200, 'beforeSeek', NULL, '2025-01-01 10:00:01');
+                """)
+        }
+        try queue.close()
+
+        // When today's abplayer opens it and the listener sets a default speed and skip
+        let library = try LibraryDatabase(path: path)
+        var preferences = try library.playerPreferences()
+        preferences.defaultSpeed = 1.3
+        preferences.defaultSkipSeconds = 20
+        try library.savePlayerPreferences(preferences)
+
+        // Then the chosen settings are the book's own; the built-in ones follow the defaults
+        let chosen = try library.settings(ofBook: 1)
+        #expect(chosen.ownSpeed == 1.25 && chosen.speed == 1.25 && chosen.skipIntervalSeconds == 15)
+        let builtIn = try library.settings(ofBook: 2)
+        #expect(builtIn.ownSpeed == nil && builtIn.speed == 1.3 && builtIn.skipIntervalSeconds == 20)
+        #expect(builtIn.volume == 80 && builtIn.repeatMode == .book)
+        let stored = try library.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT speed, skipIntervalSeconds FROM bookSettings WHERE bookId = 2")
+        }
+        #expect(stored?[0] as Double? == nil && stored?[1] as Double? == nil)
+        // and the bookmarks are all there, with the new kind accepted and the CHECK still on
+        #expect(try library.bookmarks(ofBook: 1).map(\.kind) == [.user, .beforeSeek])
+        try library.addBookmark(bookId: 1, mediaId: 1, frame: 300, kind: .beforeBookmarkJump)
+        #expect(try library.bookmarks(ofBook: 1).map(\.kind).last == .beforeBookmarkJump)
+        #expect(throws: DatabaseError.self) {
+            try library.writer.write { db in
+                try db.execute(sql: "INSERT INTO bookmark (bookId, mediaId, frame, kind, createdAt) VALUES (1, 1, 1, 'other', '2025-01-01')")
+            }
+        }
+        // and defaults out of range are refused by the database
+        preferences.defaultSpeed = 9
+        #expect(throws: LibraryError.self) { try library.savePlayerPreferences(preferences) }
+    }
 }

@@ -37,7 +37,7 @@ import TestSupport
     }
 
     struct SettingsRow: Equatable {
-        var volume: Double, speed: Double, shuffle: Bool, skip: Double, sleepSeconds: Double?, repeatMode: String
+        var volume: Double, speed: Double?, shuffle: Bool, skip: Double?, sleepSeconds: Double?, repeatMode: String
     }
 
     @Test func oldUnitsBecomePercentAndSecondsWithNothingElseLost() throws {
@@ -51,7 +51,8 @@ import TestSupport
         }
 
         // Then, read back from the file by a plain connection, volume is in percent (at most 150),
-        // speed at least 0.5, the sleep timer in seconds, and the other columns as they were
+        // speed at least 0.5, the sleep timer in seconds, and the other columns as they were (v7
+        // then makes the built-in speed 1 and skip 30 NULL: they follow the listener's defaults)
         let queue = try DatabaseQueue(path: path)
         let rows = try queue.read { db in
             try Row.fetchAll(db, sql: """
@@ -60,9 +61,9 @@ import TestSupport
         }
         #expect(rows == [
             SettingsRow(volume: 80, speed: 1.25, shuffle: true, skip: 15, sleepSeconds: 1800, repeatMode: "book"),
-            SettingsRow(volume: 150, speed: 0.5, shuffle: false, skip: 30, sleepSeconds: nil, repeatMode: "off"),
+            SettingsRow(volume: 150, speed: 0.5, shuffle: false, skip: nil, sleepSeconds: nil, repeatMode: "off"),
             SettingsRow(volume: 29, speed: 4, shuffle: false, skip: 10, sleepSeconds: 30, repeatMode: "item"),
-            SettingsRow(volume: 0, speed: 1, shuffle: false, skip: 30, sleepSeconds: 90, repeatMode: "off"),
+            SettingsRow(volume: 0, speed: nil, shuffle: false, skip: nil, sleepSeconds: 90, repeatMode: "off"),
         ])
         // and the old column is gone
         let columns = try queue.read { db in try db.columns(in: "bookSettings").map(\.name) }

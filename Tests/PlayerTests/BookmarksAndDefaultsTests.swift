@@ -1,0 +1,173 @@
+import Foundation
+import Library
+@testable import Player
+import PlayerCore
+import Testing
+
+/// Bookmarks a listener can use, and defaults set once, on the real controller: real plugins, a
+/// real engine on the null sink, a library in a real SQLite file.
+/// One at a time, like PlayerControllerTests: each plays in real time and makes books with lame.
+@Suite(.serialized) struct BookmarksAndDefaultsTests {
+    /// Loads `book` and pauses it (jumps and bookmarks work the same paused, and nothing ends).
+    func loadPaused(_ player: ControllerHarness, _ book: Int64) async throws {
+        try player.perform(.play(bookId: book))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
+    }
+
+    @Test func aBookmarkIsListedWithItsPlaceAndJumpGoesThereAsAnUndoPoint() async throws {
+        // Given a book of two items (40 s and 50 s), paused 42.6 s in: 2.6 s into item 2
+        let player = try ControllerHarness("bookmarks")
+        let book = try player.book("Duel", itemSeconds: [40, 50])
+        try await loadPaused(player, book)
+        try player.perform(.seek(.absolute(seconds: 42.6)))
+
+        // When a bookmark is made there with a note
+        guard case let .bookmarked(made) = try player.perform(.bookmark(note: "the duel")) else {
+            Issue.record("no bookmark made")
+            return
+        }
+
+        // Then it is said at the time the list shows, one rounding rule: the whole second heard
+        // (42.6 s is 0:42, as the clock shows it; rounding would say 0:43)
+        #expect(made.time == "0:42" && made.item == 1 && made.kind == .user)
+        guard case let .bookmarks(title, listed) = try player.perform(.bookmarks(bookId: nil, all: false)) else {
+            Issue.record("no list")
+            return
+        }
+        #expect(title == "Duel" && listed.map(\.id) == [made.id])
+        #expect(listed[0].time == made.time)
+        #expect(listed[0].line == "#\(made.id)  0:42  item 2  user  the duel")
+        // and the same line from the path with no player (`abplayer bookmarks BOOK`, another book)
+        #expect(try BookmarkPlace.places(ofBook: book, in: player.library, all: false).map(\.line) == [listed[0].line])
+
+        // When the listener goes elsewhere, then jumps to the bookmark
+        try player.perform(.seek(.absolute(seconds: 10)))
+        guard case let .jumpedToBookmark(reached) = try player.perform(.gotoBookmark(made.id)) else {
+            Issue.record("no jump")
+            return
+        }
+        // Then it is there, and the jump left an automatic bookmark that `--all` lists
+        #expect(reached.id == made.id)
+        let there = try #require(player.status.bookPosition)
+        #expect(player.status.itemNumber == 2 && abs(there - 42.6) < 0.01)
+        guard case let .bookmarks(_, all) = try player.perform(.bookmarks(bookId: nil, all: true)) else {
+            Issue.record("no list")
+            return
+        }
+        #expect(all.map(\.kind).contains(.beforeBookmarkJump))
+        #expect(all.first { $0.kind == .beforeBookmarkJump }?.time == "0:10")
+        // and undo comes back to where the jump left
+        try player.perform(.undo)
+        let back = try #require(player.status.bookPosition)
+        #expect(player.status.itemNumber == 1 && abs(back - 10) < 0.01)
+        #expect(await player.runUntilHeard { $0.item == 0 && $0.frame >= Int64(10 * PlayerControllerTests.rate) })
+    }
+
+    @Test func unknownAndForeignBookmarksAreRefusedNamingWhatIsRightAndNotesAndRemovalsAreStored() async throws {
+        // Given two books, the first loaded with a bookmark, the second with one of its own
+        let player = try ControllerHarness("bookmark-errors")
+        let first = try player.book("First", itemSeconds: [30])
+        let second = try player.book("Second", itemSeconds: [31])
+        try await loadPaused(player, first)
+        guard case let .bookmarked(mine) = try player.perform(.bookmark(note: nil)) else { Issue.record("no bookmark"); return }
+        let secondMedia = try player.library.items(ofBook: second)[0].id!
+        let theirs = try player.library.addBookmark(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
+
+        // When the listener jumps to a number that is no bookmark, the valid ones are named
+        let unknown = mine.id + theirs.id!
+        #expect(throws: PlayerError("no bookmark #\(unknown) in First: its bookmarks are #\(mine.id) ('bookmarks' lists them, 'bookmarks --all' with the automatic ones)")) {
+            try player.perform(.gotoBookmark(unknown))
+        }
+        // and to another book's, that book is named and nothing moves
+        let before = player.status.bookPosition
+        #expect(throws: PlayerError("bookmark #\(theirs.id!) is in #\(second) Second, not in First: 'play #\(second)' first, then 'jump \(theirs.id!)'")) {
+            try player.perform(.gotoBookmark(theirs.id!))
+        }
+        #expect(player.status.bookPosition == before && player.status.book == "First")
+
+        // When a note is written on the bookmark (an apostrophe and a ;, verbatim) and read back from the file
+        guard case let .bookmarkNoted(noted) = try player.perform(.noteBookmark(mine.id, note: "Don't forget; the duel")) else {
+            Issue.record("no note")
+            return
+        }
+        #expect(noted.note == "Don't forget; the duel" && noted.time == mine.time)
+        let reopened = try LibraryDatabase(path: player.folder.appending(path: "library.sqlite").path)
+        #expect(try reopened.bookmark(id: mine.id)?.note == "Don't forget; the duel")
+        // another book's bookmark can be changed by its id too
+        try player.perform(.noteBookmark(theirs.id!, note: "theirs"))
+        #expect(try reopened.bookmark(id: theirs.id!)?.note == "theirs")
+
+        // When it is removed, it is gone from the file and from the list
+        guard case .bookmarkRemoved = try player.perform(.removeBookmark(mine.id)) else { Issue.record("not removed"); return }
+        #expect(try reopened.bookmark(id: mine.id) == nil)
+        guard case let .bookmarks(_, left) = try player.perform(.bookmarks(bookId: nil, all: false)) else { return }
+        #expect(left.isEmpty)
+        #expect(throws: PlayerError("no bookmark #\(mine.id) in First, which has none: 'bookmark [NOTE]' makes one ('bookmarks --all' lists the automatic ones)")) {
+            try player.perform(.removeBookmark(mine.id))
+        }
+    }
+
+    @Test func defaultsApplyToBooksWithoutTheirOwnSettingAndTheBooksOwnWins() async throws {
+        // Given defaults set once: speed 1.3, skip 20 s
+        let player = try ControllerHarness("defaults")
+        let book = try player.book("Plain", itemSeconds: [60])
+        guard case let .defaults(set) = try player.perform(.defaults(.set(.speed, 1.3))) else { Issue.record("no defaults"); return }
+        #expect(set.speed == 1.3)
+        try player.perform(.defaults(.set(.skip, 20)))
+        #expect(throws: PlayerError("'5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal)")) {
+            try player.perform(.defaults(.set(.speed, 5)))
+        }
+
+        // When a book with no setting of its own plays
+        try await loadPaused(player, book)
+
+        // Then the defaults apply, and status says so (text and JSON)
+        #expect(player.status.speed == 1.3 && player.status.speedSource == "default")
+        #expect(player.status.skipInterval == 20 && player.status.skipSource == "default")
+        #expect(player.status.text.contains("speed 1.3x (default)  skip 20 s (default)"))
+        #expect(player.status.json.contains(#""speedSource":"default""#))
+        // and + skips the default's 20 s
+        try player.perform(.skip(forward: true, seconds: nil))
+        let skipped = try #require(player.status.bookPosition)
+        #expect(abs(skipped - 20) < 0.01)
+
+        // When the book is given a speed of its own, it wins, and is the book's in the file
+        try player.perform(.speed(1.5))
+        #expect(player.status.speed == 1.5 && player.status.speedSource == "book")
+        #expect(player.status.text.contains("speed 1.5x (this book)"))
+        #expect(try player.library.settings(ofBook: book).ownSpeed == 1.5)
+        // a new default does not change it
+        try player.perform(.defaults(.set(.speed, 1.2)))
+        #expect(player.status.speed == 1.5)
+
+        // When the book goes back to the default, the default applies at once
+        try player.perform(.useDefault(.speed))
+        #expect(player.status.speed == 1.2 && player.status.speedSource == "default")
+        #expect(try player.library.settings(ofBook: book).ownSpeed == nil)
+
+        // And a volume past 100 % is labelled a boost
+        try player.perform(.volume(percent: 120))
+        #expect(player.status.text.contains("volume 120% (boost)"))
+        try player.perform(.volume(percent: 100))
+        #expect(player.status.text.contains("volume 100%  output"))
+    }
+
+    @Test func aSleepDefaultIsArmedWhenABookStarts() async throws {
+        // Given a sleep default of 30 minutes and a book
+        let player = try ControllerHarness("sleep-default")
+        let book = try player.book("Night", itemSeconds: [30])
+        try player.perform(.defaults(.set(.sleep, 1800)))
+        guard case let .defaults(set) = try player.perform(.defaults(.show)) else { Issue.record("no defaults"); return }
+        #expect(set.lines.contains("sleep   30m from the start of every book"))
+
+        // When the book starts, then its timer is armed at the default
+        try player.perform(.play(bookId: book))
+        #expect(player.status.sleep == "30:00 left")
+
+        // and cleared, the next start arms none
+        try player.perform(.defaults(.set(.sleep, nil)))
+        try player.perform(.play(bookId: book))
+        #expect(player.status.sleep == nil)
+    }
+}
