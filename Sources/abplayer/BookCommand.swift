@@ -124,6 +124,7 @@ struct BookCommand: ParsableCommand {
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
+                || speedDefault || skipDefault
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
