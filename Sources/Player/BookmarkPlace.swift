@@ -35,6 +35,18 @@ public struct BookmarkPlace: Sendable, Equatable {
             .joined(separator: "  ")
     }
 
+    public init(id: Int64, kind: BookmarkKind, seconds: Double?, item: Int?, itemCount: Int, chapterNumber: Int? = nil,
+                chapterTitle: String? = nil, note: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.seconds = seconds
+        self.item = item
+        self.itemCount = itemCount
+        self.chapterNumber = chapterNumber
+        self.chapterTitle = chapterTitle
+        self.note = note
+    }
+
     init(_ bookmark: Bookmark, timeline: BookTimeline, mediaIds: [Int64]) {
         id = bookmark.id!
         kind = bookmark.kind

@@ -25,10 +25,11 @@ public struct Status: Codable, Equatable, Sendable {
     public var timeLeft: Double?
     public var speed: Double
     /// Which speed applies: "book" (the book's own) or "default" (the listener's, `set speed`).
-    public var speedSource = "default"
+    /// Optional, like the skip fields, only so that a status from an older player still decodes.
+    public var speedSource: String?
     /// What `+`/`-` skip, in seconds, and whose setting it is ("book" or "default").
-    public var skipInterval = 30.0
-    public var skipSource = "default"
+    public var skipInterval: Double?
+    public var skipSource: String?
     /// Percent; above 100 is a boost (`SettingText.volumeLabel`).
     public var volume: Double
     public var output: String
@@ -100,8 +101,8 @@ public struct Status: Codable, Equatable, Sendable {
             lines.append("chapter -/\(chapterCount)")
         }
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))")
-        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))  skip \(SettingText.secondsText(skipInterval)) "
-            + "(\(Self.sourceText(skipSource)))  volume \(SettingText.volumeLabel(volume))  output \(output)")
+        let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
+        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
     }
@@ -109,7 +110,7 @@ public struct Status: Codable, Equatable, Sendable {
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }
 
     /// "default" or "this book": whose setting applies.
-    static func sourceText(_ source: String) -> String { source == "book" ? "this book" : "default" }
+    static func sourceText(_ source: String?) -> String { source == "book" ? "this book" : "default" }
 
     /// One line of JSON (`status --json`).
     public var json: String {

@@ -1,3 +1,4 @@
+import Library
 import Player
 @testable import Console
 import Foundation
@@ -125,5 +126,32 @@ import Testing
         let cut = TextFit.truncate("吾輩は猫である。名前はまだ無い", to: 9)
         #expect(cut == "吾輩は猫…")
         #expect(TextFit.cells(cut) <= 9)
+    }
+}
+
+@Suite struct BookmarkPickerTests {
+    @Test func theBookmarkListNumbersItsPlacesAndKeepsTheChosenOneInSight() throws {
+        // Given a book with twelve bookmarks, the list on a 60x8 screen with the 10th chosen
+        let places = (1...12).map { (number: Int) -> BookmarkPlace in
+            let note: String? = number == 10 ? "the duel" : nil
+            return BookmarkPlace(id: Int64(number * 3), kind: BookmarkKind.user, seconds: Double(number * 60) + 0.9,
+                                 item: 0, itemCount: 1, note: note)
+        }
+        var picker = BookmarkPicker(book: "Red Book", places: places)
+        picker.move(by: 9)
+        let lines = picker.lines(size: ScreenSize(columns: 60, rows: 8), style: PlayerScreenLayoutTests.color).map(PlayerScreenLayoutTests.visible)
+
+        // Then the title, six numbered lines ending with the chosen one (marked), and the keys fit
+        #expect(lines.count == 8 && lines.allSatisfy { $0.count <= 60 }, "\(lines)")
+        #expect(lines.first == "Bookmarks — Red Book")
+        #expect(lines[6] == "> 10  #30  10:00  user  the duel", "\(lines)")
+        #expect(lines[1] == "  5  #15  5:00  user")
+        #expect(lines.last == "↑/↓ move  Enter or 1-9 go there  q back")
+        // and a number key picks the place the list numbers so; past the list, none
+        #expect(picker.place(forDigit: "2")?.id == 6)
+        #expect(picker.place(forDigit: "0") == nil)
+        // and moving stops at the ends
+        picker.move(by: 50)
+        #expect(picker.current.id == 36)
     }
 }

@@ -101,6 +101,8 @@ extension Console {
             }
         case let .gallery(gallery):
             fullScreen.draw(gallery.lines(cover: cover(ofBook: gallery.current.id), size: size, style: fullScreen.style))
+        case let .bookmarks(picker):
+            fullScreen.draw(picker.lines(size: size, style: fullScreen.style))
         }
     }
 
@@ -138,7 +140,39 @@ extension Console {
             default: break
             }
             fullScreen.view = .gallery(gallery)
+        case var .bookmarks(picker):
+            switch key {
+            case .up, .character("k"): picker.move(by: -1)
+            case .down, .character("j"): picker.move(by: 1)
+            case .enter: return goToBookmark(picker.current)
+            case let .character(digit) where digit.isNumber:
+                if let place = picker.place(forDigit: digit) { return goToBookmark(place) }
+            case .character("q"), .escape:
+                fullScreen.view = .player
+                redrawScreen()
+                return
+            default: break
+            }
+            fullScreen.view = .bookmarks(picker)
         }
+        redrawScreen()
+    }
+
+    /// The player screen's `B`: the book's bookmarks on the screen, or a line saying there are none.
+    private func showBookmarks() {
+        do {
+            guard case let .bookmarks(book, places) = try player.perform(.bookmarks(bookId: nil, all: false)) else { return }
+            guard !places.isEmpty else { return complain("no bookmarks in \(book) yet: b makes one") }
+            fullScreen?.view = .bookmarks(BookmarkPicker(book: book, places: places))
+        } catch {
+            complain("\(error)")
+        }
+    }
+
+    /// Goes to a bookmark chosen on the list (an undo point, like `jump N`), back on the player.
+    private func goToBookmark(_ place: BookmarkPlace) {
+        fullScreen?.view = .player
+        run(.jumpToBookmark(place.id))
         redrawScreen()
     }
 
@@ -164,6 +198,7 @@ extension Console {
         case .character("c"): run(.chapter(.next))
         case .character("C"): run(.chapter(.previous))
         case .character("b"): run(.bookmark(note: nil))
+        case .character("B"): showBookmarks()
         case .character("u"): run(.undo)
         // The sleep timer's own command line, as typed at the prompt.
         case .character("s"): _ = execute(line: "sleep cycle")

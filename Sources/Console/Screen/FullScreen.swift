@@ -8,6 +8,8 @@ final class FullScreen {
         /// The cover of the book being played, filling the screen.
         case cover
         case gallery(Gallery)
+        /// The book's bookmarks, to go to one (`B` on the player screen).
+        case bookmarks(BookmarkPicker)
     }
 
     var view: View

@@ -1,0 +1,36 @@
+import Player
+
+/// The player screen's bookmark list (`B`): the book's bookmarks, one chosen; Enter or a number
+/// key goes there, q/Esc back to the player.
+struct BookmarkPicker {
+    let book: String
+    let places: [BookmarkPlace]
+    var index = 0
+
+    var current: BookmarkPlace { places[index] }
+
+    mutating func move(by step: Int) {
+        index = min(places.count - 1, max(0, index + step))
+    }
+
+    /// The place number key `digit` (1-9) picks, as the list numbers them.
+    func place(forDigit digit: Character) -> BookmarkPlace? {
+        guard let number = digit.wholeNumberValue, number >= 1, number <= places.count else { return nil }
+        return places[number - 1]
+    }
+
+    /// A title, the bookmarks numbered 1... (the chosen one highlighted, kept in sight) and the keys.
+    func lines(size: ScreenSize, style: ScreenStyle) -> [String] {
+        let width = max(1, size.columns)
+        func fit(_ text: String) -> String { TextFit.truncate(TerminalText.visible(text), to: width) }
+        let header = style.styled(fit("Bookmarks — \(book)"), "1")
+        let footer = style.styled(fit("↑/↓ move  Enter or 1-9 go there  q back"), "2")
+        let room = max(1, size.rows - 2)
+        let first = max(0, min(index - room + 1, places.count - room))
+        let rows = places.indices.dropFirst(first).prefix(room).map { row in
+            let text = fit("\(row == index ? ">" : " ") \(row + 1)  \(places[row].line)")
+            return row == index ? style.styled(text, "7") : text
+        }
+        return [header] + rows + [footer]
+    }
+}
