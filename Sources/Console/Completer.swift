@@ -1,4 +1,5 @@
 public import Library
+import Player
 
 /// What tab completion does to the word before the cursor.
 public struct Completion: Equatable, Sendable {
@@ -38,6 +39,10 @@ public struct Completer: Sendable {
         case "output" where words.count == 1: names = outputNames
         case "chapter" where words.count == 1: names = ["next", "prev"]
         case "status" where words.count == 1: names = ["--json"]
+        case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
+        case "set" where words.count == 2:
+            names = ["default"] + (["rewind", "sleep"].contains(words[1].value) ? ["off"] : [])
+        case "speed" where words.count == 1: names = ["default"]
         case let name? where Self.libraryCommandNames.contains(name):
             switch libraryCandidates(words.map(\.value), typed: current.value) {
             case let .names(found)?: names = found

@@ -15,14 +15,18 @@ import GRDB
 ///                "position": { "item": fingerprint, "frame": Int, "updatedAt": ISO-8601 }?,
 ///                "settings": { "volume": percent 0-150, "speed": 0.5-4, "shuffle": Bool,
 ///                              "skipIntervalSeconds": Double, "sleepTimerSeconds": Double?,
-///                              "repeatMode": "off"|"item"|"book"? }?,
+///                              "repeatMode": "off"|"item"|"book"?,
+///                              "speedIsDefault": true?, "skipIsDefault": true? }?,   // follows the listener's default
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
 ///                                 "note": String?, "createdAt": ISO-8601 } ] } ],
-///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double }? }
+///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
+///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double? }? }
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
-/// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them).
+/// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them), and
+/// so were the listener's defaults and `speedIsDefault`/`skipIsDefault`: a book that follows the
+/// default is written with the built-in speed 1 and skip 30 s, which an older reader takes as its own.
 /// Frames count at the item's own sample rate.
 ///
 /// Versions (`import-state` reads every one; `export` writes the newest):
@@ -48,9 +52,16 @@ public struct StateExport: Codable, Sendable, Equatable {
         /// Version 1's sleep timer: read from old files, never written (nil encodes as absent).
         public var sleepTimerMinutes: Double?
         public var repeatMode: RepeatMode?
+        /// True when the book has no speed (skip interval) of its own: the listener's default
+        /// applies; absent otherwise.
+        public var speedIsDefault: Bool?
+        public var skipIsDefault: Bool?
 
         public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
-                    sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?) {
+                    sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?,
+                    speedIsDefault: Bool? = nil, skipIsDefault: Bool? = nil) {
+            self.speedIsDefault = speedIsDefault
+            self.skipIsDefault = skipIsDefault
             self.volume = volume
             self.speed = speed
             self.shuffle = shuffle
@@ -96,6 +107,9 @@ public struct StateExport: Codable, Sendable, Equatable {
     public struct ExportedPreferences: Codable, Sendable, Equatable {
         public var autoRewind: Bool
         public var autoRewindMaxSeconds: Double
+        public var defaultSpeed: Double?
+        public var defaultSkipSeconds: Double?
+        public var defaultSleepSeconds: Double?
     }
 
     public static var encoder: JSONEncoder {
@@ -147,7 +161,8 @@ extension LibraryDatabase {
                 let exportedSettings = settings[book.id!].map {
                     StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
                                                  skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerSeconds: $0.sleepTimerSeconds,
-                                                 repeatMode: $0.repeatMode)
+                                                 repeatMode: $0.repeatMode, speedIsDefault: $0.ownSpeed == nil ? true : nil,
+                                                 skipIsDefault: $0.ownSkipIntervalSeconds == nil ? true : nil)
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
                     fingerprints[b.mediaId].map {
@@ -160,7 +175,10 @@ extension LibraryDatabase {
                     finished: book.finishedAt != nil, position: position, settings: exportedSettings,
                     bookmarks: exportedBookmarks, queuePlace: queuePlaces[book.id!])
             }, preferences: StateExport.ExportedPreferences(autoRewind: preferences.autoRewind,
-                                                autoRewindMaxSeconds: preferences.autoRewindMaxSeconds))
+                                                autoRewindMaxSeconds: preferences.autoRewindMaxSeconds,
+                                                defaultSpeed: preferences.defaultSpeed,
+                                                defaultSkipSeconds: preferences.defaultSkipSeconds,
+                                                defaultSleepSeconds: preferences.defaultSleepSeconds))
         }
     }
 
@@ -200,6 +218,8 @@ extension LibraryDatabase {
                     settings.skipIntervalSeconds = s.skipIntervalSeconds
                     settings.sleepTimerSeconds = s.sleepTimerSeconds
                     settings.repeatMode = s.repeatMode ?? .off
+                    if s.speedIsDefault == true { settings.ownSpeed = nil }
+                    if s.skipIsDefault == true { settings.ownSkipIntervalSeconds = nil }
                     do {
                         try settings.save(db)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -239,6 +259,10 @@ extension LibraryDatabase {
                 var preferences = try PlayerPreferences.fetchOne(db) ?? PlayerPreferences()
                 preferences.autoRewind = exported.autoRewind
                 preferences.autoRewindMaxSeconds = exported.autoRewindMaxSeconds
+                // Only what the file says: a file from before the defaults leaves them as they are.
+                if let speed = exported.defaultSpeed { preferences.defaultSpeed = speed }
+                if let skip = exported.defaultSkipSeconds { preferences.defaultSkipSeconds = skip }
+                if let sleep = exported.defaultSleepSeconds { preferences.defaultSleepSeconds = sleep }
                 try preferences.save(db)
             }
             return report

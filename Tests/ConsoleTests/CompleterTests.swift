@@ -23,7 +23,10 @@ import Testing
         #expect(completer.complete("bookm")?.candidates == ["bookmark", "bookmarks"])
         #expect(completer.complete("bookm")?.replacement == "bookmark") // their common start, no space
         #expect(completer.complete("book")?.candidates == ["bookmark", "bookmarks", "book"])
-        #expect(completer.complete("status; se")?.replacement == "seek ")
+        #expect(completer.complete("status; see")?.replacement == "seek ")
+        #expect(completer.complete("status; se")?.candidates == ["seek", "set"])
+        #expect(completer.complete("set sl")?.replacement == "sleep ")
+        #expect(completer.complete("set sleep o")?.replacement == "off ")
         #expect(completer.complete("help ch")?.replacement == "chapter ")
         #expect(completer.complete("zz") == nil)
     }

@@ -126,7 +126,7 @@ import Testing
         try screen.send("bookmarks", "Enter")
         #expect(screen.waitUntil { Self.lines($0).contains { $0.hasPrefix("#") && $0.contains("0:3") } } != nil, "\(screen.screen())")
         try screen.send("status", "Enter")
-        #expect(screen.waitFor("speed 1.1x  volume 105% (boost)  output pulse") != nil, "\(screen.screen())")
+        #expect(screen.waitFor("speed 1.1x (this book)  skip 30 s (default)  volume 105% (boost)  output pulse") != nil, "\(screen.screen())")
 
         // When the window shrinks to 50x20 while the screen shows
         try screen.send("now", "Enter")

@@ -4,6 +4,39 @@ import Testing
 import TestSupport
 
 @Suite struct StateExportTests {
+    @Test func theListenersDefaultsTravelAndABookThatFollowsThemStillDoes() throws {
+        // Given a library with defaults set, one book with its own speed and one following the default
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
+        let other = try LibraryDatabase()
+        _ = try importer(other).importPaths([try copyOfAudiobookTree("export-defaults").path])
+        var preferences = try library.playerPreferences()
+        preferences.defaultSpeed = 1.3
+        preferences.defaultSkipSeconds = 45
+        preferences.defaultSleepSeconds = 1200
+        try library.savePlayerPreferences(preferences)
+        let war = try library.book(matching: "War")
+        var own = try library.settings(ofBook: war.id!)
+        own.speed = 1.5
+        try library.saveSettings(own)
+        let master = try library.book(matching: "Мастер")
+        var following = try library.settings(ofBook: master.id!)
+        following.volume = 120
+        try library.saveSettings(following)
+
+        // When the state travels to the other library
+        let json = try StateExport.encoder.encode(try library.exportState())
+        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+
+        // Then the defaults are there, the book's own speed is its own, and the other book follows the default
+        let imported = try other.playerPreferences()
+        #expect(imported.defaultSpeed == 1.3 && imported.defaultSkipSeconds == 45 && imported.defaultSleepSeconds == 1200)
+        let otherWar = try other.settings(ofBook: try other.book(matching: "War").id!)
+        #expect(otherWar.ownSpeed == 1.5 && otherWar.ownSkipIntervalSeconds == nil && otherWar.skipIntervalSeconds == 45)
+        let otherMaster = try other.settings(ofBook: try other.book(matching: "Мастер").id!)
+        #expect(otherMaster.ownSpeed == nil && otherMaster.speed == 1.3 && otherMaster.volume == 120)
+    }
+
     @Test func positionsBookmarksAndSettingsTravelBetweenLibrariesByFingerprint() throws {
         // Given two libraries of the same files, imported from different places
         let library = try LibraryDatabase()
