@@ -66,7 +66,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "toggle", usage: "toggle", summary: "play if paused, pause if playing"),
         CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)"),
         CommandHelp(name: "seek", usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
-        CommandHelp(name: "goto", usage: "goto ITEM [mm:ss]", summary: "go to an item (number or title) of the book, at a time in it"),
+        CommandHelp(name: "goto", usage: "goto ITEM [mm:ss] | bookmark N", summary: "go to an item (number or title) of the book, at a time in it; goto bookmark N is jump N"),
         CommandHelp(name: "next", usage: "next", summary: "the next item"),
         CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
         CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),

@@ -238,7 +238,10 @@ public final class Console {
         case let .bookmarkRemoved(place): say("removed bookmark #\(place.id) at \(place.time)")
         case let .bookmarkNoted(place):
             say(TerminalText.visible("bookmark #\(place.id) at \(place.time): \(place.note ?? "no note")"))
-        case let .defaults(defaults): defaults.lines.forEach(say)
+        case let .defaults(defaults, changed):
+            // After `set NAME VALUE`, the one line it changed, saying it is a default.
+            if let changed { say("default " + defaults.line(changed).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")) }
+            else { defaults.lines.forEach(say) }
         case let .settings(speed, volume):
             let whose = player.status.map { " (\($0.speedSource == "book" ? "this book" : "default"))" } ?? ""
             say("speed \(Status.speedText(speed))\(whose), volume \(SettingText.volumeLabel(volume))")

@@ -203,6 +203,8 @@ enum LibrarySchema {
     /// book's `sleepTimerSeconds` is the last one set for it, never armed by itself).
     /// `bookmark.kind` is a CHECKed TEXT: SQLite cannot change a CHECK in place, so the table is
     /// rebuilt with 'beforeBookmarkJump' added and its index made again; no table refers to it.
+    /// Its ids become AUTOINCREMENT: `jump N` and `bookmark rm N` name bookmarks by id, so a
+    /// removed bookmark's number must never come back as another one's.
     static let v7 = """
         CREATE TABLE bookSettings_v7 (
             bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
@@ -225,7 +227,7 @@ enum LibrarySchema {
         ALTER TABLE playerPreferences ADD COLUMN defaultSleepSeconds REAL CHECK (defaultSleepSeconds BETWEEN 1 AND 86400);
 
         CREATE TABLE bookmark_v7 (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             bookId INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
             mediaId INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
             frame INTEGER NOT NULL CHECK (frame >= 0),

@@ -23,20 +23,23 @@ public struct ListenerDefaults: Sendable, Equatable {
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
-    public var lines: [String] {
-        [
-            "speed   " + (speed.map(SettingText.speedText) ?? "1x (not set)"),
-            "skip    " + (skipSeconds.map(SettingText.secondsText) ?? "30 s (not set)"),
-            "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off"),
-            "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off"),
-        ]
+    public var lines: [String] { ListenerSetting.allCases.map(line) }
+
+    /// "speed   1.3x", "skip    30 s (not set)"...
+    public func line(_ setting: ListenerSetting) -> String {
+        switch setting {
+        case .speed: "speed   " + (speed.map(SettingText.speedText) ?? "1x (not set)")
+        case .skip: "skip    " + (skipSeconds.map(SettingText.secondsText) ?? "30 s (not set)")
+        case .rewind: "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off")
+        case .sleep: "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off")
+        }
     }
 }
 
 extension PlayerController {
     func defaults(_ command: DefaultsCommand) throws -> PlayerOutcome {
         var preferences = try library.playerPreferences()
-        guard case let .set(setting, value) = command else { return .defaults(ListenerDefaults(preferences)) }
+        guard case let .set(setting, value) = command else { return .defaults(ListenerDefaults(preferences), changed: nil) }
         do throws(RefusedValue) {
             switch (setting, value) {
             case let (.speed, speed?): try SettingText.check(speed: speed)
@@ -67,7 +70,7 @@ extension PlayerController {
             session.engine.setSpeed(session.settings.speed)
             session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         }
-        return .defaults(ListenerDefaults(preferences))
+        return .defaults(ListenerDefaults(preferences), changed: setting)
     }
 
     /// The book loaded drops its own speed or skip interval and follows the listener's default.

@@ -17,8 +17,8 @@ public enum PlayerOutcome: Sendable {
     case jumpedToBookmark(BookmarkPlace)
     case bookmarkRemoved(BookmarkPlace)
     case bookmarkNoted(BookmarkPlace)
-    /// The listener's defaults (`set`), after a change when one was asked.
-    case defaults(ListenerDefaults)
+    /// The listener's defaults (`set`); `changed`: the one just set or cleared.
+    case defaults(ListenerDefaults, changed: ListenerSetting?)
     /// The book's speed and volume now.
     case settings(speed: Double, volumePercent: Double)
     /// The output chosen; `playing`: the book loaded switched to it (else the next book will use it).

@@ -39,7 +39,7 @@ import Testing
         let (abplayer, library) = try ReplTests.library("repl-defaults")
         let set = try script(abplayer, library, "set speed 1.3; set skip 20; set")
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdoutString.contains("speed   1.3x\nskip    20 s\n"), "\(set.stdoutString)")
+        #expect(set.stdoutString.hasPrefix("default speed 1.3x\ndefault skip 20 s\nspeed   1.3x\nskip    20 s\n"), "\(set.stdoutString)")
 
         // When a new player plays the book
         let first = try script(abplayer, library, "play Ender; status --json; status")

@@ -44,6 +44,9 @@ import TestSupport
         try library.deleteBookmark(id: mark.id!)
         #expect(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bookmark") } == 0)
         #expect(try library.bookmark(id: mark.id!) == nil)
+        // and its number is never given to another bookmark (`jump N` must not land elsewhere)
+        let next = try library.addBookmark(bookId: bookId, mediaId: mediaId, frame: 1, kind: .user)
+        #expect(next.id! > mark.id!)
     }
 
     @Test func aBookWithNoSettingOfItsOwnFollowsTheDefaultsAndItsOwnWins() throws {

@@ -112,8 +112,8 @@ import Testing
         // Given defaults set once: speed 1.3, skip 20 s
         let player = try ControllerHarness("defaults")
         let book = try player.book("Plain", itemSeconds: [60])
-        guard case let .defaults(set) = try player.perform(.defaults(.set(.speed, 1.3))) else { Issue.record("no defaults"); return }
-        #expect(set.speed == 1.3)
+        guard case let .defaults(set, changed) = try player.perform(.defaults(.set(.speed, 1.3))) else { Issue.record("no defaults"); return }
+        #expect(set.speed == 1.3 && changed == .speed)
         try player.perform(.defaults(.set(.skip, 20)))
         #expect(throws: PlayerError("'5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal)")) {
             try player.perform(.defaults(.set(.speed, 5)))
@@ -158,7 +158,7 @@ import Testing
         let player = try ControllerHarness("sleep-default")
         let book = try player.book("Night", itemSeconds: [30])
         try player.perform(.defaults(.set(.sleep, 1800)))
-        guard case let .defaults(set) = try player.perform(.defaults(.show)) else { Issue.record("no defaults"); return }
+        guard case let .defaults(set, _) = try player.perform(.defaults(.show)) else { Issue.record("no defaults"); return }
         #expect(set.lines.contains("sleep   30m from the start of every book"))
 
         // When the book starts, then its timer is armed at the default
