@@ -63,12 +63,14 @@ public enum Tokenizer {
             let isNumber = { (word: Int) in command.count > word && Int64(command[word].value) != nil }
             // Plain words only: a quoted "rm" is the start of a note.
             let plain = { (word: Int, text: String) in command[word].value == text && characters[command[word].start] == text.first }
-            if command.count == 3, plain(1, "rm"), isNumber(2) { continue }
+            // Without a note, these are plain words and a `;` after them starts the next command.
+            if command.count == 3, plain(1, "rm") || plain(1, "note"), isNumber(2) { continue }
+            if command.count == 2, plain(1, "--") { continue }
             if plain(1, "note"), isNumber(2) {
-                return before + [["bookmark", "note", command[2].value] + (command.count > 3 ? [note(from: 3)] : [])]
+                return before + [["bookmark", "note", command[2].value, note(from: 3)]]
             }
             if plain(1, "--") {
-                return before + [["bookmark", "--"] + (command.count > 2 ? [note(from: 2)] : [])]
+                return before + [["bookmark", "--", note(from: 2)]]
             }
             return before + [["bookmark", note(from: 1)]]
         }

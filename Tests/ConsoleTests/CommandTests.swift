@@ -122,6 +122,10 @@ import Testing
         #expect(try parse("bookmark Don't forget") == .bookmark(note: "Don't forget"))
         // a command after `bookmark rm N` on the same line still runs
         #expect(try Tokenizer.commands(in: "bookmark rm 3; bookmarks") == [["bookmark", "rm", "3"], ["bookmarks"]])
+        #expect(try Tokenizer.commands(in: "bookmark note 3; bookmarks") == [["bookmark", "note", "3"], ["bookmarks"]])
+        #expect(try Tokenizer.commands(in: "bookmark --; status") == [["bookmark", "--"], ["status"]])
+        #expect(try parse("bookmark --") == .bookmark(note: nil))
+        #expect(try Tokenizer.commands(in: "status; bookmark note 3 a; b") == [["status"], ["bookmark", "note", "3", "a; b"]])
         // each documented in help
         #expect(CommandHelp.named("jump") != nil && CommandHelp.named("bookmark")!.usage.contains("rm N"))
         #expect(CommandHelp.named("bookmark")!.summary.contains("bookmark -- rm 3"))
