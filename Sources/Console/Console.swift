@@ -69,6 +69,8 @@ public final class Console {
             // A notice is one line, whatever its title holds.
             let text = TerminalText.visible(notice.text)
             if notice.isProblem { complain(text) } else { say(text) }
+            // The queue's next book started: its sleep default is armed too.
+            if case .started = notice { sayDefaultSleepTimer() }
         }
     }
 
@@ -223,8 +225,7 @@ public final class Console {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
             say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
-            // A new book's timer is the listener's sleep default (`set sleep`), armed as it started.
-            if let sleep = player.status?.sleep { say("sleep timer: \(sleep) (your default; 'sleep off' cancels it)") }
+            sayDefaultSleepTimer()
         case let .chapter(number, count, title): say("chapter \(number)/\(count): \(TerminalText.visible(title))")
         case let .undone(seconds): say("back to \(Timecode.format(seconds: seconds))")
         case let .bookmarked(place):
@@ -260,6 +261,12 @@ public final class Console {
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
         case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
         }
+    }
+
+    /// Just after a book started, a sleep timer can only be the listener's default (`set sleep`),
+    /// armed as it started: said, with how to cancel it.
+    func sayDefaultSleepTimer() {
+        if let sleep = player.status?.sleep { say("sleep timer: \(sleep) (your default; 'sleep off' cancels it)") }
     }
 
     // MARK: Output

@@ -62,6 +62,12 @@ import Testing
         #expect(cleared.stdoutString.contains("speed 1.3x (default)"), "\(cleared.stdoutString)")
         let again = try #require(try Self.statuses(try script(abplayer, library, "play Ender; status --json")).first)
         #expect(again.speed == 1.3 && again.speedSource == "default")
+
+        // When a sleep default is set, the next start arms it and says so, right after the started line
+        let armed = try script(abplayer, library, "set sleep 20m; play Ender")
+        let said = armed.stdoutString.split(separator: "\n").map(String.init)
+        #expect(said.count == 3 && said[1].hasPrefix("playing #1 Ender's Game")
+                && said[2] == "sleep timer: 20:00 left (your default; 'sleep off' cancels it)", "\(said)")
     }
 
     @Test func aBookmarkIsListedAsMadeJumpedToAndUndoneThenNotedAndRemovedInTheFile() throws {
