@@ -1,0 +1,34 @@
+import Foundation
+import Library
+@testable import Player
+import PlayerCore
+import Testing
+
+/// Where a bookmark is said to be: its time in the book (one rounding rule) and its chapter.
+@Suite struct BookmarkPlaceTests {
+    @Test func aBookmarkIsPlacedInItsChapterAtItsBookTimeTruncatedLikeTheClock() throws {
+        // Given a book of two 600 s items with three chapters, and bookmarks in them
+        let library = try LibraryDatabase()
+        try library.insertSyntheticBooks(books: 1, itemsPerBook: 2, shelfFanout: 1)
+        let book = try library.book(matching: "Book 0").id!
+        let media = try library.items(ofBook: book)
+        var timeline = BookTimeline(media: media)
+        timeline.items[0].chapters = [ChapterMark(startFrame: 0, title: "One"), ChapterMark(startFrame: 44100 * 300, title: "Two")]
+        timeline.items[1].chapters = [ChapterMark(startFrame: 44100 * 10, title: "Three")]
+        let inTwo = try library.addBookmark(bookId: book, mediaId: media[0].id!, frame: 44100 * 3723 / 10, kind: .user, note: "n")
+        let beforeThree = try library.addBookmark(bookId: book, mediaId: media[1].id!, frame: 44100 * 5 + 44099, kind: .beforeSeek)
+
+        // When they are placed
+        let places = BookmarkPlace.places([inTwo, beforeThree], timeline: timeline, mediaIds: media.map { $0.id! })
+
+        // Then each has its book time as whole seconds heard (372.3 s is 6:12; 605.99 s is 10:05,
+        // not 10:06), its chapter through the book, and its kind
+        #expect(places.map(\.time) == ["6:12", "10:05"])
+        #expect(places.map(\.placeInBook) == ["chapter 2: Two", "chapter 2: Two"])
+        #expect(places[0].line == "#\(inTwo.id!)  6:12  chapter 2: Two  user  n")
+        #expect(places[1].line == "#\(beforeThree.id!)  10:05  chapter 2: Two  beforeSeek")
+        // and a bookmark whose file left the book still lists, its place unknown
+        let orphan = BookmarkPlace.places([inTwo], timeline: timeline, mediaIds: [media[1].id!])[0]
+        #expect(orphan.time == "--:--" && orphan.placeInBook == "item ?")
+    }
+}
