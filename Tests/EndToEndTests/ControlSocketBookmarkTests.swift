@@ -23,7 +23,7 @@ extension OutputTests.ControlSocketTests {
 
         // Then the reply says where it is, the status agrees, and the list has it with the same time
         #expect(jumped.stdoutString == "at bookmark #\(id): 0:07: Don't forget ('undo' goes back)\n", "\(jumped.stdoutString)")
-        #expect(abs(try fixture.status().itemPosition - 7.5) < 0.05)
+        #expect(abs(try fixture.status().itemPosition - 7.5) < 0.25)   // from 2 s: there, as heard by a paused engine
         let listed = try fixture.remote(["bookmarks"]).requireSuccess()
         #expect(listed.stdoutString == "#\(id)  0:07  user  Don't forget\n", "\(listed.stdoutString)")
         // and a default set through the socket applies to the book loaded, which has no speed of its own
