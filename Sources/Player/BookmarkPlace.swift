@@ -1,5 +1,5 @@
 public import Library
-public import PlayerCore
+import PlayerCore
 
 /// A bookmark where it is in its book: seconds into the book, the chapter (or item) it is in,
 /// its kind and note. Every front end shows its time through `time`, so the time said when a

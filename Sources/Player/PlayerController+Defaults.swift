@@ -1,5 +1,5 @@
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// The listener's defaults (`set speed 1.3`, `set skip 30`, `set rewind 20`, `set sleep 30m`):
 /// stored in the library's preferences, they apply to every book with no setting of its own
