@@ -70,16 +70,18 @@ public final class PlayerController {
             guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
             session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
             resume(session)
+            return .moved(Place(session))
         case .pause: try playing().pause()
         case .toggle:
             let session = try playing()
             if session.state == .playing { session.pause() } else { resume(session) }
-        case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
-        case let .seek(target): try seek(target)
-        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
-        case .nextItem: try nextItem()
-        case .previousItem: try previousItem()
+        case let .skip(forward, seconds): return try skip(forward: forward, seconds: seconds)
+        case let .seek(target): return try seek(target)
+        case let .goto(item, seconds): return try goto(item: item, seconds: seconds)
+        case .nextItem: return try nextItem()
+        case .previousItem: return try previousItem()
         case let .chapter(target): return try chapter(target)
+        case let .chapters(bookId): return try chapters(ofBook: bookId)
         case .undo: return try undo()
         case let .bookmark(note): return try bookmark(note: note)
         case .bookmarks: return try bookmarks()
