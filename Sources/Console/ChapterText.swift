@@ -10,16 +10,16 @@ enum ChapterText {
         }
         let perFile = chapters.allSatisfy(\.isWholeItem) ? " (one per file)" : ""
         var lines = ["\(book): \(LibraryText.counted(chapters.count, "chapter"))\(perFile)"]
-        let numberWidth = String(chapters.count).count
+        let numbers = chapters.indices.map { String($0 + 1) }
         let starts = chapters.map { Timecode.format(seconds: $0.start) }
-        let startWidth = starts.map(\.count).max() ?? 0
-        for (index, chapter) in chapters.enumerated() {
+        let lengths = chapters.map { LibraryText.duration($0.length) }
+        let widths = [numbers, starts, lengths].map { $0.map(\.count).max() ?? 0 }
+        for index in chapters.indices {
             let mark = index == current ? "▶" : " "
-            let number = String(index + 1)
-            let start = starts[index]
-            lines.append("\(mark) \(String(repeating: " ", count: numberWidth - number.count))\(number)  "
-                + "\(String(repeating: " ", count: startWidth - start.count))\(start)  "
-                + "\(LibraryText.duration(chapter.length).leftPadded(to: 8))  \(chapter.title)")
+            let columns = zip([numbers[index], starts[index], lengths[index]], widths).map { text, width in
+                String(repeating: " ", count: width - text.count) + text
+            }
+            lines.append("\(mark) \(columns.joined(separator: "  "))  \(chapters[index].title)")
         }
         return lines
     }
