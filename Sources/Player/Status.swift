@@ -76,6 +76,7 @@ public struct Status: Codable, Equatable, Sendable {
         repeatMode = session.settings.repeatMode.rawValue
         shuffle = session.settings.shuffle
         state = switch session.state {
+        case _ where session.hasEnded: "finished"
         case .playing: "playing"
         case .paused: "paused"
         case .stopped: "stopped"

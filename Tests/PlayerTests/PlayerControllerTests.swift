@@ -111,10 +111,35 @@ import Testing
 
         // Then it is finished, the second plays from its start, and the queue is empty
         #expect(try player.library.bookListing(id: first).finished)
-        #expect(player.notices.contains(.ended(book: "First")))
+        #expect(player.notices.contains(.ended(book: "First", startsAgain: false)))
         #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
         #expect(player.status.book == "Second" && player.status.itemNumber == 1)
         #expect(try player.library.queue().isEmpty)
+    }
+
+    @Test func theEndIsAFullBarAndPlayThereStartsTheBookAgain() async throws {
+        // Given a book of two files, played to its end with nothing queued
+        let player = try ControllerHarness("the-end", paced: false)
+        let book = try player.book("Short", itemSeconds: [1, 2])
+        try player.perform(.play(bookId: book))
+        #expect(await player.run(until: { player.notices.contains { if case .ended = $0 { true } else { false } } }, seconds: 60))
+
+        // Then the book is finished, the place is its very end (the bar full, not a second
+        // short), and the notice says what play does now
+        #expect(try player.library.bookListing(id: book).finished)
+        #expect(player.notices.contains(.ended(book: "Short", startsAgain: true)))
+        #expect(player.status.state == "finished")
+        #expect(player.status.bookPosition == player.status.bookDuration && player.status.bookDuration == 3)
+        #expect(player.status.timeLeft == 0)
+
+        // When play (space on the screen) is pressed there
+        try player.perform(.toggle)
+        // Then the book starts again from its start, says so, and is no longer finished
+        #expect(player.notices.contains(.playingAgain(book: "Short")))
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
+        #expect(player.status.state == "playing")
+        #expect(try !player.library.bookListing(id: book).finished)
+        #expect(await player.runUntilHeard { $0.item == 1 })
     }
 
     @Test func aTimedSleepFadesOutPausesAndBookmarksThePlace() async throws {

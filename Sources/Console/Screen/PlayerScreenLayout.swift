@@ -35,7 +35,7 @@ struct PlayerScreenLayout {
         func fit(_ text: String) -> String { TextFit.truncate(text, to: width) }
         let playing = status.state == "playing"
         // The state, big and unmissable: a reverse-video block (colour: green playing, yellow paused).
-        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : "■  STOPPED"
+        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : status.state == "finished" ? "■  THE END" : "■  STOPPED"
         let stateBlock = style.styled(" \(fit(stateWord)) ", playing ? "1;7;32" : "1;7;33")
         // A bar with its times after it: "[████░░░░] 1:23 / 10:00".
         func bar(_ label: String, _ position: Double?, _ duration: Double?) -> String {
