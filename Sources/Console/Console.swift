@@ -132,6 +132,7 @@ public final class Console {
         case .nextItem: try perform(.nextItem)
         case .previousItem: try perform(.previousItem)
         case let .chapter(target): try perform(.chapter(target))
+        case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try library.book(matching: $0).id! }))
         case .undo: try perform(.undo)
         case let .bookmark(note): try perform(.bookmark(note: note))
         case let .bookmarks(all): try perform(.bookmarks(bookId: nil, all: all))
@@ -226,16 +227,18 @@ public final class Console {
         case let .started(book, seconds, item, count, output):
             say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
             sayDefaultSleepTimer()
-        case let .chapter(number, count, title): say("chapter \(number)/\(count): \(TerminalText.visible(title))")
-        case let .undone(seconds): say("back to \(Timecode.format(seconds: seconds))")
+        case let .moved(place): say(TerminalText.visible(place.text))
+        case let .undone(place): say(TerminalText.visible("back to \(place.text)"))
+        case let .chapters(book, chapters, current):
+            for line in ChapterText.lines(book: book, chapters, current: current) { say(TerminalText.visible(line)) }
         case let .bookmarked(place):
             say(TerminalText.visible("bookmarked #\(place.id) at \(place.time)\(place.note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):
             if places.isEmpty { say(TerminalText.visible("no bookmarks in \(book)")) }
             for place in places { say(TerminalText.visible(place.line)) }
-        case let .jumpedToBookmark(place):
-            say(TerminalText.visible("at bookmark #\(place.id): \(place.time)\(place.placeInBook.map { ", \($0)" } ?? "")"
-                + "\(place.note.map { ": \($0)" } ?? "") ('undo' goes back)"))
+        case let .jumpedToBookmark(mark, place):
+            // The line every move answers with, after the bookmark it went to.
+            say(TerminalText.visible("at bookmark #\(mark.id)\(mark.note.map { " (\($0))" } ?? ""): \(place.text); 'undo' goes back"))
         case let .bookmarkRemoved(place): say("removed bookmark #\(place.id) at \(place.time)")
         case let .bookmarkNoted(place):
             say(TerminalText.visible("bookmark #\(place.id) at \(place.time): \(place.note ?? "no note")"))
@@ -243,9 +246,9 @@ public final class Console {
             // After `set NAME VALUE`, the one line it changed, saying it is a default.
             if let changed { say("default " + defaults.line(changed).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")) }
             else { defaults.lines.forEach(say) }
-        case let .settings(speed, volume):
+        case let .settings(speed, volume, place):
             let whose = player.status.map { " (\($0.speedSource == "book" ? "this book" : "default"))" } ?? ""
-            say("speed \(Status.speedText(speed))\(whose), volume \(SettingText.volumeLabel(volume))")
+            say(TerminalText.visible("speed \(Status.speedText(speed))\(whose), volume \(SettingText.volumeLabel(volume)) · \(place.text)"))
         case let .output(name, playing): if !playing { say("books will play through \(name)") }
         case let .sleepTimer(description): say("sleep timer: \(description ?? "off")")
         case let .queue(books):

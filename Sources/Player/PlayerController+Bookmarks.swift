@@ -40,7 +40,7 @@ extension PlayerController {
             throw PlayerError("bookmark #\(id) is in a file no longer in \(session.book.title); 'bookmark rm \(id)' removes it")
         }
         session.jump(to: PlaybackPosition(item: item, frame: mark.frame), kind: .beforeBookmarkJump)
-        return .jumpedToBookmark(place(of: mark, in: session))
+        return .jumpedToBookmark(place(of: mark, in: session), place: Place(session))
     }
 
     func removeBookmark(_ id: Int64) throws -> PlayerOutcome {

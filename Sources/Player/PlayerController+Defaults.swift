@@ -85,7 +85,7 @@ extension PlayerController {
         session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
         try library.saveSettings(session.settings)
         session.engine.setSpeed(session.settings.speed)
-        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
     }
 
     /// A book starting with a sleep default set gets its timer armed (the front end says so

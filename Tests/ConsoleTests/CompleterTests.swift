@@ -27,7 +27,8 @@ import Testing
         #expect(completer.complete("status; se")?.candidates == ["seek", "set"])
         #expect(completer.complete("set sl")?.replacement == "sleep ")
         #expect(completer.complete("set sleep o")?.replacement == "off ")
-        #expect(completer.complete("help ch")?.replacement == "chapter ")
+        #expect(completer.complete("help ch")?.candidates == ["chapter", "chapters"])
+        #expect(completer.complete("help chapters")?.replacement == "chapters ")
         #expect(completer.complete("zz") == nil)
     }
 

@@ -22,7 +22,7 @@ extension OutputTests.ControlSocketTests {
         let jumped = try fixture.remote(["jump", id]).requireSuccess()
 
         // Then the reply says where it is, the status agrees, and the list has it with the same time
-        #expect(jumped.stdoutString == "at bookmark #\(id): 0:07: Don't forget ('undo' goes back)\n", "\(jumped.stdoutString)")
+        #expect(jumped.stdoutString == "at bookmark #\(id) (Don't forget): 0:07 / 0:12 (62%); 'undo' goes back\n", "\(jumped.stdoutString)")
         #expect(abs(try fixture.status().itemPosition - 7.5) < 0.25)   // from 2 s: there, as heard by a paused engine
         let listed = try fixture.remote(["bookmarks"]).requireSuccess()
         #expect(listed.stdoutString == "#\(id)  0:07  user  Don't forget\n", "\(listed.stdoutString)")

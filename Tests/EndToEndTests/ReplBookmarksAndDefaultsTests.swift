@@ -85,9 +85,9 @@ import Testing
 
         // Then the time said is the time listed, by the REPL and by `abplayer bookmarks` alike
         #expect(time == "0:25")
-        #expect(lines.contains("#\(id)  \(time)  item 2  user  the duel"), "\(lines)")
+        #expect(lines.contains("#\(id)  \(time)  chapter 2: Part 2  user  the duel"), "\(lines)")
         let listed = try abplayer.run(["bookmarks", "--library", library, "Ender"]).requireSuccess()
-        #expect(listed.stdoutString == "#\(id)  \(time)  item 2  user  the duel\n")
+        #expect(listed.stdoutString == "#\(id)  \(time)  chapter 2: Part 2  user  the duel\n")
 
         // When a new player goes elsewhere, jumps to it and undoes the jump
         let jumped = try script(abplayer, library, "play Ender; pause; seek 0:05; jump \(id); status --json; undo; status --json")
@@ -95,7 +95,8 @@ import Testing
         let positions = try Self.statuses(jumped).map { $0.bookPosition ?? -1 }
         // Then it was there, and undo came back
         #expect(positions.count == 2 && abs(positions[0] - 25.6) < 0.05 && abs(positions[1] - 5) < 0.05, "\(positions)")
-        #expect(jumped.stdoutString.contains("at bookmark #\(id): \(time), item 2: the duel ('undo' goes back)"))
+        #expect(jumped.stdoutString.contains("at bookmark #\(id) (the duel): 0:25 / 0:40 (64%) · chapter 2/2: Part 2, 0:05 / 0:20; 'undo' goes back"),
+                "\(jumped.stdoutString)")
         // and `goto bookmark N` is the same; an unknown number names the valid ones
         let unknown = try script(abplayer, library, "play Ender; jump 999")
         #expect(unknown.status == 1)

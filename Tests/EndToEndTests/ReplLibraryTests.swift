@@ -95,12 +95,12 @@ import Testing
         _ = try abplayer.run(["-c", "play Ender; seek 0:05", "--output", "null", "--library", library]).requireSuccess()
         let second = try abplayer.run(["-c", "import-state \(state); import-state /nonexistent.json", "--library", library])
 
-        // Then the bookmark is 0:25 into the book, in item 2, with its note (the time as it was said
+        // Then the bookmark is 0:25 into the book, in item 2 (its chapter), with its note (the time as it was said
         // when made, `bookmarked #2 at 0:25`), the session shows, the export
         // names one book, and the import restores the position exported (past 0:25)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdoutString.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasSuffix("  0:25  item 2  user  the duel") == true, "\(lines)")
+        #expect(lines.first?.hasSuffix("  0:25  chapter 2: Part 2  user  the duel") == true, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.contains("x1.0") }, "\(lines)")
         #expect(lines.last == "exported 1 book to \(state)")
         #expect(second.stdoutString == "1 book restored, 0 not found\n")

@@ -37,18 +37,20 @@ import Testing
         }
         #expect(title == "Duel" && listed.map(\.id) == [made.id])
         #expect(listed[0].time == made.time)
-        #expect(listed[0].line == "#\(made.id)  0:42  item 2  user  the duel")
+        // (a file of a many-file book is a chapter, titled by its name)
+        #expect(listed[0].line == "#\(made.id)  0:42  chapter 2: 02  user  the duel")
         // and the same line from the path with no player (`abplayer bookmarks BOOK`, another book)
         #expect(try BookmarkPlace.places(ofBook: book, in: player.library, all: false).map(\.line) == [listed[0].line])
 
         // When the listener goes elsewhere, then jumps to the bookmark
         try player.perform(.seek(.absolute(seconds: 10)))
-        guard case let .jumpedToBookmark(reached) = try player.perform(.gotoBookmark(made.id)) else {
+        guard case let .jumpedToBookmark(reached, landed) = try player.perform(.gotoBookmark(made.id)) else {
             Issue.record("no jump")
             return
         }
         // Then it is there, and the jump left an automatic bookmark that `--all` lists
-        #expect(reached.id == made.id)
+        let landedAt = try #require(landed.bookSeconds)
+        #expect(reached.id == made.id && abs(landedAt - 42.6) < 0.01)
         let there = try #require(player.status.bookPosition)
         #expect(player.status.itemNumber == 2 && abs(there - 42.6) < 0.01)
         guard case let .bookmarks(_, all) = try player.perform(.bookmarks(bookId: nil, all: true)) else {
