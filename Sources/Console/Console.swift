@@ -69,8 +69,8 @@ public final class Console {
             // A notice is one line, whatever its title holds.
             let text = TerminalText.visible(notice.text)
             if notice.isProblem { complain(text) } else { say(text) }
-            // The queue's next book started: its sleep default is armed too.
-            if case .started = notice { sayDefaultSleepTimer() }
+            // The queue's next book started: a countdown carried on, or its sleep default armed.
+            if case .started = notice, let sleep = player.status?.sleep { say("sleep timer: \(sleep) ('sleep off' cancels it)") }
         }
     }
 

@@ -276,7 +276,11 @@ public final class PlayerController {
     /// The book ended (marked finished by the recorder): the next queued book starts from its
     /// saved place. Not when a sleep timer was set to stop at this end.
     private func bookEnded(_ session: PlayerSession) {
-        if session.sleepTimer.mode != .off {
+        // A countdown still running was not set to stop at this end: it goes on into the queue's
+        // next book with what is left (a sleep default, armed at every start, must not stop the queue).
+        var countdown: (set: Double, left: Double)?
+        if case let .duration(set) = session.sleepTimer.mode { countdown = (set, session.sleepTimer.remaining().seconds) }
+        if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue().isEmpty) != false {
             onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
             session.sleepTimer.set(.off, playing: false)
             onNotice(.sleepTimerOff)
@@ -290,6 +294,10 @@ public final class PlayerController {
             onNotice(.ended(book: session.book.title, startsAgain: false))
             onNotice(.queueNext(next))
             if case let .started(book, seconds, item, count, output) = try load(next) {
+                if let countdown, let started = self.session {
+                    started.sleepTimer.set(.duration(set: countdown.set), seconds: countdown.left, playing: started.engine.state == .playing)
+                    scheduleSleepWakeUp(started)
+                }
                 onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
             }
         } catch {

@@ -173,4 +173,27 @@ import Testing
         try player.perform(.play(bookId: book))
         #expect(player.status.sleep == nil)
     }
+
+    @Test func aSleepCountdownGoesOnIntoTheQueuesNextBookInsteadOfStoppingTheQueue() async throws {
+        // Given a sleep default, a 2 s book playing as fast as it decodes, and a book queued after it
+        let player = try ControllerHarness("sleep-queue", paced: false)
+        let first = try player.book("Short", itemSeconds: [2])
+        let next = try player.book("Next", itemSeconds: [30])
+        try player.perform(.defaults(.set(.sleep, 1800)))
+        try player.perform(.queue(.add(bookId: next)))
+        try player.perform(.play(bookId: first))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
+        // (the countdown, set to 30 minutes, has some time used up to carry)
+        try player.perform(.sleep(.duration(1200)))
+        try player.perform(.play(bookId: nil))
+
+        // When the first book ends with the countdown running
+        let started = await player.run(until: { player.controller.loadedBook?.book.id == next }, seconds: 60)
+
+        // Then the queue's next book plays, with the countdown that was running (not the default afresh)
+        #expect(started, "\(player.notices)")
+        let left = try #require(player.status.sleep)
+        #expect(left.hasPrefix("20:00") || left.hasPrefix("19:5"), "\(left)")
+    }
 }
