@@ -116,6 +116,14 @@ abplayer_ms() { # book
     for _ in $(seq 100); do tmux_ has-session 2>/dev/null || break; sleep 0.05; done
     tmux_ kill-server 2>/dev/null || true
 }
+# Milliseconds from `abplayer listen BOOK`'s process start to its first sound: the same start as
+# mpv's (the process, its plugins and its library opened), for comparison.
+listen_ms() { # book
+    place "$1"
+    # (its "stopped before anything played" on SIGTERM is about its position reports, not sound)
+    first_sound "$abplayer" listen --library "$library" "$1" 2>/dev/null
+    sleep 0.3   # SIGTERM saves the place on its way out
+}
 # Milliseconds from mpv's start to its first sound, at `seconds` into `file`.
 mpv_ms() { # file seconds
     first_sound mpv --no-config --really-quiet --ao=pulse --no-video --start="$2" "$1"
@@ -124,16 +132,23 @@ median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 ratio() { if [ "$(echo "$2 <= 0" | bc)" = 1 ]; then echo "n/a"; else echo "scale=2; $1 / $2" | bc; fi; }
 
 measure_book() { # title book mpv-file mpv-seconds [target]
-    local ours=() theirs=()
+    local ours=() theirs=() started=()
     for _ in $(seq "$runs"); do
         ours+=("$(abplayer_ms "$2")")
         theirs+=("$(mpv_ms "$3" "$4")")
+        [ -n "${5:-}" ] || started+=("$(listen_ms "$2")")
     done
     local o t
     o=$(printf '%s\n' "${ours[@]}" | median)
     t=$(printf '%s\n' "${theirs[@]}" | median)
     printf '%s\n  abplayer %7.1f ms (runs: %s) | mpv %7.1f ms (runs: %s)\n  ratio: %s (%s)\n' \
         "$1" "$o" "${ours[*]}" "$t" "${theirs[*]}" "$(ratio "$o" "$t")" "${5:-target: abplayer < 150 ms}"
+    if [ ${#started[@]} -gt 0 ]; then
+        local l
+        l=$(printf '%s\n' "${started[@]}" | median)
+        printf "  from the process start, as mpv's: abplayer listen %7.1f ms (runs: %s), ratio %s (informational)\n" \
+            "$l" "${started[*]}" "$(ratio "$l" "$t")"
+    fi
 }
 
 echo "First sound — 'play BOOK' at the prompt to the first sound from a PulseAudio null sink (default settings), resuming at 10:30; $runs runs, medians"
