@@ -1,0 +1,59 @@
+import Foundation
+import Library
+import PlayerCore
+
+/// The library screen (`library`, or L on the player screen): the library is read once when it
+/// opens (two queries: the shelf tree and the book summaries), then keys move, fold and search in
+/// memory; Enter plays the book through the same `Command` the prompt runs. It is redrawn, as the
+/// player screen is, after every engine event, so the book playing shows its place moving.
+extension Console {
+    func showLibrary() throws {
+        let fromPlayer: Bool
+        if case .player = fullScreen?.view { fromPlayer = true } else { fromPlayer = false }
+        let browser = LibraryBrowser(shelves: try library.shelfTree(), books: try library.bookSummaries(),
+                                     returnsToPlayer: fromPlayer)
+        let style = screenStyle
+        guard style.mode != .plain else {
+            if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
+            let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
+            for index in browser.listed { say(Self.plainLine(for: browser.books[index], shelfPaths: paths)) }
+            say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
+            return
+        }
+        open(.library(browser), style: style)
+    }
+
+    /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
+    static func plainLine(for book: BookSummary, shelfPaths: [Int64: String]) -> String {
+        let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
+        let author = book.author.map { " — \($0)" } ?? ""
+        let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
+        return TerminalText.visible("/\(shelf)  #\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)")
+    }
+
+    func drawLibrary(_ browser: LibraryBrowser, on screen: FullScreen) {
+        let playing = player.loadedBook.map { loaded in
+            LibraryScreenLayout.Playing(bookId: loaded.book.id!, positionSeconds: player.status?.bookPosition)
+        }
+        let layout = LibraryScreenLayout(browser: browser, playing: playing, message: screen.message)
+        screen.draw(layout.lines(size: screen.size, style: screen.style))
+    }
+
+    func handleLibraryKey(_ key: Key) {
+        guard let screen = fullScreen, case var .library(browser) = screen.view else { return }
+        let action = browser.handle(key, pageHeight: LibraryScreenLayout.paneHeight(screen.size))
+        screen.view = .library(browser)
+        switch action {
+        case nil: break
+        case let .play(bookId):
+            do {
+                try execute(.play("#\(bookId)"))
+                screen.view = .player
+            } catch {
+                complain(TerminalText.visible("play: \(error)"))
+            }
+        case .back:
+            if browser.returnsToPlayer { screen.view = .player } else { closeScreen() }
+        }
+    }
+}
