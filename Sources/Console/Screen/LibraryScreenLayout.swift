@@ -80,8 +80,11 @@ struct LibraryScreenLayout {
             let shelf = browser.shelves[index]
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
             let fold = !browser.hasChildren(index) ? " " : browser.folded.contains(shelf.id) ? "▸" : "▾"
-            text = String(repeating: " ", count: min(shelf.depth * 2, width / 2)) + fold + TerminalText.visible(name)
-                + " (\(browser.subtreeBookCounts[index]))"
+            let indent = String(repeating: " ", count: min(shelf.depth * 2, width / 2))
+            // A long name is cut, not its count.
+            let count = " (\(browser.subtreeBookCounts[index]))"
+            let room = width - 2 - indent.count - 1 - count.count
+            text = indent + fold + (room >= 4 ? TextFit.truncate(name, to: room) + count : name + count)
         }
         let isSelected = row == browser.shelfSelection
         let line = TextFit.padded((isSelected ? "> " : "  ") + text, to: width)
