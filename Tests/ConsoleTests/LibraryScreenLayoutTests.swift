@@ -153,6 +153,30 @@ import Testing
         #expect(Self.press([.character("q")], &browser) == [.back])
     }
 
+    @Test func aLibraryReadAgainKeepsTheShelfSearchAndSelection() {
+        // Given "Russian" folded, then "Poetry" selected, a search for "a" kept, "War and Peace" selected
+        var browser = LibraryBrowser(shelves: Self.shelves, books: Self.books)
+        _ = Self.press([.tab, .down, .down, .down, .down, .left, .down, .character("/"), .character("a"), .enter,
+                        .character("g"), .character("j")], &browser)
+        #expect(browser.query == "a" && browser.selectedBook?.title == "War and Peace")
+        // When the library is read again with a new book matching the search, and French gone
+        let added = Self.books + [Self.book(15, "A New Arrival", shelf: 5, author: "Someone")]
+        var again = LibraryBrowser(shelves: Self.shelves.filter { $0.id != 2 }, books: added.filter { $0.shelfId != 2 })
+        again.carryOver(browser)
+        // Then the same shelf, search, focus and book are selected, "Russian" still folded
+        #expect(again.selectedEntry == .shelf(3) && again.folded == [3] && again.focus == .books)
+        #expect(again.query == "a" && again.selectedBook?.title == "War and Peace")
+        #expect(Self.titles(again).contains("A New Arrival") && !Self.titles(again).contains("Madame Bovary"))
+    }
+
+    @Test func aLongShelfNameIsCutBeforeItsCount() throws {
+        let shelves = [Self.shelf(1, "A shelf with a name far longer than the pane is wide")]
+        let lines = LibraryScreenLayout(browser: LibraryBrowser(shelves: shelves, books: [Self.book(1, "B", shelf: 1)]))
+            .lines(size: ScreenSize(columns: 80, rows: 24), style: Self.monochrome)
+        let row = try #require(lines.first { $0.hasPrefix("   A shelf") })
+        #expect(row.hasPrefix("   A shelf with… (1)│"), "\(row)")
+    }
+
     @Test func tenThousandBooksScrollToKeepTheSelectionInView() throws {
         // Given 10,000 books on one shelf
         let books = (0..<10_000).map { Self.book(Int64($0 + 1), "Book \(String(format: "%05d", $0))", shelf: 5) }

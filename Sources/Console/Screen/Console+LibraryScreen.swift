@@ -39,6 +39,21 @@ extension Console {
         screen.draw(layout.lines(size: screen.size, style: screen.style))
     }
 
+    /// The library watch changed books while the screen shows: read the library again (the same
+    /// two queries), keeping the shelf, the search and the book selected.
+    func reloadLibraryScreen() {
+        guard let screen = fullScreen, case let .library(old) = screen.view else { return }
+        do {
+            var browser = LibraryBrowser(shelves: try library.shelfTree(), books: try library.bookSummaries(),
+                                         returnsToPlayer: old.returnsToPlayer)
+            browser.carryOver(old)
+            browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(screen.size))
+            screen.view = .library(browser)
+        } catch {
+            complain(TerminalText.visible("library: \(error)"))
+        }
+    }
+
     func handleLibraryKey(_ key: Key) {
         guard let screen = fullScreen, case var .library(browser) = screen.view else { return }
         let action = browser.handle(key, pageHeight: LibraryScreenLayout.paneHeight(screen.size))
@@ -47,7 +62,8 @@ extension Console {
         case nil: break
         case let .play(bookId):
             do {
-                try execute(.play("#\(bookId)"))
+                // The book loaded carries on where it is (paused: resumes) rather than loading again.
+                try execute(.play(player.loadedBook?.book.id == bookId ? nil : "#\(bookId)"))
                 screen.view = .player
             } catch {
                 complain(TerminalText.visible("play: \(error)"))

@@ -24,8 +24,8 @@ struct LibraryBrowser {
 
     /// Depth first, in name order (`LibraryDatabase.shelfTree`).
     let shelves: [ShelfListing]
-    /// In the library's usual order: shelf path, then series number, then title (as `ls -R`,
-    /// `art` and `abplayer books` list them).
+    /// In the order of the shelf tree on the left (books on no shelf first), then by series
+    /// number, then by title, as `art` and `abplayer books` order a shelf's books.
     let books: [BookSummary]
     /// Per shelf: the end (exclusive) of its subtree in `shelves`, which depth-first order keeps
     /// contiguous; and how many books that subtree holds.
@@ -57,13 +57,14 @@ struct LibraryBrowser {
 
     init(shelves: [ShelfListing], books: [BookSummary], returnsToPlayer: Bool = false) {
         self.shelves = shelves
-        var paths: [Int64: String] = [:]
-        for shelf in shelves { paths[shelf.id] = shelf.path }
-        let keyed = books.map { book in (book, book.shelfId.flatMap { paths[$0] } ?? "", book.seriesNumber ?? .infinity) }
-        self.books = keyed.sorted { ($0.1, $0.2, $0.0.title) < ($1.1, $1.2, $1.0.title) }.map(\.0)
         var position: [Int64: Int] = [:]
         for (index, shelf) in shelves.enumerated() { position[shelf.id] = index }
-        shelfIndex = self.books.map { $0.shelfId.flatMap { position[$0] } }
+        // Shelves compare by their place in the tree (integers): titles are compared only
+        // within a shelf and series.
+        let keyed = books.map { book in (book, book.shelfId.flatMap { position[$0] } ?? -1, book.seriesNumber ?? .infinity) }
+            .sorted { ($0.1, $0.2, $0.0.title) < ($1.1, $1.2, $1.0.title) }
+        self.books = keyed.map(\.0)
+        shelfIndex = keyed.map { $0.1 >= 0 ? $0.1 : nil }
         var ends = Array(shelves.indices.map { $0 + 1 })
         var open: [Int] = []
         for (index, shelf) in shelves.enumerated() {
@@ -193,6 +194,28 @@ struct LibraryBrowser {
         listed = makeListing()
         // The book selected stays selected while it still matches.
         bookSelection = selected.flatMap { id in listed.firstIndex { books[$0].id == id } } ?? 0
+    }
+
+    /// The same view of a library read again (the library watch changed it): what was folded,
+    /// the shelf, the search, the focus and the book selected, where they still exist.
+    mutating func carryOver(_ old: LibraryBrowser) {
+        let ids = Set(shelves.map(\.id))
+        folded = old.folded.intersection(ids)
+        entries = makeEntries()
+        let entry: Entry? = switch old.selectedEntry {
+        case .all: .all
+        case .inProgress: .inProgress
+        case let .shelf(index): shelves.firstIndex { $0.id == old.shelves[index].id }.map(Entry.shelf)
+        }
+        shelfSelection = entry.flatMap(entries.firstIndex) ?? 0
+        shelfTop = old.shelfTop
+        focus = old.focus
+        isTyping = old.isTyping
+        query = old.query
+        listed = makeListing()
+        let selected = old.selectedBook?.id
+        bookSelection = selected.flatMap { id in listed.firstIndex { books[$0].id == id } } ?? 0
+        bookTop = old.bookTop
     }
 
     /// Moves each pane's first row just enough for its selection to show in `height` rows.
