@@ -4,7 +4,7 @@ import Library
 import Testing
 
 @Suite struct BookSummaryTests {
-    @Test func summariesAgreeWithTheListingsInOneQuery() throws {
+    @Test func theCatalogAgreesWithTheListingsAndTheShelfTree() throws {
         // Given 30 books of 3 ten-minute items; one resumed in its second item, one at the start
         // of its first, one finished, one with its place in a file that left the book
         let library = try LibraryDatabase()
@@ -19,7 +19,8 @@ import Testing
         let inProgress = Set(try library.books(on: .inProgress).map(\.id))
 
         // When the summaries are read
-        let summaries = Dictionary(uniqueKeysWithValues: try library.bookSummaries().map { ($0.id, $0) })
+        let catalog = try library.catalog()
+        let summaries = Dictionary(uniqueKeysWithValues: catalog.books.map { ($0.id, $0) })
 
         // Then every book is there with the listing's length, place, progress and state
         let again = try library.bookListings()
@@ -30,8 +31,11 @@ import Testing
             #expect(abs(summary.durationSeconds - listing.durationSeconds) < 0.001, "\(listing.title)")
             #expect(summary.positionSeconds.map { $0.rounded() } == listing.positionSeconds.map { $0.rounded() }, "\(listing.title)")
             #expect(abs(summary.progress - listing.progress) < 0.0001, "\(listing.title)")
-            #expect(summary.finished == listing.finished)
+            #expect(summary.finished == listing.finished && summary.itemCount == listing.items.count)
         }
+        // and the shelves are the tree, with the same counts
+        #expect(catalog.shelves == (try library.shelfTree()))
+        #expect(catalog.shelves.map(\.bookCount).reduce(0, +) == 30)
         // and the resumed book is 600 + 90 s in, in progress; the one at 0:00 is not (the smart
         // shelf's rule), though it has a place
         #expect(summaries[second.id]?.positionSeconds == 690)

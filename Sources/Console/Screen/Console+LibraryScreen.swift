@@ -3,15 +3,15 @@ import Library
 import PlayerCore
 
 /// The library screen (`library`, or L on the player screen): the library is read once when it
-/// opens (two queries: the shelf tree and the book summaries), then keys move, fold and search in
+/// opens (`LibraryDatabase.catalog()`: two queries, the shelf tree and the book summaries), then keys move, fold and search in
 /// memory; Enter plays the book through the same `Command` the prompt runs. It is redrawn, as the
 /// player screen is, after every engine event, so the book playing shows its place moving.
 extension Console {
     func showLibrary() throws {
         let fromPlayer: Bool
         if case .player = fullScreen?.view { fromPlayer = true } else { fromPlayer = false }
-        let browser = LibraryBrowser(shelves: try library.shelfTree(), books: try library.bookSummaries(),
-                                     returnsToPlayer: fromPlayer)
+        let catalog = try library.catalog()
+        let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: fromPlayer)
         let style = screenStyle
         guard style.mode != .plain else {
             if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
@@ -44,8 +44,8 @@ extension Console {
     func reloadLibraryScreen() {
         guard let screen = fullScreen, case let .library(old) = screen.view else { return }
         do {
-            var browser = LibraryBrowser(shelves: try library.shelfTree(), books: try library.bookSummaries(),
-                                         returnsToPlayer: old.returnsToPlayer)
+            let catalog = try library.catalog()
+            var browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: old.returnsToPlayer)
             browser.carryOver(old)
             browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(screen.size))
             screen.view = .library(browser)
