@@ -1,7 +1,7 @@
 public import Foundation
 import GRDB
 
-/// A book as a browser lists it: what it is, how long, how far the listener got. No items: a
+/// A book as a browser lists it: what it is and how far the listener got. No items: a
 /// `BookListing` reads each book's media and place with queries of its own (three per book),
 /// which on a 10,000-book library takes seconds; summaries are one query for every book.
 public struct BookSummary: Sendable, Equatable {
@@ -11,9 +11,10 @@ public struct BookSummary: Sendable, Equatable {
     public let author: String?
     public let narrator: String?
     public let seriesNumber: Double?
-    /// The sum of its items' lengths (unknown lengths count as 0, as in `BookListing`).
-    public let durationSeconds: Double
-    public let itemCount: Int
+    /// The sum of its items' lengths (unknown lengths count as 0, as in `BookListing`), read
+    /// only for a book with a saved place (its progress needs it): every other book's is
+    /// `bookLengths(of:)`'s, read for the books on screen.
+    public let durationSeconds: Double?
     /// Seconds into the book where the saved position is; nil when never started (or when the
     /// saved place is in a file no longer part of the book).
     public let positionSeconds: Double?
@@ -22,7 +23,7 @@ public struct BookSummary: Sendable, Equatable {
     public let lastListened: Date?
 
     public init(id: Int64, shelfId: Int64?, title: String, author: String?, narrator: String?, seriesNumber: Double?,
-                durationSeconds: Double, itemCount: Int = 1, positionSeconds: Double?, finished: Bool, lastListened: Date? = nil) {
+                durationSeconds: Double?, positionSeconds: Double?, finished: Bool, lastListened: Date? = nil) {
         self.id = id
         self.shelfId = shelfId
         self.title = title
@@ -30,7 +31,6 @@ public struct BookSummary: Sendable, Equatable {
         self.narrator = narrator
         self.seriesNumber = seriesNumber
         self.durationSeconds = durationSeconds
-        self.itemCount = itemCount
         self.positionSeconds = positionSeconds
         self.finished = finished
         self.lastListened = lastListened
@@ -39,33 +39,46 @@ public struct BookSummary: Sendable, Equatable {
     /// Started (past its very start) and not finished: the smart shelf `in-progress`'s rule.
     public var isInProgress: Bool { (positionSeconds ?? 0) > 0 && !finished }
 
-    /// 0...1: finished is full, as in `BookListing.progress`.
+    /// 0...1: finished is full, never started empty, as in `BookListing.progress`.
     public var progress: Double {
-        finished ? 1 : durationSeconds > 0 ? min(1, max(0, (positionSeconds ?? 0) / durationSeconds)) : 0
+        if finished { return 1 }
+        guard let positionSeconds, let durationSeconds, durationSeconds > 0 else { return 0 }
+        return min(1, max(0, positionSeconds / durationSeconds))
     }
 }
 
 /// The whole library for a browser, read in one transaction (one state of it): the shelf tree
 /// and a summary of every book.
 public struct LibraryCatalog: Sendable, Equatable {
-    /// As `shelfTree()` lists them: depth first, in name order, with what each holds directly.
-    public let shelves: [ShelfListing]
+    /// A shelf in the tree, without counts (a browser counts its books itself).
+    public struct Shelf: Sendable, Equatable {
+        public let id: Int64
+        public let parentId: Int64?
+        /// "Fiction/Russian/Tolstoy".
+        public let path: String
+        public let depth: Int
+
+        public init(id: Int64, parentId: Int64?, path: String, depth: Int) {
+            self.id = id
+            self.parentId = parentId
+            self.path = path
+            self.depth = depth
+        }
+    }
+
+    /// Depth first, in name order, as `shelfTree()` lists them.
+    public let shelves: [Shelf]
     /// Unordered.
     public let books: [BookSummary]
 }
 
 extension LibraryDatabase {
-    /// Two queries: the shelf tree without its counts (`shelfTree()` counts items with a pass
-    /// over every item of its own; here they come with the books), and the books.
+    /// Two queries, neither of which reads every item: the shelf tree, and the books with their
+    /// places. Summing every book's length means reading every media row (40–60 ms for
+    /// 200,000 items here, most of a browser's first draw): `bookLengths(of:)` reads those on
+    /// screen instead.
     public func catalog() throws -> LibraryCatalog {
         try writer.read { db in
-            let books = try Self.bookSummaries(db)
-            var held: [Int64: (books: Int, items: Int)] = [:]
-            for book in books {
-                guard let shelf = book.shelfId else { continue }
-                held[shelf, default: (0, 0)].books += 1
-                held[shelf, default: (0, 0)].items += book.itemCount
-            }
             let shelves = try Row.fetchAll(db, sql: """
                 WITH RECURSIVE tree(id, parentId, path, depth, sortKey) AS (
                     SELECT id, parentId, name, 0, name FROM shelf WHERE parentId IS NULL
@@ -75,32 +88,24 @@ extension LibraryDatabase {
                     FROM shelf JOIN tree ON shelf.parentId = tree.id
                 )
                 SELECT id, parentId, path, depth FROM tree ORDER BY sortKey
-                """).map { row in
-                let id: Int64 = row[0]
-                return ShelfListing(id: id, parentId: row[1], path: row[2], depth: row[3],
-                                    bookCount: held[id]?.books ?? 0, itemCount: held[id]?.items ?? 0)
-            }
-            return LibraryCatalog(shelves: shelves, books: books)
+                """).map { LibraryCatalog.Shelf(id: $0[0], parentId: $0[1], path: $0[2], depth: $0[3]) }
+            return LibraryCatalog(shelves: shelves, books: try Self.bookSummaries(db))
         }
     }
 
-    /// Every book: lengths summed over all items in one pass (the most of the cost: every media
-    /// row is read), the saved place added up from the items before it through the
-    /// (bookId, position) index.
+    /// Every book, with the place and length of those that have a place: each added up from
+    /// that book's items through the (bookId, position) index.
     static func bookSummaries(_ db: Database) throws -> [BookSummary] {
         let rows = try Row.fetchCursor(db, sql: """
-            WITH lengths AS (
-                SELECT bookItem.bookId, total(ifnull(media.durationFrames, 0) * 1.0 / media.sampleRate) AS seconds,
-                       count(*) AS items
-                FROM bookItem JOIN media ON media.id = bookItem.mediaId
-                GROUP BY bookItem.bookId
-            ),
-            places AS (
+            WITH places AS (
                 SELECT position.bookId, position.updatedAt,
                        (SELECT total(ifnull(before.durationFrames, 0) * 1.0 / before.sampleRate)
                         FROM bookItem earlier JOIN media before ON before.id = earlier.mediaId
                         WHERE earlier.bookId = position.bookId AND earlier.position < here.position)
-                       + position.frame * 1.0 / media.sampleRate AS seconds
+                       + position.frame * 1.0 / media.sampleRate AS seconds,
+                       (SELECT total(ifnull(item.durationFrames, 0) * 1.0 / item.sampleRate)
+                        FROM bookItem every JOIN media item ON item.id = every.mediaId
+                        WHERE every.bookId = position.bookId) AS length
                 -- CROSS: from the few positions to their items; left to itself SQLite
                 -- scanned every item (200,000 on the benchmark's library) for positions.
                 FROM position
@@ -108,20 +113,36 @@ extension LibraryDatabase {
                 JOIN media ON media.id = position.mediaId
             )
             SELECT book.id, book.shelfId, book.title, book.author, book.narrator, book.seriesNumber,
-                   book.finishedAt IS NOT NULL, ifnull(lengths.seconds, 0), ifnull(lengths.items, 0),
-                   places.seconds, places.updatedAt
-            FROM book
-            LEFT JOIN lengths ON lengths.bookId = book.id
-            LEFT JOIN places ON places.bookId = book.id
+                   book.finishedAt IS NOT NULL, places.length, places.seconds, places.updatedAt
+            FROM book LEFT JOIN places ON places.bookId = book.id
             """)
         var books: [BookSummary] = []
         // Through a cursor, by column number: 10,000 rows copied into `Row`s and looked up by
         // name cost more than reading them.
         while let row = try rows.next() {
             books.append(BookSummary(id: row[0], shelfId: row[1], title: row[2], author: row[3], narrator: row[4],
-                                     seriesNumber: row[5], durationSeconds: row[7], itemCount: row[8], positionSeconds: row[9],
-                                     finished: row[6], lastListened: (row[10] as String?).flatMap(StoredDate.date(fromText:))))
+                                     seriesNumber: row[5], durationSeconds: row[7], positionSeconds: row[8], finished: row[6],
+                                     lastListened: (row[9] as String?).flatMap(StoredDate.date(fromText:))))
         }
         return books
+    }
+
+    /// The lengths of `books` (every book when nil), by id: the sum of each one's items'.
+    public func bookLengths(of books: [Int64]?) throws -> [Int64: Double] {
+        try writer.read { db in
+            let filter: SQL = books.map { "WHERE bookItem.bookId IN \($0)" } ?? ""
+            let request: SQLRequest<Row> = """
+                SELECT bookItem.bookId, total(ifnull(media.durationFrames, 0) * 1.0 / media.sampleRate)
+                FROM bookItem JOIN media ON media.id = bookItem.mediaId
+                \(filter)
+                GROUP BY bookItem.bookId
+                """
+            var lengths: [Int64: Double] = [:]
+            let rows = try request.fetchCursor(db)
+            while let row = try rows.next() { lengths[row[0]] = row[1] }
+            // A book without items is 0 long, not unknown.
+            for id in books ?? [] where lengths[id] == nil { lengths[id] = 0 }
+            return lengths
+        }
     }
 }

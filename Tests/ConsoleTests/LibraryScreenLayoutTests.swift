@@ -1,6 +1,6 @@
 @testable import Console
 import Foundation
-@testable import Library
+import Library
 import Testing
 
 @Suite struct LibraryScreenLayoutTests {
@@ -12,8 +12,8 @@ import Testing
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
-    static func shelf(_ id: Int64, _ path: String, parent: Int64? = nil) -> ShelfListing {
-        ShelfListing(id: id, parentId: parent, path: path, depth: path.count(where: { $0 == "/" }), bookCount: 0, itemCount: 0)
+    static func shelf(_ id: Int64, _ path: String, parent: Int64? = nil) -> LibraryCatalog.Shelf {
+        LibraryCatalog.Shelf(id: id, parentId: parent, path: path, depth: path.count(where: { $0 == "/" }))
     }
 
     static func book(_ id: Int64, _ title: String, shelf: Int64?, author: String? = nil, narrator: String? = nil,
@@ -199,6 +199,19 @@ import Testing
         #expect(browser.bookSelection == 25 && browser.bookTop == 25 - height + 1)
         #expect(try selectedRow().contains("Book 00025"))
         #expect(shown().count == 24)
+        // and only the lengths of the books shown are wanted, those coming into view after
+        // a move, none once read
+        var unread = LibraryBrowser(shelves: Self.shelves, books: books.map {
+            BookSummary(id: $0.id, shelfId: 5, title: $0.title, author: nil, narrator: nil, seriesNumber: nil,
+                        durationSeconds: nil, positionSeconds: nil, finished: false)
+        })
+        #expect(unread.booksWithoutLength(height: height) == Array(1...Int64(height)))
+        #expect(LibraryScreenLayout(browser: unread).lines(size: size, style: Self.monochrome)[2].contains(" ? "))
+        unread.learn(Dictionary(uniqueKeysWithValues: (1...Int64(height)).map { ($0, 60.0) }))
+        #expect(unread.booksWithoutLength(height: height).isEmpty)
+        #expect(LibraryScreenLayout(browser: unread).lines(size: size, style: Self.monochrome)[2].contains(" 1:00 "))
+        _ = Self.press([.pageDown, .pageDown], &unread, height: height)
+        #expect(unread.booksWithoutLength(height: height) == Array(Int64(height + 1)...Int64(2 * height - 1)))
         // and a search over all of them keeps the listing in memory
         _ = Self.press([.character("/")] + Self.typed("09998"), &browser, height: height)
         #expect(Self.titles(browser) == ["Book 09998"])

@@ -16,7 +16,11 @@ extension Console {
         guard style.mode != .plain else {
             if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
             let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
-            for index in browser.listed { say(Self.plainLine(for: browser.books[index], shelfPaths: paths)) }
+            let lengths = try library.bookLengths(of: nil)
+            for index in browser.listed {
+                let book = browser.books[index]
+                say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
+            }
             say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
             return
         }
@@ -24,16 +28,30 @@ extension Console {
     }
 
     /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
-    static func plainLine(for book: BookSummary, shelfPaths: [Int64: String]) -> String {
+    static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
         let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
         let author = book.author.map { " — \($0)" } ?? ""
         let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
-        return TerminalText.visible("/\(shelf)  #\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)")
+        return TerminalText.visible("/\(shelf)  #\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: length))  \(progress)")
     }
 
+    /// Draws the screen, reading first the lengths of the books coming into view (one query
+    /// for all of them, and none once they are known).
     func drawLibrary(_ browser: LibraryBrowser, on screen: FullScreen) {
+        var browser = browser
+        let missing = browser.booksWithoutLength(height: LibraryScreenLayout.paneHeight(screen.size))
+        if !missing.isEmpty {
+            do {
+                browser.learn(try library.bookLengths(of: missing))
+                screen.view = .library(browser)
+            } catch {
+                screen.message = TerminalText.visible("library: \(error)")
+            }
+        }
+        let status = player.status
         let playing = player.loadedBook.map { loaded in
-            LibraryScreenLayout.Playing(bookId: loaded.book.id!, positionSeconds: player.status?.bookPosition)
+            LibraryScreenLayout.Playing(bookId: loaded.book.id!, positionSeconds: status?.bookPosition,
+                                        durationSeconds: status?.bookDuration)
         }
         let layout = LibraryScreenLayout(browser: browser, playing: playing, message: screen.message)
         screen.draw(layout.lines(size: screen.size, style: screen.style))

@@ -23,7 +23,7 @@ struct LibraryBrowser {
     }
 
     /// Depth first, in name order (`LibraryDatabase.shelfTree`).
-    let shelves: [ShelfListing]
+    let shelves: [LibraryCatalog.Shelf]
     /// In the order of the shelf tree on the left (books on no shelf first), then by series
     /// number, then by title, as `art` and `abplayer books` order a shelf's books.
     let books: [BookSummary]
@@ -54,8 +54,11 @@ struct LibraryBrowser {
     /// The search in effect ("" none), and whether it is being typed.
     private(set) var query = ""
     private(set) var isTyping = false
+    /// The lengths read so far, by book id: those the summaries carry (books with a place), and
+    /// those of the books shown, read as they come into view (`booksWithoutLength`).
+    private(set) var lengths: [Int64: Double] = [:]
 
-    init(shelves: [ShelfListing], books: [BookSummary], returnsToPlayer: Bool = false) {
+    init(shelves: [LibraryCatalog.Shelf], books: [BookSummary], returnsToPlayer: Bool = false) {
         self.shelves = shelves
         var position: [Int64: Int] = [:]
         for (index, shelf) in shelves.enumerated() { position[shelf.id] = index }
@@ -85,6 +88,7 @@ struct LibraryBrowser {
         recent = sorted.indices.filter { sorted[$0].isInProgress }
             .sorted { (sorted[$0].lastListened ?? .distantPast) > (sorted[$1].lastListened ?? .distantPast) }
         self.returnsToPlayer = returnsToPlayer
+        for book in books { if let length = book.durationSeconds { lengths[book.id] = length } }
         entries = makeEntries()
         listed = makeListing()
     }
@@ -92,6 +96,21 @@ struct LibraryBrowser {
     var selectedEntry: Entry { entries[shelfSelection] }
 
     var selectedBook: BookSummary? { listed.isEmpty ? nil : books[listed[bookSelection]] }
+
+    /// The rows of `listed` the book pane shows in `height` rows.
+    func visibleBooks(height: Int) -> Range<Int> {
+        let top = Self.top(bookTop, selection: bookSelection, height: height)
+        return min(top, listed.count)..<min(listed.count, top + max(1, height))
+    }
+
+    /// The books on screen whose length has not been read yet.
+    func booksWithoutLength(height: Int) -> [Int64] {
+        visibleBooks(height: height).map { books[listed[$0]].id }.filter { lengths[$0] == nil }
+    }
+
+    mutating func learn(_ read: [Int64: Double]) {
+        lengths.merge(read) { _, new in new }
+    }
 
     /// Whether the shelf has shelves inside it (it can fold).
     func hasChildren(_ shelf: Int) -> Bool { subtreeEnd[shelf] > shelf + 1 }

@@ -8,6 +8,7 @@ struct LibraryScreenLayout {
     struct Playing: Equatable {
         let bookId: Int64
         let positionSeconds: Double?
+        var durationSeconds: Double? = nil
     }
 
     let browser: LibraryBrowser
@@ -39,7 +40,7 @@ struct LibraryScreenLayout {
             style.styled(TextFit.truncate(heading, to: width), "1"),
         ]
         let shelfTop = LibraryBrowser.top(browser.shelfTop, selection: browser.shelfSelection, height: height)
-        let bookTop = LibraryBrowser.top(browser.bookTop, selection: browser.bookSelection, height: height)
+        let bookTop = browser.visibleBooks(height: height).lowerBound
         for row in 0..<height {
             lines.append(shelfRow(shelfTop + row, width: left, style: style) + "│" + bookRow(bookTop + row, columns: columns, style: style))
         }
@@ -96,11 +97,12 @@ struct LibraryScreenLayout {
         let book = browser.books[browser.listed[row]]
         let isPlaying = playing?.bookId == book.id
         let position = isPlaying ? playing?.positionSeconds : book.positionSeconds
+        let length = (isPlaying ? playing?.durationSeconds : nil) ?? browser.lengths[book.id]
         let progress = book.finished && !isPlaying ? 1
-            : book.durationSeconds > 0 ? min(1, max(0, (position ?? 0) / book.durationSeconds)) : 0
+            : length.map { $0 > 0 ? min(1, max(0, (position ?? 0) / $0)) : 0 } ?? 0
         let isSelected = row == browser.bookSelection
         let line = (isSelected ? ">" : " ") + (isPlaying ? "▶" : " ") + " "
-            + columns.row(title: book.title, author: book.author, seconds: book.durationSeconds, progress: progress)
+            + columns.row(title: book.title, author: book.author, seconds: length, progress: progress)
         return isSelected ? selected(line, focused: browser.focus == .books, style: style) : line
     }
 }
@@ -138,7 +140,8 @@ struct BookColumns {
             + TextFit.padded("  Length", to: Self.length) + " " + TextFit.padded("Progress", to: bar + 1 + Self.percent)
     }
 
-    func row(title text: String, author name: String?, seconds: Double, progress: Double) -> String {
+    /// `seconds` nil: not read yet, "?" (`LibraryText.duration`'s unknown).
+    func row(title text: String, author name: String?, seconds: Double?, progress: Double) -> String {
         let percent = "\(Int((progress * 100).rounded(.down)))%"
         let percentText = String(repeating: " ", count: max(0, Self.percent - percent.count)) + percent
         guard author > 0 else { return TextFit.padded(text, to: title) + " " + percentText }
