@@ -127,6 +127,25 @@ import Testing
         #expect(Self.press([.escape], &browser) == [.back])
     }
 
+    @Test func searchIgnoresCaseInAnyScript() {
+        // Given Russian and accented names
+        var browser = LibraryBrowser(shelves: [], books: [
+            Self.book(1, "Война и мир", shelf: nil, author: "Лев Толстой"), Self.book(2, "Émile", shelf: nil, author: "Jean-Jacques Rousseau"),
+            Self.book(3, "Über allen Gipfeln", shelf: nil, author: "Goethe"),
+        ])
+        // When each is searched for in the other case
+        _ = Self.press([.character("/")] + Self.typed("ТОЛСТ"), &browser)
+        #expect(Self.titles(browser) == ["Война и мир"])
+        _ = Self.press(Array(repeating: .backspace, count: 5) + Self.typed("éMI"), &browser)
+        #expect(Self.titles(browser) == ["Émile"])
+        _ = Self.press(Array(repeating: .backspace, count: 3) + Self.typed("üb"), &browser)
+        #expect(Self.titles(browser) == ["Über allen Gipfeln"])
+        // and a needle longer than every text matches nothing, the empty one everything
+        _ = Self.press(Self.typed(String(repeating: "x", count: 80)), &browser)
+        #expect(browser.listed.isEmpty)
+        #expect(LibraryBrowser.contains(Array("abc".utf8), []) && !LibraryBrowser.contains(Array("ab".utf8), Array("abc".utf8)))
+    }
+
     @Test func theShelfTreeNestsFoldsAndListsWhatIsBelowAShelf() throws {
         var browser = LibraryBrowser(shelves: Self.shelves, books: Self.books)
         let lines = { LibraryScreenLayout(browser: browser).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.monochrome) }
