@@ -43,7 +43,7 @@ import Testing
     static func typed(_ text: String) -> [Key] { text.map { .character($0) } }
 
     @Test func columnsFitEightyAndOneHundredTwentyWide() throws {
-        for (columns, rows) in [(80, 24), (120, 40), (200, 50), (40, 10)] {
+        for (columns, rows) in [(80, 24), (120, 40), (200, 50), (40, 10), (20, 6), (12, 3)] {
             // Given the library on a screen of that size
             let size = ScreenSize(columns: columns, rows: rows)
             let lines = LibraryScreenLayout(browser: LibraryBrowser(shelves: Self.shelves, books: Self.books))
@@ -53,7 +53,7 @@ import Testing
             for line in lines { #expect(TextFit.cells(Self.visible(line)) <= columns, "\(columns): \(Self.visible(line))") }
             // and the panes are split by one rule on every pane row
             let left = LibraryScreenLayout.shelfWidth(columns: columns)
-            for line in lines[1..<(rows - 2)] { #expect(Array(Self.visible(line))[left] == "│", "\(Self.visible(line))") }
+            for line in lines[1..<(rows - 2)] where rows > 4 { #expect(Array(Self.visible(line))[left] == "│", "\(Self.visible(line))") }
         }
         // and at 80 and 120 a book row has its title, author, length, bar and percentage
         for columns in [80, 120] {
@@ -186,6 +186,14 @@ import Testing
         #expect(again.selectedEntry == .shelf(3) && again.folded == [3] && again.focus == .books)
         #expect(again.query == "a" && again.selectedBook?.title == "War and Peace")
         #expect(Self.titles(again).contains("A New Arrival") && !Self.titles(again).contains("Madame Bovary"))
+    }
+
+    @Test func anEmptyLibrarySaysHowToFillIt() {
+        let lines = LibraryScreenLayout(browser: LibraryBrowser(shelves: [], books: []))
+            .lines(size: ScreenSize(columns: 80, rows: 24), style: Self.monochrome)
+        #expect(lines.contains { $0.contains("'import FOLDER'") } && lines[0].hasPrefix("abplayer library — 0 books"))
+        var browser = LibraryBrowser(shelves: [], books: [])
+        #expect(Self.press([.enter, .end, .pageDown, .character("j")], &browser).isEmpty)
     }
 
     @Test func aLongShelfNameIsCutBeforeItsCount() throws {

@@ -22,8 +22,8 @@ struct LibraryScreenLayout {
     /// Rows for the panes: the title and headings lines above, the message and keys lines below.
     static func paneHeight(_ size: ScreenSize) -> Int { max(1, size.rows - 4) }
 
-    /// The shelf pane's width: a quarter of the screen, 14 to 30 cells.
-    static func shelfWidth(columns: Int) -> Int { min(30, max(14, columns / 4)) }
+    /// The shelf pane's width: a quarter of the screen, 14 to 30 cells (half of a very narrow one).
+    static func shelfWidth(columns: Int) -> Int { min(30, max(14, columns / 4), max(1, columns / 2)) }
 
     func lines(size: ScreenSize, style: ScreenStyle) -> [String] {
         let width = max(1, size.columns)
@@ -49,6 +49,8 @@ struct LibraryScreenLayout {
             status = "/" + browser.query + "▏"
         } else if let message {
             status = message
+        } else if browser.books.isEmpty {
+            status = "the library is empty: q, then 'import FOLDER' adds the books in a folder"
         } else if browser.listed.isEmpty {
             status = browser.query.isEmpty ? "no books here" : "no book's title, author or narrator contains “\(browser.query)” — Esc clears"
         } else {
@@ -128,14 +130,16 @@ struct BookColumns {
             title = shared * 3 / 5
             author = shared - title
         } else {
-            // Title and percentage only.
-            title = max(1, text - 1 - Self.percent)
+            // Title and percentage only; on a sliver of a pane, the title alone.
+            title = text - 1 - Self.percent >= 1 ? text - 1 - Self.percent : max(0, text)
             author = 0
         }
     }
 
+    private var showsPercent: Bool { author > 0 || title + 1 + Self.percent <= width - Self.lead }
+
     var heading: String {
-        guard author > 0 else { return "  " + TextFit.padded("Title", to: title) + " " + "Done" }
+        guard author > 0 else { return "  " + TextFit.padded("Title", to: title) + (showsPercent ? " Done" : "") }
         return "  " + TextFit.padded("Title", to: title) + " " + TextFit.padded("Author", to: author) + " "
             + TextFit.padded("  Length", to: Self.length) + " " + TextFit.padded("Progress", to: bar + 1 + Self.percent)
     }
@@ -144,7 +148,7 @@ struct BookColumns {
     func row(title text: String, author name: String?, seconds: Double?, progress: Double) -> String {
         let percent = "\(Int((progress * 100).rounded(.down)))%"
         let percentText = String(repeating: " ", count: max(0, Self.percent - percent.count)) + percent
-        guard author > 0 else { return TextFit.padded(text, to: title) + " " + percentText }
+        guard author > 0 else { return TextFit.padded(text, to: title) + (showsPercent ? " " + percentText : "") }
         let length = LibraryText.duration(seconds)
         return TextFit.padded(text, to: title) + " " + TextFit.padded(name ?? "", to: author) + " "
             + String(repeating: " ", count: max(0, Self.length - length.count)) + length + " "
