@@ -63,6 +63,16 @@ import Testing
         // and the title from a folder name shows its escape visibly (the screen was not cleared)
         #expect(text.contains("Evil\\e[2J Tract"), "\(text)")
 
+        // When a second part is copied into The Idiot's folder while the screen shows
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 20, vbr: false),
+                                         to: abplayer.home.appending(path: "books/The Idiot/02.mp3"))
+        // Then the library watch's line shows on the screen, and the book's new length with it
+        let grown = screen.waitUntil { shown in
+            shown.contains("library: The Idiot: 1 file added")
+                && Self.lines(shown).contains { $0.contains("The Idiot") && $0.contains("0:40") }
+        }
+        #expect(grown != nil, "\(screen.screen())")
+
         // When j moves down, then k back up
         try screen.send("j")
         #expect(screen.waitUntil { Self.selectedBook($0)?.contains("The Idiot") == true } != nil, "\(screen.screen())")
