@@ -4,9 +4,9 @@ import Player
 import PlayerCore
 
 /// The full screens: `now` (the player), `art` (the cover gallery) and `library` (the browser,
-/// in Console+LibraryScreen.swift). Keys become the same
-/// `Command` values the prompt runs, through `execute(_:)`, so automatic bookmarks, undo and
-/// saved settings work the same; what a command says goes to the screen's message line.
+/// in Console+LibraryScreen.swift). Keys become the same `Command` values the prompt runs,
+/// through `execute(_:)`, so automatic bookmarks, undo and saved settings work the same; what a
+/// command says goes to the screen's message line.
 extension Console {
     var fullScreen: FullScreen? {
         get { screens.current }
@@ -182,7 +182,7 @@ extension Console {
     }
 
     /// Runs a command for a key; its errors land on the message line like the prompt's.
-    func run(_ command: Command) {
+    private func run(_ command: Command) {
         do {
             try execute(command)
         } catch {

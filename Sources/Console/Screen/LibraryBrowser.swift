@@ -4,7 +4,8 @@ import Library
 /// The library screen's own state: the whole library in memory (read once, when the screen
 /// opens), the shelf tree with what is folded, the books listed for the selected shelf or the
 /// search, the selections and the pane with the focus. Moving, folding and searching touch only
-/// memory, so a key costs no query however big the library.
+/// memory, however big the library; the one query a key may cost is for the lengths of the
+/// books it brings into view (`booksWithoutLength`), at most a screenful.
 struct LibraryBrowser {
     enum Pane: Equatable { case shelves, books }
 
@@ -22,7 +23,7 @@ struct LibraryBrowser {
         case back
     }
 
-    /// Depth first, in name order (`LibraryDatabase.shelfTree`).
+    /// Depth first, in name order (`LibraryDatabase.catalog()`).
     let shelves: [LibraryCatalog.Shelf]
     /// In the order of the shelf tree on the left (books on no shelf first), then by series
     /// number, then by title, as `art` and `abplayer books` order a shelf's books.
@@ -85,9 +86,9 @@ struct LibraryBrowser {
         }
         subtreeBookCounts = counts
         searchable = self.books.map { Array([$0.title, $0.author ?? "", $0.narrator ?? ""].joined(separator: "\n").lowercased().utf8) }
-        let sorted = self.books
-        recent = sorted.indices.filter { sorted[$0].isInProgress }
-            .sorted { (sorted[$0].lastListened ?? .distantPast) > (sorted[$1].lastListened ?? .distantPast) }
+        let ordered = self.books
+        recent = ordered.indices.filter { ordered[$0].isInProgress }
+            .sorted { (ordered[$0].lastListened ?? .distantPast) > (ordered[$1].lastListened ?? .distantPast) }
         self.returnsToPlayer = returnsToPlayer
         for book in books { if let length = book.durationSeconds { lengths[book.id] = length } }
         entries = makeEntries()
