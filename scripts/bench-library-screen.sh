@@ -80,7 +80,7 @@ abplayer_screen() { # columns rows
         # Each letter filters the 10,000 books again (the last ones match nothing; Backspace widens).
         for letter in 7 7 7 BSpace BSpace BSpace 4 2; do search+=("$(until_changed "$letter")"); done
         # (Apart: Esc and q in one burst would read as Alt-q.)
-        tmux_ send-keys Escape; sleep 0.2; tmux_ send-keys q; wait_shows 'abplayer />' 10; sleep 0.3
+        tmux_ send-keys Escape; sleep 0.2; tmux_ send-keys q; wait_shows 'abplayer />' 10 || true; sleep 0.3
     done
     tmux_ send-keys C-d; sleep 0.5; tmux_ kill-server 2>/dev/null || true
     printf '%s %s %s %s %s\n' "$(printf '%s\n' "${floor[@]}" | median)" "$(printf '%s\n' "${open[@]}" | median)" \
