@@ -18,6 +18,8 @@ public enum Command: Equatable, Sendable {
     case nextItem
     case previousItem
     case chapter(ChapterTarget)
+    /// nil: the book loaded.
+    case chapters(book: String?)
     case undo
     case bookmark(note: String?)
     case bookmarks
@@ -59,7 +61,8 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "goto", usage: "goto ITEM [mm:ss]", summary: "go to an item (number or title) of the book, at a time in it"),
         CommandHelp(name: "next", usage: "next", summary: "the next item"),
         CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
-        CommandHelp(name: "chapter", usage: "chapter next | prev | N", summary: "go to a chapter"),
+        CommandHelp(name: "chapter", usage: "chapter next | prev | N | NAME", summary: "go to the next or previous chapter, chapter N, or the one whose title has NAME in it (a file of a book of many files is a chapter)"),
+        CommandHelp(name: "chapters", usage: "chapters [BOOK]", summary: "the chapters of the book playing, or of BOOK: where each starts, how long it is, and the one you are in"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
         CommandHelp(name: "bookmark", usage: "bookmark [NOTE]", summary: "bookmark the place being heard; the note is the rest of the line as typed"),
         CommandHelp(name: "bookmarks", usage: "bookmarks [BOOK]", summary: "the bookmarks of the book playing, or of BOOK"),
@@ -164,16 +167,19 @@ extension Command {
         case "next": self = try noArguments(.nextItem)
         case "prev": self = try noArguments(.previousItem)
         case "chapter":
-            guard arguments.count == 1 else { throw usage() }
-            switch arguments[0] {
+            guard let rest else { throw usage() }
+            switch rest {
             case "next", "+": self = .chapter(.next)
             case "prev", "-": self = .chapter(.previous)
             case let text:
-                guard let number = Int(text), number >= 1 else {
-                    throw CommandError("chapter: '\(text)' is not a chapter: use next, prev or a number from 1")
+                if let number = Int(text) {
+                    guard number >= 1 else { throw CommandError("chapter: chapters are numbered from 1; use next, prev, a name or a number") }
+                    self = .chapter(.number(number))
+                } else {
+                    self = .chapter(.named(text))
                 }
-                self = .chapter(.number(number))
             }
+        case "chapters": self = .chapters(book: rest)
         case "undo": self = try noArguments(.undo)
         case "bookmark": self = .bookmark(note: rest)
         case _ where LibraryCommand.names.contains(name) || name == "bookmarks" && !arguments.isEmpty:

@@ -130,6 +130,7 @@ public final class Console {
         case .nextItem: try perform(.nextItem)
         case .previousItem: try perform(.previousItem)
         case let .chapter(target): try perform(.chapter(target))
+        case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try library.book(matching: $0).id! }))
         case .undo: try perform(.undo)
         case let .bookmark(note): try perform(.bookmark(note: note))
         case .bookmarks: try perform(.bookmarks)
@@ -219,13 +220,16 @@ public final class Console {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
             say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
-        case let .chapter(number, count, title): say("chapter \(number)/\(count): \(TerminalText.visible(title))")
-        case let .undone(seconds): say("back to \(Timecode.format(seconds: seconds))")
+        case let .moved(place): say(TerminalText.visible(place.text))
+        case let .undone(place): say(TerminalText.visible("back to \(place.text)"))
+        case let .chapters(book, chapters, current):
+            for line in ChapterText.lines(book: book, chapters, current: current) { say(TerminalText.visible(line)) }
         case let .bookmarked(seconds, note): say(TerminalText.visible("bookmarked \(Timecode.format(seconds: seconds))\(note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):
             if places.isEmpty { say(TerminalText.visible("no bookmarks in \(book)")) }
             for place in places { say("#\(place.id)\t\(Timecode.format(seconds: place.seconds))\t\(TerminalText.visible(place.note ?? ""))") }
-        case let .settings(speed, volume): say("speed \(Status.speedText(speed)), volume \(Int(volume))%")
+        case let .settings(speed, volume, place):
+            say(TerminalText.visible("speed \(Status.speedText(speed)), volume \(Int(volume))% · \(place.text)"))
         case let .output(name, playing): if !playing { say("books will play through \(name)") }
         case let .sleepTimer(description): say("sleep timer: \(description ?? "off")")
         case let .queue(books):

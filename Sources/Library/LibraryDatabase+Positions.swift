@@ -54,6 +54,13 @@ extension LibraryDatabase {
         }
     }
 
+    /// Takes the finished mark off a book: it is being played again.
+    public func markUnfinished(bookId: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
+        }
+    }
+
     /// Where to start a book: its saved position, or the top for a new or finished book (a
     /// finished book starts again from the top, asking nothing, and is no longer finished).
     /// Returns the item index and frame.

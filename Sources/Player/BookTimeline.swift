@@ -21,13 +21,32 @@ struct BookTimeline {
         let item: Int
         let startFrame: Int64
         let title: String
+        /// A file of a many-file book standing as a chapter: it has none of its own.
+        let isWholeItem: Bool
     }
 
-    var items: [Item]
+    /// The items; setting them works out the chapters again.
+    var items: [Item] { didSet { chapters = Self.chapters(of: items) } }
+    /// The book's chapters in order, numbered from 1 when shown.
+    private(set) var chapters: [BookChapter]
 
     init(media: [Media]) {
-        items = media.map {
+        let items = media.map {
             Item(title: $0.displayTitle, path: $0.path, sampleRate: $0.sampleRate, frames: $0.durationFrames, chapters: $0.chapterMarks)
+        }
+        self.items = items
+        chapters = Self.chapters(of: items)
+    }
+
+    /// The embedded chapters, and, as BookPlayer does, each file that has none standing as a
+    /// chapter of its own: `c`, `chapter next`, the chapter bar and MPRIS's Next then work the
+    /// same on a book of 25 MP3s as on an M4B. A book of one file without chapters has none.
+    private static func chapters(of items: [Item]) -> [BookChapter] {
+        guard items.count > 1 || items.contains(where: { !$0.chapters.isEmpty }) else { return [] }
+        return items.enumerated().flatMap { index, item in
+            item.chapters.isEmpty
+                ? [BookChapter(item: index, startFrame: 0, title: item.title, isWholeItem: true)]
+                : item.chapters.map { BookChapter(item: index, startFrame: $0.startFrame, title: $0.title, isWholeItem: false) }
         }
     }
 
@@ -70,14 +89,27 @@ struct BookTimeline {
         PlaybackPosition(item: item, frame: Int64(seconds * Double(items[item].sampleRate)))
     }
 
-    var chapters: [BookChapter] {
-        items.enumerated().flatMap { index, item in
-            item.chapters.map { BookChapter(item: index, startFrame: $0.startFrame, title: $0.title) }
-        }
-    }
-
     /// The index (in `chapters`) of the chapter `position` is in; nil before the first one.
     func chapterIndex(at position: PlaybackPosition) -> Int? {
         chapters.lastIndex { ($0.item, $0.startFrame) <= (position.item, position.frame) }
+    }
+
+    /// Where chapter `index` ends in its item, in frames: at the next chapter when that is in
+    /// the same item, else at the item's end (nil when its length is unknown).
+    func endFrame(ofChapter index: Int) -> Int64? {
+        let chapter = chapters[index]
+        if chapters.indices.contains(index + 1), chapters[index + 1].item == chapter.item {
+            return chapters[index + 1].startFrame
+        }
+        return items[chapter.item].frames
+    }
+
+    /// Chapter `index`'s start in the book and its length, in seconds; nil where a length
+    /// they need is unknown.
+    func span(ofChapter index: Int) -> (start: Double?, length: Double?) {
+        let chapter = chapters[index]
+        let rate = Double(items[chapter.item].sampleRate)
+        let length = endFrame(ofChapter: index).map { Double($0 - chapter.startFrame) / rate }
+        return (bookSeconds(PlaybackPosition(item: chapter.item, frame: chapter.startFrame)), length)
     }
 }

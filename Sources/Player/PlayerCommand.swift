@@ -23,6 +23,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case nextItem
     case previousItem
     case chapter(ChapterTarget)
+    /// The chapters of a book; nil: the one loaded.
+    case chapters(bookId: Int64?)
     /// Back to where the last jump left.
     case undo
     case bookmark(note: String?)
@@ -48,6 +50,8 @@ public enum ChapterTarget: Equatable, Sendable {
     case next, previous
     /// 1-based, across the whole book.
     case number(Int)
+    /// The chapter whose title is or (uniquely) contains this, ignoring case.
+    case named(String)
 }
 
 /// `sleep ...`: when playback stops by itself.

@@ -107,7 +107,7 @@ extension PlayerController {
         try library.saveSettings(session.settings)
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
-        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
     }
 
     func switchOutput(to name: String) throws -> PlayerOutcome {

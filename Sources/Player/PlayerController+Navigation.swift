@@ -11,13 +11,14 @@ extension PlayerController {
         return seconds
     }
 
-    func skip(forward: Bool, seconds: Double?) throws {
+    func skip(forward: Bool, seconds: Double?) throws -> PlayerOutcome {
         let session = try playing()
         let amount = seconds ?? session.settings.skipIntervalSeconds
         try move(session, toBookSeconds: try bookSeconds(session) + (forward ? amount : -amount), kind: .beforeSkip)
+        return .moved(Place(session))
     }
 
-    func seek(_ target: SeekTarget) throws {
+    func seek(_ target: SeekTarget) throws -> PlayerOutcome {
         let session = try playing()
         let seconds: Double
         switch target {
@@ -30,6 +31,7 @@ extension PlayerController {
             seconds = total * share / 100
         }
         try move(session, toBookSeconds: seconds, kind: .beforeSeek)
+        return .moved(Place(session))
     }
 
     private func move(_ session: PlayerSession, toBookSeconds seconds: Double, kind: BookmarkKind) throws(PlayerError) {
@@ -43,28 +45,30 @@ extension PlayerController {
         PlayerError("\(session.book.title) has items 1-\(session.timeline.items.count)")
     }
 
-    func goto(item: Int, seconds: Double) throws {
+    func goto(item: Int, seconds: Double) throws -> PlayerOutcome {
         let session = try playing()
         guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
         if let length = session.timeline.items[item].seconds, seconds >= length {
             throw PlayerError("\(Timecode.format(seconds: seconds)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
         }
         session.jump(to: session.timeline.position(item: item, seconds: seconds), kind: .beforeItemJump)
+        return .moved(Place(session))
     }
 
     /// The next item in the play order (in shuffle, the plan's next; with `repeat book`, the
     /// first after the last).
-    func nextItem() throws {
+    func nextItem() throws -> PlayerOutcome {
         let session = try playing()
         guard let next = session.plainOrder.next(after: session.position.item, count: session.timeline.items.count) else {
             throw PlayerError("this is the last item")
         }
         session.jump(to: PlaybackPosition(item: next, frame: 0), kind: .beforeItemJump)
+        return .moved(Place(session))
     }
 
     /// Like a CD player: back to the start of this item, unless within its first 3 seconds; then
     /// the item before in the play order.
-    func previousItem() throws {
+    func previousItem() throws -> PlayerOutcome {
         let session = try playing()
         let here = session.position
         var target = here.item
@@ -72,6 +76,7 @@ extension PlayerController {
             target = session.plainOrder.previous(before: here.item, count: session.timeline.items.count) ?? here.item
         }
         session.jump(to: PlaybackPosition(item: target, frame: 0), kind: .beforeItemJump)
+        return .moved(Place(session))
     }
 
     func chapter(_ target: ChapterTarget) throws -> PlayerOutcome {
@@ -79,26 +84,29 @@ extension PlayerController {
         let chapters = session.timeline.chapters
         guard !chapters.isEmpty else { throw PlayerError("\(session.book.title) has no chapters") }
         let current = session.timeline.chapterIndex(at: session.position)
+        let choices = "use next, prev, a name, or 1–\(chapters.count)"
         let index: Int
         switch target {
         case .next:
             index = (current ?? -1) + 1
-            guard index < chapters.count else { throw PlayerError("this is the last chapter") }
+            guard index < chapters.count else { throw PlayerError("this is the last chapter (\(chapters.count)); \(choices)") }
         case .previous:
             // Back to the start of this chapter, unless within its first 3 seconds.
-            guard let current else { throw PlayerError("this is before the first chapter") }
+            guard let current else { throw PlayerError("this is before the first chapter; \(choices)") }
             let start = chapters[current]
             let into = session.position.item == start.item
                 ? Double(session.position.frame - start.startFrame) / Double(session.timeline.items[start.item].sampleRate) : 3
             index = into >= 3 || current == 0 ? current : current - 1
         case let .number(number):
             guard number >= 1, number <= chapters.count else {
-                throw PlayerError("there is no chapter \(number): use 1-\(chapters.count)")
+                throw PlayerError("there is no chapter \(number); \(choices)")
             }
             index = number - 1
+        case let .named(text):
+            index = try ChapterTitles(chapters.map(\.title)).index(matching: text, choices: choices)
         }
         session.jump(to: PlaybackPosition(item: chapters[index].item, frame: chapters[index].startFrame), kind: .beforeChapterJump)
-        return .chapter(number: index + 1, count: chapters.count, title: chapters[index].title)
+        return .moved(Place(session))
     }
 
     func undo() throws -> PlayerOutcome {
@@ -109,7 +117,7 @@ extension PlayerController {
         }
         // Not a jump of its own: undoing twice goes further back, not forth.
         session.jump(to: PlaybackPosition(item: item, frame: last.frame), kind: nil)
-        return .undone(to: session.timeline.bookSeconds(session.position))
+        return .undone(Place(session))
     }
 
     func bookmark(note: String?) throws -> PlayerOutcome {

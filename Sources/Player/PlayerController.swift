@@ -69,17 +69,19 @@ public final class PlayerController {
             let session = try playing()
             guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
             session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
-            resume(session)
+            try resume(session)
+            return .moved(Place(session))
         case .pause: try playing().pause()
         case .toggle:
             let session = try playing()
-            if session.state == .playing { session.pause() } else { resume(session) }
-        case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
-        case let .seek(target): try seek(target)
-        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
-        case .nextItem: try nextItem()
-        case .previousItem: try previousItem()
+            if session.state == .playing { session.pause() } else { try resume(session) }
+        case let .skip(forward, seconds): return try skip(forward: forward, seconds: seconds)
+        case let .seek(target): return try seek(target)
+        case let .goto(item, seconds): return try goto(item: item, seconds: seconds)
+        case .nextItem: return try nextItem()
+        case .previousItem: return try previousItem()
         case let .chapter(target): return try chapter(target)
+        case let .chapters(bookId): return try chapters(ofBook: bookId)
         case .undo: return try undo()
         case let .bookmark(note): return try bookmark(note: note)
         case .bookmarks: return try bookmarks()
@@ -153,15 +155,29 @@ public final class PlayerController {
     private func play(_ bookId: Int64?) throws -> PlayerOutcome {
         if let bookId { return try load(try library.book(matching: "#\(bookId)")) }
         if let session {
-            resume(session)
+            try resume(session)
             return .done
         }
         return try load(try bookListenedToLast())
     }
 
-    /// Plays on, going back a little first after a long pause (auto-rewind).
-    func resume(_ session: PlayerSession) {
-        if let back = session.rewindAfterPause() { onNotice(.rewound(seconds: back)) }
+    /// Plays on, going back a little first after a long pause (auto-rewind). At the end of the
+    /// book: the queue's next book if one waits, else this one from its start.
+    func resume(_ session: PlayerSession) throws {
+        if session.hasEnded {
+            if let next = try library.dequeue() {
+                onNotice(.queueNext(next))
+                if case let .started(book, seconds, item, count, output) = try load(next) {
+                    onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
+                }
+                return
+            }
+            try library.markUnfinished(bookId: session.book.id!)
+            session.jump(to: PlaybackPosition(item: session.shufflePlan?.first ?? 0, frame: 0), kind: nil)
+            onNotice(.playingAgain(book: session.book.title))
+        } else if let back = session.rewindAfterPause() {
+            onNotice(.rewound(seconds: back))
+        }
         session.play()
     }
 
@@ -240,7 +256,7 @@ public final class PlayerController {
         switch event {
         case let .failed(item, error):
             .itemFailed(item: item, title: session.timeline.items[item].title, reason: "\(error)")
-        case .ended: .ended(book: session.book.title)
+        case .ended: nil // bookEnded says it, knowing what comes next
         case let .outputLost(message) where !session.hasPlayed: .outputUnavailable(message)
         case let .outputLost(message): .outputLost(message)
         case .outputRestored: .outputRestored
@@ -255,12 +271,17 @@ public final class PlayerController {
     /// saved place. Not when a sleep timer was set to stop at this end.
     private func bookEnded(_ session: PlayerSession) {
         if session.sleepTimer.mode != .off {
+            onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
             session.sleepTimer.set(.off, playing: false)
             onNotice(.sleepTimerOff)
             return
         }
         do {
-            guard let next = try library.dequeue() else { return }
+            guard let next = try library.dequeue() else {
+                onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
+                return
+            }
+            onNotice(.ended(book: session.book.title, startsAgain: false))
             onNotice(.queueNext(next))
             if case let .started(book, seconds, item, count, output) = try load(next) {
                 onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))

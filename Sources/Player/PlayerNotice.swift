@@ -10,7 +10,11 @@ public enum PlayerNotice: Sendable, Equatable {
     /// The first sound of a book just loaded, `seconds` into its item `item` (0-based).
     case heard(book: Book, item: Int, seconds: Double)
     case itemFailed(item: Int, title: String, reason: String)
-    case ended(book: String)
+    /// The book played to its end (marked finished); `startsAgain`: `play` starts it over,
+    /// nothing being queued to follow it.
+    case ended(book: String, startsAgain: Bool)
+    /// `play` at the end of a book: from its start again.
+    case playingAgain(book: String)
     case outputLost(String)
     /// The output would not open before anything played (no server yet): the place is kept
     /// and it is tried again with backoff; `outputRestored` when it opens.
@@ -36,7 +40,8 @@ public enum PlayerNotice: Sendable, Equatable {
         case let .heard(book, item, seconds):
             "playing #\(book.id!) \(book.title) from item \(item + 1) at \(String(format: "%.3f", seconds)) s"
         case let .itemFailed(item, title, reason): "item \(item + 1) (\(title)): \(reason)"
-        case let .ended(book): "\(book): the end"
+        case let .ended(book, startsAgain): "\(book): the end" + (startsAgain ? " (finished); 'play' or space starts it again" : "")
+        case let .playingAgain(book): "\(book): from the start again"
         case let .outputLost(message): "output lost: \(message); paused (position saved), resuming when it is back"
         case let .outputUnavailable(message): "output unavailable: \(message); waiting for it with the place kept (tried again until it opens)"
         case .outputRestored: "output back; playing on"

@@ -4,16 +4,21 @@ import PlayerCore
 /// What a command did, for the front end to show in its own way. Times are seconds into the
 /// book; nil where an earlier item's length is unknown.
 public enum PlayerOutcome: Sendable {
-    /// Done, nothing to tell (pause, toggle, a jump).
+    /// Done, nothing to tell (pause, toggle).
     case done
+    /// A move (seek, skip, goto, next/prev, a chapter) landed here.
+    case moved(Place)
     /// A book was loaded and plays from `seconds` into it.
     case started(book: Book, seconds: Double?, item: Int, itemCount: Int, output: String)
-    case chapter(number: Int, count: Int, title: String)
-    case undone(to: Double?)
+    /// `undo` went back to here.
+    case undone(Place)
+    /// The chapters of `book`, and the one it is in (an index into them; nil when before the
+    /// first, or for a book not loaded that was never played).
+    case chapters(book: String, [ChapterListing], current: Int?)
     case bookmarked(at: Double?, note: String?)
     case bookmarks(book: String, [BookmarkPlace])
-    /// The book's speed and volume now.
-    case settings(speed: Double, volumePercent: Double)
+    /// The book's speed and volume now, and where it is.
+    case settings(speed: Double, volumePercent: Double, place: Place)
     /// The output chosen; `playing`: the book loaded switched to it (else the next book will use it).
     case output(String, playing: Bool)
     case status(Status)
@@ -37,4 +42,14 @@ public struct BookmarkPlace: Sendable, Equatable {
     public let id: Int64
     public let seconds: Double?
     public let note: String?
+}
+
+/// A chapter of a book as `chapters` lists it. Times are seconds; nil where unknown.
+public struct ChapterListing: Sendable, Equatable {
+    public let title: String
+    /// Where it starts in the book.
+    public let start: Double?
+    public let length: Double?
+    /// A file of a many-file book standing as a chapter (it has none of its own).
+    public let isWholeItem: Bool
 }

@@ -30,6 +30,9 @@ final class PlayerSession {
     /// Whether the book was heard: a position reported while the engine played. Until then a
     /// lost output is one that never opened.
     private(set) var hasPlayed = false
+    /// The book played to its end and stopped there: `play` starts it again (or the queue's
+    /// next) rather than replaying the last fraction of a second. A jump clears it.
+    private(set) var hasEnded = false
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
@@ -72,6 +75,7 @@ final class PlayerSession {
     }
 
     func play() {
+        hasEnded = false
         requestedState = .playing
         engine.play()
     }
@@ -84,6 +88,7 @@ final class PlayerSession {
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
         if let kind { recorder.recordJump(kind) }
+        hasEnded = false
         engine.seek(to: target)
         place.jumped(to: target)
         rewind.pausedSince = nil
@@ -112,6 +117,7 @@ final class PlayerSession {
         case .ended:
             place.settled()
             requestedState = nil
+            reachedEnd()
         case .outputLost, .outputMoved:
             requestedState = nil
         case let .stateChanged(state):
@@ -123,6 +129,18 @@ final class PlayerSession {
             break
         }
         recorder.handle(event)
+    }
+
+    /// The engine stopped at the end: when that is the end of the play order's last item (not a
+    /// `play --to` point), the place is that item's last frame, so the bars are full; the last
+    /// position heard trails the end by up to a report's interval and the output's latency.
+    private func reachedEnd() {
+        let here = position
+        let item = timeline.items[here.item]
+        guard here.item == recorder.lastItemInOrder, let frames = item.frames,
+              frames - here.frame < Int64(item.sampleRate) * 3 else { return }
+        place.reachedEnd(PlaybackPosition(item: here.item, frame: frames))
+        hasEnded = true
     }
 
     /// Pauses, saves the position and ends the engine.
@@ -174,4 +192,10 @@ struct PlaceTracker {
     }
 
     mutating func settled() { pendingJump = nil }
+
+    /// Playback stopped at `end`, the end of the book: where the listener is now.
+    mutating func reachedEnd(_ end: PlaybackPosition) {
+        pendingJump = nil
+        position = end
+    }
 }

@@ -17,6 +17,8 @@ public struct Status: Codable, Equatable, Sendable {
     /// end of the item), in seconds: MPRIS describes the chapter as the track.
     public var chapterStart: Double?
     public var chapterDuration: Double?
+    /// The chapter is a whole file of a book of many files without chapter marks.
+    public var chapterIsWholeItem = false
     public var itemPosition: Double
     public var itemDuration: Double?
     public var bookPosition: Double?
@@ -56,8 +58,8 @@ public struct Status: Codable, Equatable, Sendable {
         if let chapterIndex, chapters[chapterIndex].item == position.item {
             let start = chapters[chapterIndex]
             let rate = Double(item.sampleRate)
-            let next = chapters.indices.contains(chapterIndex + 1) ? chapters[chapterIndex + 1] : nil
-            let endFrame = next.flatMap { $0.item == start.item ? $0.startFrame : nil } ?? item.frames
+            let endFrame = timeline.endFrame(ofChapter: chapterIndex)
+            chapterIsWholeItem = start.isWholeItem
             chapterStart = Double(start.startFrame) / rate
             chapterDuration = endFrame.map { Double($0 - start.startFrame) / rate }
         }
@@ -74,6 +76,7 @@ public struct Status: Codable, Equatable, Sendable {
         repeatMode = session.settings.repeatMode.rawValue
         shuffle = session.settings.shuffle
         state = switch session.state {
+        case _ where session.hasEnded: "finished"
         case .playing: "playing"
         case .paused: "paused"
         case .stopped: "stopped"
@@ -86,7 +89,7 @@ public struct Status: Codable, Equatable, Sendable {
         var lines = ["\(book) — \(state)",
                      "item \(itemNumber)/\(itemCount): \(item)  \(time(itemPosition)) / \(time(itemDuration))"]
         if let chapter, let chapterNumber {
-            lines.append("chapter \(chapterNumber)/\(chapterCount): \(chapter)")
+            lines.append("chapter \(chapterNumber)/\(chapterCount): \(chapter)  \(time(chapterPosition)) / \(time(chapterDuration))")
         } else if chapterCount > 0 {
             lines.append("chapter -/\(chapterCount)")
         }
@@ -94,6 +97,15 @@ public struct Status: Codable, Equatable, Sendable {
         lines.append("speed \(Self.speedText(speed))  volume \(Int(volume))%  output \(output)")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
+    }
+
+    /// Seconds into the chapter of the item playing; nil outside one.
+    public var chapterPosition: Double? { chapterStart.map { max(0, itemPosition - $0) } }
+
+    /// What is left of the chapter (else of the item), at the speed; nil when unknown.
+    public var chapterTimeLeft: Double? {
+        if let chapterDuration, let chapterPosition { return max(0, chapterDuration - chapterPosition) / speed }
+        return itemDuration.map { max(0, $0 - itemPosition) / speed }
     }
 
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }

@@ -80,12 +80,13 @@ final class PlayView {
         }
     }
 
-    /// The place heard now, as a time and as exact numbers: `0:12.345 (item 0, frame 544000)`.
+    /// The place heard now, as a time and as exact numbers: `0:12.345 (item 1, frame 544000)`,
+    /// items counted from 1 as everywhere else the listener reads them.
     private var place: String {
         guard let position = player.position else { return "the start" }
         let rate = rates.indices.contains(position.item) ? rates[position.item] : nil
         let time = rate.map { Timecode.format(seconds: Double(position.frame) / Double($0)) } ?? "?"
-        return "\(time) (item \(position.item), frame \(position.frame))"
+        return "\(time) (item \(position.item + 1), frame \(position.frame))"
     }
 }
 

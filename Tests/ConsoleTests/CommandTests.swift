@@ -58,7 +58,7 @@ import Testing
         #expect(try failure("volume -1") == "volume: '-1' is not a volume: use a volume from 0 to 150 percent (80 or 80%)")
         #expect(try failure("volume 151%") == "volume: '151%' is out of range: use a volume from 0 to 150 percent (80 or 80%)")
         #expect(try failure("volume loud") == "volume: 'loud' is not a volume: use a volume from 0 to 150 percent (80 or 80%)")
-        #expect(try failure("chapter 0") == "chapter: '0' is not a chapter: use next, prev or a number from 1")
+        #expect(try failure("chapter 0") == "chapter: chapters are numbered from 1; use next, prev, a name or a number")
         #expect(try failure("+ten") == "'+ten' is not an amount of time: use +N or -N, N as 90, 1:30, 1:02:03.250, 90s, 30m, 1h or 1h30m (0 or more)")
         #expect(try failure("pause now") == "pause takes no arguments")
         #expect(try failure("help fly") == "help: no command 'fly'; 'help' lists them")

@@ -24,7 +24,8 @@ import Testing
         #expect(completer.complete("bookm")?.replacement == "bookmark") // their common start, no space
         #expect(completer.complete("book")?.candidates == ["bookmark", "bookmarks", "book"])
         #expect(completer.complete("status; se")?.replacement == "seek ")
-        #expect(completer.complete("help ch")?.replacement == "chapter ")
+        #expect(completer.complete("help ch")?.candidates == ["chapter", "chapters"])
+        #expect(completer.complete("help chapters")?.replacement == "chapters ")
         #expect(completer.complete("zz") == nil)
     }
 

@@ -8,6 +8,7 @@ import Testing
         let json = """
             {"book": "\(title)", "bookId": 1, "item": "Part Two: The Grand Inquisitor and a very long item title",
              "itemNumber": 2, "itemCount": 12, "chapter": "Rebellion", "chapterNumber": 5, "chapterCount": 40,
+             "chapterStart": 60, "chapterDuration": 300, "chapterIsWholeItem": false,
              "itemPosition": 150, "itemDuration": 600, "bookPosition": 750, "bookDuration": 3000,
              "timeLeft": 1500, "speed": 1.5, "volume": 80, "output": "pulse", "state": "\(state)",
              "repeatMode": "off", "shuffle": false, "queue": 0}
@@ -34,7 +35,8 @@ import Testing
         // Then state, book, item n/N, chapter i/N, times, speed, volume, output, sleep and message show
         #expect(lines[0].contains("PAUSED"))
         for expected in ["The Brothers Karamazov", "item 2/12: Part Two", "chapter 5/40: Rebellion",
-                         "item 2:30 / 10:00", "book 12:30 / 50:00", "25:00 left at 1.5x",
+                         "chapter 1:30 / 5:00", "item 2:30 / 10:00", "book 12:30 / 50:00",
+                         "2:20 left in chapter, 25:00 in book at 1.5x",
                          "speed 1.5x  volume 80%  output pulse", "sleep in 9:41", "bookmarked 12:30"] {
             #expect(text.contains(expected), "\(expected) in\n\(text)")
         }
@@ -44,8 +46,25 @@ import Testing
         let empty = itemBar.filter { $0 == "░" }.count
         #expect(filled + empty == 80 - " item 2:30 / 10:00".count - 2)
         #expect(abs(Double(filled) / Double(filled + empty) - 0.25) < 0.03, "\(itemBar)")
+        // and the chapter has a bar of its own, 90 s of its 300 s full
+        let chapterBar = try #require(lines.first { $0.hasSuffix("chapter 1:30 / 5:00") })
+        let chapterFilled = chapterBar.filter { $0 == "█" }.count
+        let chapterEmpty = chapterBar.filter { $0 == "░" }.count
+        #expect(abs(Double(chapterFilled) / Double(chapterFilled + chapterEmpty) - 0.3) < 0.03, "\(chapterBar)")
         // and nothing is wider than the screen
         #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func aFileStandingAsAChapterIsShownAsTheItemOnce() throws {
+        // Given a book of many files without chapter marks: item 2 is chapter 2
+        var status = try Self.status()
+        (status.chapter, status.chapterNumber, status.chapterCount) = (status.item, 2, 12)
+        (status.chapterStart, status.chapterDuration, status.chapterIsWholeItem) = (0, 600, true)
+        let lines = PlayerScreenLayout(status: status).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color).map(Self.visible)
+        // Then no second line and bar repeat the item as a chapter, and the time left is the item's
+        #expect(!lines.contains { $0.contains("chapter 2/12") || $0.contains("] chapter") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("item 2/12: Part Two") })
+        #expect(lines.contains("5:00 left in item, 25:00 in book at 1.5x"), "\(lines)")
     }
 
     @Test func playingAndPausedLookDifferentAndColoured() throws {

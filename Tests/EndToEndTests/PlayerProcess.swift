@@ -101,13 +101,13 @@ final class PlayerProcess: @unchecked Sendable {
         return Self.place(in: String(line))
     }
 
-    /// Parses "(item I, frame F)".
+    /// Parses "(item I, frame F)", I counted from 1, into a 0-based item index.
     static func place(in text: String) -> (item: Int, frame: Int64)? {
         guard let range = text.range(of: "(item ") else { return nil }
         let rest = text[range.upperBound...]
         let numbers = rest.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int64($0) }
-        guard numbers.count == 2 else { return nil }
-        return (Int(numbers[0]), numbers[1])
+        guard numbers.count == 2, numbers[0] >= 1 else { return nil }
+        return (Int(numbers[0]) - 1, numbers[1])
     }
 
     /// Closes standard input and waits for the exit; nil when it had to be killed.

@@ -69,7 +69,7 @@ import Testing
 
         // and Enter plays it and shows the player screen with the book and its chapter
         try screen.send("Enter")
-        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Red Book") && $0.contains("chapter 1/2: Opening") } != nil,
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Red Book") && $0.contains("chapter 1/3: Opening") } != nil,
                 "\(screen.screen())")
         #expect(screen.waitFor("item 0:02 /") != nil, "position advances: \(screen.screen())")
 
@@ -87,7 +87,7 @@ import Testing
         try screen.send("now", "Enter")
         #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
         try screen.send("Right")
-        #expect(screen.waitFor("chapter 2/2: Second") != nil, "\(screen.screen())")
+        #expect(screen.waitFor("chapter 2/3: Second") != nil, "\(screen.screen())")
         try screen.send("q")
         #expect(screen.waitUntil { Self.lines($0).last { !$0.isEmpty } == "abplayer />" } != nil, "prompt back: \(screen.screen())")
         let skipped = try screen.status()
@@ -179,7 +179,7 @@ extension PlayerScreenTests {
         // plain status line, `art` lists the books, and no escape sequence is printed
         #expect(result.status != 0)
         #expect(result.stderr.contains("now: nothing is playing and no book has been played yet"), "\(result.stderr)")
-        #expect(out.contains("Red Book — playing  item 1/2 0:45/1:00  chapter 2/2: Second  book 0:45/2:00"), "\(out)")
+        #expect(out.contains("Red Book — playing  item 1/2 0:45/1:00  chapter 2/3: Second  book 0:45/2:00"), "\(out)")
         #expect(out.contains("the player screen needs a terminal"))
         #expect(out.contains("Blue Book") && out.contains("the cover gallery needs a terminal"))
         #expect(!out.contains("\u{1B}"))

@@ -36,11 +36,11 @@ extension ReplTerminalTests {
 
         // Then the notice is a line of its own, and below it the prompt shows what was typed
         let lines = screen.split(separator: "\n").map(String.init)
-        let notice = try #require(lines.firstIndex(of: "Tone: the end"), "\(screen)")
+        let notice = try #require(lines.firstIndex(of: "Tone: the end (finished); 'play' or space starts it again"), "\(screen)")
         #expect(lines.dropFirst(notice + 1).first == "abplayer /> stätu", "\(screen)")
         // and the typed text is still being edited: finishing it runs the command
         try terminal.send("BSpace", "BSpace", "BSpace", "atus", "Enter")
-        #expect(terminal.waitFor("Tone — stopped") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("Tone — finished") != nil, "\(terminal.screen())")
     }
 
     @Test func aBookPlaysThroughPrivatePulseAudioPausesAndReportsItsPlace() async throws {

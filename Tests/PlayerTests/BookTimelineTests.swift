@@ -21,8 +21,24 @@ import Testing
         #expect(timeline.position(atBookSeconds: -5) == PlaybackPosition(item: 0, frame: 0))
         #expect(timeline.position(atBookSeconds: 1200.5) == nil)
         #expect(timeline.bookSeconds(PlaybackPosition(item: 1, frame: 44100 * 30)) == 630)
-        #expect(timeline.chapters.isEmpty)
-        #expect(timeline.chapterIndex(at: PlaybackPosition(item: 1, frame: 0)) == nil)
+    }
+
+    @Test func eachFileOfABookWithoutChapterMarksIsAChapterButALoneFileIsNot() throws {
+        // Given two files without chapter marks: each is a chapter, from its start to its end
+        var files = try timeline()
+        #expect(files.chapters.map(\.title) == files.items.map(\.title))
+        #expect(files.chapters.allSatisfy { $0.isWholeItem })
+        #expect(files.chapterIndex(at: PlaybackPosition(item: 1, frame: 0)) == 1)
+        #expect(files.span(ofChapter: 1).start == 600 && files.span(ofChapter: 1).length == 600)
+        // When the second file turns out to have chapters of its own (found on opening it), the
+        // first stays a chapter and the second's marks replace it
+        files.items[1].chapters = [ChapterMark(startFrame: 0, title: "A"), ChapterMark(startFrame: 44100 * 100, title: "B")]
+        #expect(files.chapters.map(\.title) == [files.items[0].title, "A", "B"])
+        #expect(files.span(ofChapter: 1).length == 100 && files.span(ofChapter: 2).length == 500)
+        // And a book of one file without marks has no chapters
+        files.items.removeLast()
+        #expect(files.chapters.isEmpty)
+        #expect(files.chapterIndex(at: PlaybackPosition(item: 0, frame: 0)) == nil)
     }
 
     @Test func chaptersAcrossItemsAreNumberedThroughTheBook() throws {

@@ -46,13 +46,16 @@ import Testing
         #expect(player.status.itemNumber == 3 && player.status.itemPosition == 1.5)
         #expect(throws: PlayerError.self) { try player.perform(.goto(item: 2, seconds: 61)) }
         #expect(await player.runUntilHeard { $0.item == 2 && $0.frame >= Int64(1.5 * Self.rate) })
-        // a book without chapters says so
-        #expect(throws: PlayerError("Walk has no chapters")) { try player.perform(.chapter(.next)) }
+        // each file of a book without chapter marks is a chapter: there is none after the last,
+        // and the error names the choices
+        #expect(throws: PlayerError("this is the last chapter (3); use next, prev, a name, or 1–3")) {
+            try player.perform(.chapter(.next))
+        }
 
         // Then undo walks back along the jumps: before goto (item 1's start), then before the
         // prevs and next (item 2's start, as next left it)
         guard case let .undone(first) = try player.perform(.undo) else { Issue.record("no undo"); return }
-        #expect(first == 0 && player.status.itemNumber == 1)
+        #expect(first.bookSeconds == 0 && player.status.itemNumber == 1)
         try player.perform(.undo)
         #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
         try player.perform(.undo)
@@ -108,10 +111,35 @@ import Testing
 
         // Then it is finished, the second plays from its start, and the queue is empty
         #expect(try player.library.bookListing(id: first).finished)
-        #expect(player.notices.contains(.ended(book: "First")))
+        #expect(player.notices.contains(.ended(book: "First", startsAgain: false)))
         #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
         #expect(player.status.book == "Second" && player.status.itemNumber == 1)
         #expect(try player.library.queue().isEmpty)
+    }
+
+    @Test func theEndIsAFullBarAndPlayThereStartsTheBookAgain() async throws {
+        // Given a book of two files, played to its end with nothing queued
+        let player = try ControllerHarness("the-end", paced: false)
+        let book = try player.book("Short", itemSeconds: [1, 2])
+        try player.perform(.play(bookId: book))
+        #expect(await player.run(until: { player.notices.contains { if case .ended = $0 { true } else { false } } }, seconds: 60))
+
+        // Then the book is finished, the place is its very end (the bar full, not a second
+        // short), and the notice says what play does now
+        #expect(try player.library.bookListing(id: book).finished)
+        #expect(player.notices.contains(.ended(book: "Short", startsAgain: true)))
+        #expect(player.status.state == "finished")
+        #expect(player.status.bookPosition == player.status.bookDuration && player.status.bookDuration == 3)
+        #expect(player.status.timeLeft == 0)
+
+        // When play (space on the screen) is pressed there
+        try player.perform(.toggle)
+        // Then the book starts again from its start, says so, and is no longer finished
+        #expect(player.notices.contains(.playingAgain(book: "Short")))
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
+        #expect(player.status.state == "playing")
+        #expect(try !player.library.bookListing(id: book).finished)
+        #expect(await player.runUntilHeard { $0.item == 1 })
     }
 
     @Test func aTimedSleepFadesOutPausesAndBookmarksThePlace() async throws {
@@ -272,11 +300,11 @@ import Testing
         #expect(throws: PlayerError("'151' is out of range: use a volume from 0 to 150 percent (80 or 80%)")) {
             try player.perform(.volume(percent: 151))
         }
-        guard case let .settings(speed, volume) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
+        guard case let .settings(speed, volume, _) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
         #expect(speed == 1.5 && volume == 100)
         #expect(try player.library.settings(ofBook: book).speed == 1.5)
         // The volume is stored, played and reported in percent: no factor between them
-        guard case let .settings(_, percent) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
+        guard case let .settings(_, percent, _) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
         #expect(percent == 80)
         #expect(try player.library.settings(ofBook: book).volume == 80)
         #expect(player.controller.status?.volume == 80)

@@ -19,6 +19,9 @@ struct PlayerScreenLayout {
 
     private func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
 
+    /// A chapter that is not simply the item: a file of a many-file book is shown as the item.
+    private var hasChapterOfItsOwn: Bool { status.chapter != nil && status.chapterStart != nil && !status.chapterIsWholeItem }
+
     private var chapterText: String? {
         if let chapter = status.chapter, let number = status.chapterNumber {
             return "chapter \(number)/\(status.chapterCount): \(chapter)"
@@ -32,7 +35,7 @@ struct PlayerScreenLayout {
         func fit(_ text: String) -> String { TextFit.truncate(text, to: width) }
         let playing = status.state == "playing"
         // The state, big and unmissable: a reverse-video block (colour: green playing, yellow paused).
-        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : "■  STOPPED"
+        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : status.state == "finished" ? "■  THE END" : "■  STOPPED"
         let stateBlock = style.styled(" \(fit(stateWord)) ", playing ? "1;7;32" : "1;7;33")
         // A bar with its times after it: "[████░░░░] 1:23 / 10:00".
         func bar(_ label: String, _ position: Double?, _ duration: Double?) -> String {
@@ -48,12 +51,14 @@ struct PlayerScreenLayout {
             style.styled(fit(status.book), "1"),
             fit("item \(status.itemNumber)/\(status.itemCount): \(status.item)"),
         ]
-        if let chapterText { lines.append(fit(chapterText)) }
+        if let chapterText, !status.chapterIsWholeItem { lines.append(fit(chapterText)) }
+        lines.append("")
+        if hasChapterOfItsOwn { lines.append(bar("chapter", status.chapterPosition, status.chapterDuration)) }
+        let leftIn = hasChapterOfItsOwn ? "chapter" : "item"
         lines += [
-            "",
             bar("item", status.itemPosition, status.itemDuration),
             bar("book", status.bookPosition, status.bookDuration),
-            fit("\(time(status.timeLeft)) left at \(Status.speedText(status.speed))"),
+            fit("\(time(status.chapterTimeLeft)) left in \(leftIn), \(time(status.timeLeft)) in book at \(Status.speedText(status.speed))"),
             "",
             fit("speed \(Status.speedText(status.speed))  volume \(Int(status.volume))%  output \(status.output)"),
             fit("sleep \(status.sleep ?? "off")"),
@@ -70,7 +75,7 @@ struct PlayerScreenLayout {
     var plainLine: String {
         var parts = ["\(status.book) — \(status.state)",
                      "item \(status.itemNumber)/\(status.itemCount) \(time(status.itemPosition))/\(time(status.itemDuration))"]
-        if let chapterText { parts.append(chapterText) }
+        if let chapterText, !status.chapterIsWholeItem { parts.append(chapterText) }
         parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
         parts.append("speed \(Status.speedText(status.speed)) volume \(Int(status.volume))%")
         if let sleep = status.sleep { parts.append("sleep \(sleep)") }
