@@ -78,6 +78,8 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 # The REPL's library commands (book items, browse, export, reorder) against sqlite3.
 "$(dirname "$0")/bench-replib.sh" "$bin_dir"
 "$(dirname "$0")/bench-screen.sh" "$bin_dir"
+# The library screen on 10,000 books: open and keys, against cmus's library view.
+"$(dirname "$0")/bench-library-screen.sh" "$bin_dir"
 # Speed (libsonic) against speed 1 and ffmpeg's atempo.
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
 # Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.

@@ -8,6 +8,8 @@ final class FullScreen {
         /// The cover of the book being played, filling the screen.
         case cover
         case gallery(Gallery)
+        /// The shelves and books (`library`, or L on the player screen).
+        case library(LibraryBrowser)
     }
 
     var view: View
