@@ -15,7 +15,7 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
 	snapserver snapclient
-BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc
+BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng
 
 .PHONY: all deps test-deps build run test bench fuzz install-sdk clean
 

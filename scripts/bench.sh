@@ -72,10 +72,14 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 # The library: import vs cmus and ffprobe; listing a 10,000-book library.
 "$(dirname "$0")/bench-library.sh" "$bin_dir"
 "$(dirname "$0")/bench-outputs.sh" "$bin_dir"
+# Time to first sound: 'play BOOK' at the prompt to the first sound from a PulseAudio null sink, against mpv.
+"$(dirname "$0")/bench-first-sound.sh" "$bin_dir"
 "$(dirname "$0")/bench-console.sh" "$bin_dir"
 # The REPL's library commands (book items, browse, export, reorder) against sqlite3.
 "$(dirname "$0")/bench-replib.sh" "$bin_dir"
 "$(dirname "$0")/bench-screen.sh" "$bin_dir"
+# The library screen on 10,000 books: open and keys, against cmus's library view.
+"$(dirname "$0")/bench-library-screen.sh" "$bin_dir"
 # Speed (libsonic) against speed 1 and ffmpeg's atempo.
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
 # Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.

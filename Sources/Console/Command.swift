@@ -252,7 +252,7 @@ extension Command {
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
-        case "now", "art": self = .screen(try ScreenCommand(name: name, arguments: arguments))
+        case "now", "art", "library": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
             if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {
                 throw CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")

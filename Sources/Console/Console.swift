@@ -170,7 +170,8 @@ public final class Console {
     /// `play BOOK`, `play ITEM` (of the book loaded) or `play` (resume).
     func play(_ reference: String?) throws {
         guard let reference else { return try perform(.play(bookId: nil)) }
-        if let loaded = player.loadedBook, let item = ItemReference.index(reference, titles: loaded.itemTitles) {
+        // "#12" is always book 12 (the screens play books so), even when an item's title holds "#12".
+        if !reference.hasPrefix("#"), let loaded = player.loadedBook, let item = ItemReference.index(reference, titles: loaded.itemTitles) {
             return try perform(.playItem(item))
         }
         try perform(.play(bookId: try library.book(matching: reference).id!))

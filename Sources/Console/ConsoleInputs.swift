@@ -101,6 +101,7 @@ extension Console {
                 changes.map(LibraryText.changeLine).forEach(say)
                 // The book playing takes its new items without a break in what is heard.
                 player.libraryChanged(changes)
+                reloadLibraryScreen()
                 redrawScreen()
             case let .libraryWatchFailed(message):
                 complain(TerminalText.visible(message))

@@ -14,6 +14,16 @@ import Testing
         #expect(keys(input) == [.up, .down, .right, .left, .shiftRight, .shiftLeft, .right])
     }
 
+    @Test func pagingKeysInTheXtermAndVT220FormsTabAndBackspace() {
+        // Given PgUp/PgDn (ESC [ 5 ~, ESC [ 6 ~), Home/End as xterm sends them (ESC [ H, ESC [ F,
+        // ESC O H, ESC O F) and as VT220/tmux/rxvt do (ESC [ 1 ~, ESC [ 4 ~, ESC [ 7 ~, ESC [ 8 ~)
+        let input: [UInt8] = Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}OH\u{1B}OF\u{1B}[1~\u{1B}[4~\u{1B}[7~\u{1B}[8~".utf8)
+        // Then each is its key
+        #expect(keys(input) == [.pageUp, .pageDown, .home, .end, .home, .end, .home, .end, .home, .end])
+        // and Tab, DEL and BS (both are Backspace, terminals differ) are keys, not dropped controls
+        #expect(keys([0x09, 0x7F, 0x08, UInt8(ascii: "x")]) == [.tab, .backspace, .backspace, .character("x")])
+    }
+
     @Test func charactersEnterAndUTF8() {
         #expect(keys(Array(" q[]hC\r\n".utf8)) == [.character(" "), .character("q"), .character("["), .character("]"),
                                                     .character("h"), .character("C"), .enter, .enter])
@@ -43,9 +53,10 @@ import Testing
     }
 
     @Test func unknownSequencesAndBytesAreSkippedWhole() {
-        // F5 (ESC [ 15 ~), ctrl-shift-arrow (ESC [ 1 ; 6 C), Alt-x, control bytes, a stray UTF-8
-        // continuation byte and an invalid lead: none is a key, and what follows still is
-        let input: [UInt8] = Array("\u{1B}[15~\u{1B}[1;6C\u{1B}x".utf8) + [0x01, 0x7F, 0x80, 0xFF, 0xC3, 0x28] + Array("q".utf8)
+        // F5 (ESC [ 15 ~), ctrl-shift-arrow (ESC [ 1 ; 6 C), ctrl-PgUp (ESC [ 5 ; 5 ~), Alt-x,
+        // control bytes, a stray UTF-8 continuation byte and an invalid lead: none is a key, and
+        // what follows still is
+        let input: [UInt8] = Array("\u{1B}[15~\u{1B}[1;6C\u{1B}[5;5~\u{1B}x".utf8) + [0x01, 0x80, 0xFF, 0xC3, 0x28] + Array("q".utf8)
         #expect(keys(input) == [.character("q")])
     }
 

@@ -3,9 +3,10 @@ import Library
 import Player
 import PlayerCore
 
-/// The full screens: `now` (the player) and `art` (the cover gallery). Keys become the same
-/// `Command` values the prompt runs, through `execute(_:)`, so automatic bookmarks, undo and
-/// saved settings work the same; what a command says goes to the screen's message line.
+/// The full screens: `now` (the player), `art` (the cover gallery) and `library` (the browser,
+/// in Console+LibraryScreen.swift). Keys become the same `Command` values the prompt runs,
+/// through `execute(_:)`, so automatic bookmarks, undo and saved settings work the same; what a
+/// command says goes to the screen's message line.
 extension Console {
     var fullScreen: FullScreen? {
         get { screens.current }
@@ -16,10 +17,11 @@ extension Console {
         switch command {
         case .now: try showPlayer()
         case let .art(shelf): try showGallery(shelf: shelf)
+        case .library: try showLibrary()
         }
     }
 
-    private var screenStyle: ScreenStyle {
+    var screenStyle: ScreenStyle {
         ScreenStyle(environment: ProcessInfo.processInfo.environment,
                     isTerminal: isInteractive && isatty(STDOUT_FILENO) == 1)
     }
@@ -51,7 +53,7 @@ extension Console {
         open(.gallery(Gallery(books: books)), style: style)
     }
 
-    private func open(_ view: FullScreen.View, style: ScreenStyle) {
+    func open(_ view: FullScreen.View, style: ScreenStyle) {
         if let fullScreen {
             fullScreen.view = view
         } else {
@@ -103,6 +105,8 @@ extension Console {
             fullScreen.draw(gallery.lines(cover: cover(ofBook: gallery.current.id), size: size, style: fullScreen.style))
         case let .bookmarks(picker):
             fullScreen.draw(picker.lines(size: size, style: fullScreen.style))
+        case let .library(browser):
+            drawLibrary(browser, on: fullScreen)
         }
     }
 
@@ -154,6 +158,8 @@ extension Console {
             default: break
             }
             fullScreen.view = .bookmarks(picker)
+        case .library:
+            handleLibraryKey(key)
         }
         redrawScreen()
     }
@@ -203,6 +209,8 @@ extension Console {
         // The sleep timer's own command line, as typed at the prompt.
         case .character("s"): _ = execute(line: "sleep cycle")
         case .character("a"): fullScreen?.view = .cover
+        case .character("L"):
+            do { try showLibrary() } catch { complain("\(error)") }
         case .character("q"), .escape: closeScreen()
         default: break
         }

@@ -10,6 +10,8 @@ final class FullScreen {
         case gallery(Gallery)
         /// The book's bookmarks, to go to one (`B` on the player screen).
         case bookmarks(BookmarkPicker)
+        /// The shelves and books (`library`, or L on the player screen).
+        case library(LibraryBrowser)
     }
 
     var view: View

@@ -5,11 +5,17 @@ public enum Key: Equatable, Sendable {
     case shiftLeft, shiftRight
     case enter
     case escape
+    case tab
+    /// Backspace: DEL (0x7F) from most terminals, BS (0x08) from some.
+    case backspace
+    case pageUp, pageDown, home, end
 }
 
 /// Turns terminal input bytes into keys. Knows the xterm/tmux forms of the arrows: `ESC [ C`,
-/// `ESC O C` (application cursor mode) and with modifiers `ESC [ 1 ; 2 C` (2 = shift). Any other
-/// escape sequence is skipped whole; bytes that are not UTF-8 are dropped. Never fails.
+/// `ESC O C` (application cursor mode) and with modifiers `ESC [ 1 ; 2 C` (2 = shift); of Home
+/// and End: `ESC [ H`, `ESC O H`, and the VT220 `ESC [ 1 ~`, `ESC [ 7 ~` (rxvt) and `ESC [ 4 ~`,
+/// `ESC [ 8 ~`; of PgUp and PgDn: `ESC [ 5 ~`, `ESC [ 6 ~`. Any other escape sequence is skipped
+/// whole; bytes that are not UTF-8 are dropped. Never fails.
 public struct KeyParser: Sendable {
     private var pending: [UInt8] = []
 
@@ -53,6 +59,8 @@ public struct KeyParser: Sendable {
             if introducer == 0x1B { return (.escape, 1) } // Esc pressed twice
             return (nil, 2) // Alt+key: not ours
         case 0x0D, 0x0A: return (.enter, 1)
+        case 0x09: return (.tab, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
         case 0x20...0x7E: return (.character(Character(Unicode.Scalar(byte))), 1)
         case 0xC0...0xF7:
             // A UTF-8 character (e.g. a non-ASCII letter): its length from the lead byte.
@@ -77,6 +85,17 @@ public struct KeyParser: Sendable {
         let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self).split(separator: ";")
         let shifted = parameters.count == 2 && parameters[1] == "2"
         let plain = parameters.isEmpty || parameters == ["1"]
+        if bytes[end] == UInt8(ascii: "~") {
+            // VT220 editing keys: the number says which.
+            let key: Key? = switch parameters.first {
+            case "1", "7": .home
+            case "4", "8": .end
+            case "5": .pageUp
+            case "6": .pageDown
+            default: nil
+            }
+            return (parameters.count == 1 ? key : nil, end - index + 1)
+        }
         let key: Key? = switch (bytes[end], shifted, plain || shifted) {
         case (UInt8(ascii: "A"), false, true): .up
         case (UInt8(ascii: "B"), false, true): .down
@@ -84,6 +103,8 @@ public struct KeyParser: Sendable {
         case (UInt8(ascii: "D"), false, true): .left
         case (UInt8(ascii: "C"), true, _): .shiftRight
         case (UInt8(ascii: "D"), true, _): .shiftLeft
+        case (UInt8(ascii: "H"), false, true): .home
+        case (UInt8(ascii: "F"), false, true): .end
         default: nil
         }
         return (key, end - index + 1)

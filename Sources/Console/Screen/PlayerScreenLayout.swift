@@ -9,7 +9,7 @@ struct PlayerScreenLayout {
     var message: String?
 
     static let keys = ["space play/pause", "←/→ skip", "h/l 1 min", "↑/↓ volume", "[/] speed", "n/p item",
-                       "c/C chapter", "b bookmark", "B bookmarks", "u undo", "s sleep", "a art", "q back"]
+                       "c/C chapter", "b bookmark", "B bookmarks", "u undo", "s sleep", "a art", "L library", "q back"]
 
     /// The keys in lines of at most `columns` cells, whole keys only: on a narrow window they
     /// take two lines rather than lose the last ones (`q back` was cut off at 120 columns).

@@ -77,6 +77,13 @@ enum TextFit {
         return kept + "…"
     }
 
+    /// `text` fitted to exactly `width` cells: cut as `truncate` does, then spaces after it (the
+    /// columns of a list line up).
+    static func padded(_ text: String, to width: Int) -> String {
+        let fitted = truncate(text, to: width)
+        return fitted + String(repeating: " ", count: max(0, width - cells(fitted)))
+    }
+
     /// `pieces` joined by `separator` into lines of at most `width` cells, breaking only between
     /// pieces (a piece wider than `width` is a line of its own): help text by words, the player
     /// screen's keys by key.

@@ -1,0 +1,93 @@
+import Foundation
+import Library
+import PlayerCore
+
+/// The library screen (`library`, or L on the player screen): the library is read once when it
+/// opens (`LibraryDatabase.catalog()`: two queries, the shelf tree and the book summaries), then keys move, fold and search in
+/// memory; Enter plays the book through the same `Command` the prompt runs. It is redrawn, as the
+/// player screen is, after every engine event, so the book playing shows its place moving.
+extension Console {
+    func showLibrary() throws {
+        let fromPlayer: Bool
+        if case .player = fullScreen?.view { fromPlayer = true } else { fromPlayer = false }
+        let catalog = try library.catalog()
+        let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: fromPlayer)
+        let style = screenStyle
+        guard style.mode != .plain else {
+            if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
+            let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
+            let lengths = try library.bookLengths(of: nil)
+            for index in browser.listed {
+                let book = browser.books[index]
+                say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
+            }
+            say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
+            return
+        }
+        open(.library(browser), style: style)
+    }
+
+    /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
+    static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
+        let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
+        let author = book.author.map { " — \($0)" } ?? ""
+        let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
+        return TerminalText.visible("/\(shelf)  #\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: length))  \(progress)")
+    }
+
+    /// Draws the screen, reading first the lengths of the books coming into view (one query
+    /// for all of them, and none once they are known).
+    func drawLibrary(_ browser: LibraryBrowser, on screen: FullScreen) {
+        var browser = browser
+        let missing = browser.booksWithoutLength(height: LibraryScreenLayout.paneHeight(screen.size))
+        if !missing.isEmpty {
+            do {
+                browser.learn(try library.bookLengths(of: missing))
+                screen.view = .library(browser)
+            } catch {
+                screen.message = TerminalText.visible("library: \(error)")
+            }
+        }
+        let status = player.status
+        let playing = player.loadedBook.map { loaded in
+            LibraryScreenLayout.Playing(bookId: loaded.book.id!, positionSeconds: status?.bookPosition,
+                                        durationSeconds: status?.bookDuration)
+        }
+        let layout = LibraryScreenLayout(browser: browser, playing: playing, message: screen.message)
+        screen.draw(layout.lines(size: screen.size, style: screen.style))
+    }
+
+    /// The library watch changed books while the screen shows: read the library again (the same
+    /// two queries), keeping the shelf, the search and the book selected.
+    func reloadLibraryScreen() {
+        guard let screen = fullScreen, case let .library(old) = screen.view else { return }
+        do {
+            let catalog = try library.catalog()
+            var browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: old.returnsToPlayer)
+            browser.carryOver(old)
+            browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(screen.size))
+            screen.view = .library(browser)
+        } catch {
+            complain(TerminalText.visible("library: \(error)"))
+        }
+    }
+
+    func handleLibraryKey(_ key: Key) {
+        guard let screen = fullScreen, case var .library(browser) = screen.view else { return }
+        let action = browser.handle(key, pageHeight: LibraryScreenLayout.paneHeight(screen.size))
+        screen.view = .library(browser)
+        switch action {
+        case nil: break
+        case let .play(bookId):
+            do {
+                // The book loaded carries on where it is (paused: resumes) rather than loading again.
+                try execute(.play(player.loadedBook?.book.id == bookId ? nil : "#\(bookId)"))
+                screen.view = .player
+            } catch {
+                complain(TerminalText.visible("play: \(error)"))
+            }
+        case .back:
+            if browser.returnsToPlayer { screen.view = .player } else { closeScreen() }
+        }
+    }
+}
