@@ -267,8 +267,9 @@ public final class Console {
         }
     }
 
-    /// Just after a book started, a sleep timer can only be the listener's default (`set sleep`),
-    /// armed as it started: said, with how to cancel it.
+    /// Just after a book started, a sleep timer can only be a default the listener set (the
+    /// book's own, `book settings --sleep-timer`, or `set sleep`), armed as it started: said,
+    /// with how to cancel it.
     func sayDefaultSleepTimer() {
         if let sleep = player.status?.sleep { say("sleep timer: \(sleep) (your default; 'sleep off' cancels it)") }
     }

@@ -199,8 +199,10 @@ enum LibrarySchema {
     /// listener's default applies (`playerPreferences.defaultSpeed`, `defaultSkipSeconds`, built in
     /// 1 and 30 s). Until now a book's row held 1 and 30 whether or not the listener chose them (a
     /// row is made by any setting, a volume or shuffle), so those values become NULL: they were the
-    /// default then and follow the default now. The sleep timer default is only the listener's (a
-    /// book's `sleepTimerSeconds` is the last one set for it, never armed by itself).
+    /// default then and follow the default now. A book's `sleepTimerSeconds` was the last `sleep` typed
+    /// for it, never armed; it becomes the book's own sleep default (`book settings --sleep-timer`),
+    /// armed when the book starts, so the old values are cleared: a timer typed once long ago must
+    /// not start arming itself.
     /// `bookmark.kind` is a CHECKed TEXT: SQLite cannot change a CHECK in place, so the table is
     /// rebuilt with 'beforeBookmarkJump' added and its index made again; no table refers to it.
     /// Its ids become AUTOINCREMENT: `jump N` and `bookmark rm N` name bookmarks by id, so a
@@ -216,7 +218,7 @@ enum LibrarySchema {
             repeatMode TEXT NOT NULL DEFAULT 'off' CHECK (repeatMode IN ('off', 'item', 'book'))
         );
         INSERT INTO bookSettings_v7 (bookId, volume, speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode)
-            SELECT bookId, volume, nullif(speed, 1), shuffle, nullif(skipIntervalSeconds, 30), sleepTimerSeconds, repeatMode
+            SELECT bookId, volume, nullif(speed, 1), shuffle, nullif(skipIntervalSeconds, 30), NULL, repeatMode
             FROM bookSettings;
         DROP TABLE bookSettings;
         ALTER TABLE bookSettings_v7 RENAME TO bookSettings;

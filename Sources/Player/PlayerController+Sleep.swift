@@ -12,11 +12,8 @@ extension PlayerController {
             return .sleepTimer(session.sleepTimer.description)
         case let .duration(seconds):
             stopFade(session)
+            // This time only: the book's own sleep default is `book settings --sleep-timer`'s.
             session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: playing)
-            // Remembered as the book's last duration; failing to remember it is no reason to
-            // refuse the timer.
-            session.settings.sleepTimerSeconds = seconds
-            try? library.saveSettings(session.settings)
         case let .extend(seconds):
             if case .endOfChapter = session.sleepTimer.mode {
                 throw PlayerError("the timer stops at the end of the chapter; 'sleep 30m' sets a time instead")

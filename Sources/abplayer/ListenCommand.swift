@@ -72,7 +72,8 @@ struct Listen: AsyncParsableCommand {
         defer { watch?.stop() }
         do {
             try player.perform(.play(bookId: target.id!))
-            // The listener's sleep default (the REPL's `set sleep`) is armed as the book starts.
+            // The book's sleep default, or else the listener's (the REPL's `set sleep`), is armed
+            // as the book starts.
             if let sleep = player.status?.sleep { printError("abplayer: sleep timer: \(sleep) (your default)") }
         } catch {
             printError("abplayer: \(error)")

@@ -68,6 +68,18 @@ import Testing
         #expect(lines.contains("5:00 left in item, 25:00 in book at 1.5x"), "\(lines)")
     }
 
+    @Test func aLongMessageTakesTwoLinesBrokenBetweenWords() throws {
+        // Given the line a bookmark jump answers with, longer than 80 columns
+        let message = "at bookmark #6 (Don't forget; really): 0:01 / 0:05 (32%) · chapter 1/2: One, 0:01 / 0:02; 'undo' goes back"
+        let lines = PlayerScreenLayout(status: try Self.status(), message: message).messageLines(width: 80)
+        // Then it is two lines of at most 80 cells holding all of it, split at a space
+        #expect(lines.count == 2 && lines.allSatisfy { TextFit.cells($0) <= 80 }, "\(lines)")
+        #expect(lines.joined(separator: " ") == message)
+        // and a message too long for two lines ends in an ellipsis
+        let long = PlayerScreenLayout(status: try Self.status(), message: String(repeating: "word ", count: 60)).messageLines(width: 40)
+        #expect(long.count == 2 && long[1].hasSuffix("…") && long.allSatisfy { TextFit.cells($0) <= 40 })
+    }
+
     @Test func playingAndPausedLookDifferentAndColoured() throws {
         let playing = PlayerScreenLayout(status: try Self.status(state: "playing")).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color)
         let paused = PlayerScreenLayout(status: try Self.status(state: "paused")).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color)

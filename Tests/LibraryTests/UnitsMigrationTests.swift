@@ -51,8 +51,10 @@ import TestSupport
         }
 
         // Then, read back from the file by a plain connection, volume is in percent (at most 150),
-        // speed at least 0.5, the sleep timer in seconds, and the other columns as they were (v7
-        // then makes the built-in speed 1 and skip 30 NULL: they follow the listener's defaults)
+        // speed at least 0.5, and the other columns as they were (v7 then makes the built-in speed
+        // 1 and skip 30 NULL: they follow the listener's defaults; and clears the sleep times, the
+        // last typed, never armed, now that a book's own is armed at its start: below, v4 alone
+        // turned them into seconds)
         let queue = try DatabaseQueue(path: path)
         let rows = try queue.read { db in
             try Row.fetchAll(db, sql: """
@@ -60,10 +62,10 @@ import TestSupport
                 """).map { SettingsRow(volume: $0[0], speed: $0[1], shuffle: $0[2], skip: $0[3], sleepSeconds: $0[4], repeatMode: $0[5]) }
         }
         #expect(rows == [
-            SettingsRow(volume: 80, speed: 1.25, shuffle: true, skip: 15, sleepSeconds: 1800, repeatMode: "book"),
+            SettingsRow(volume: 80, speed: 1.25, shuffle: true, skip: 15, sleepSeconds: nil, repeatMode: "book"),
             SettingsRow(volume: 150, speed: 0.5, shuffle: false, skip: nil, sleepSeconds: nil, repeatMode: "off"),
-            SettingsRow(volume: 29, speed: 4, shuffle: false, skip: 10, sleepSeconds: 30, repeatMode: "item"),
-            SettingsRow(volume: 0, speed: nil, shuffle: false, skip: nil, sleepSeconds: 90, repeatMode: "off"),
+            SettingsRow(volume: 29, speed: 4, shuffle: false, skip: 10, sleepSeconds: nil, repeatMode: "item"),
+            SettingsRow(volume: 0, speed: nil, shuffle: false, skip: nil, sleepSeconds: nil, repeatMode: "off"),
         ])
         // and the old column is gone
         let columns = try queue.read { db in try db.columns(in: "bookSettings").map(\.name) }
@@ -79,7 +81,20 @@ import TestSupport
         // and the library reads them as typed values
         let library = try LibraryDatabase(path: path)
         let quiet = try library.settings(ofBook: 1)
-        #expect(quiet.volume == 80 && quiet.sleepTimerSeconds == 1800 && quiet.repeatMode == .book)
+        #expect(quiet.volume == 80 && quiet.sleepTimerSeconds == nil && quiet.repeatMode == .book)
+    }
+
+    @Test func theUnitsMigrationAloneTurnsSleepMinutesIntoSeconds() throws {
+        // Given a v3 library file with sleep timers in minutes, migrated to v4 only
+        let path = try version3Database("units-sleep")
+        let queue = try DatabaseQueue(path: path)
+        try LibrarySchema.migrator.migrate(queue, upTo: LibrarySchema.unitsVersion)
+        // Then they are in seconds
+        let sleeps = try queue.read { db in
+            try Double?.fetchAll(db, sql: "SELECT sleepTimerSeconds FROM bookSettings ORDER BY bookId")
+        }
+        #expect(sleeps == [1800, nil, 30, 90])
+        try queue.close()
     }
 
     @Test func theRebuiltTableKeepsItsForeignKeyAndHoldsTheNewRanges() throws {

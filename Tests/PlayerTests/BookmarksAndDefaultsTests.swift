@@ -174,6 +174,31 @@ import Testing
         #expect(player.status.sleep == nil)
     }
 
+    @Test func aBooksOwnSleepDefaultWinsAndATypedSleepIsForThisTimeOnly() async throws {
+        // Given the listener's sleep default of 30 minutes, and a book whose own is 20 (`book
+        // settings --sleep-timer 20m`)
+        let player = try ControllerHarness("sleep-own")
+        let book = try player.book("Night", itemSeconds: [30])
+        let other = try player.book("Day", itemSeconds: [30])
+        try player.perform(.defaults(.set(.sleep, 1800)))
+        var settings = try player.library.settings(ofBook: book)
+        settings.sleepTimerSeconds = 1200
+        try player.library.saveSettings(settings)
+
+        // When it starts, its own default is armed; another book gets the listener's
+        try player.perform(.play(bookId: book))
+        #expect(player.status.sleep == "20:00 left")
+        try player.perform(.play(bookId: other))
+        #expect(player.status.sleep == "30:00 left")
+
+        // When a sleep time is typed for this book, it runs now but is not kept as the book's
+        try player.perform(.sleep(.duration(300)))
+        #expect(player.status.sleep == "5:00 left")
+        #expect(try player.library.settings(ofBook: other).sleepTimerSeconds == nil)
+        try player.perform(.play(bookId: other))
+        #expect(player.status.sleep == "30:00 left")
+    }
+
     @Test func aSleepCountdownGoesOnIntoTheQueuesNextBookInsteadOfStoppingTheQueue() async throws {
         // Given a sleep default, a 2 s book playing as fast as it decodes, and a book queued after it
         let player = try ControllerHarness("sleep-queue", paced: false)

@@ -63,12 +63,20 @@ struct PlayerScreenLayout {
             fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))  output \(status.output)"),
             fit("sleep \(status.sleep ?? "off")"),
             "",
-            message.map { style.styled(fit($0), "1") } ?? "",
-        ]
+        ] + (message == nil ? [""] : messageLines(width: width).map { style.styled($0, "1") })
         // Keys at the bottom; what does not fit is dropped from the top of the details.
         let help = Self.keyHelp(columns: width).map { style.styled(fit($0), "2") }
         let room = max(0, size.rows - help.count)
         return Array(lines.prefix(room)) + help
+    }
+
+    /// The message in at most two lines, broken between words (a jump's place line runs past 80
+    /// columns); what does not fit ends the second with an ellipsis.
+    func messageLines(width: Int) -> [String] {
+        guard let message else { return [] }
+        let lines = TextFit.wrap(message.split(separator: " ").map(String.init), separator: " ", width: width)
+        guard lines.count > 2 else { return lines.map { TextFit.truncate($0, to: width) } }
+        return [TextFit.truncate(lines[0], to: width), TextFit.truncate(lines[1...].joined(separator: " "), to: width)]
     }
 
     /// One plain line for a dumb terminal or a script: no escape sequence, no bar.
