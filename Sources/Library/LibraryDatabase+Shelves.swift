@@ -147,18 +147,24 @@ extension LibraryDatabase {
         }
     }
 
+    /// The common table `tree(id, parentId, path, depth, sortKey)`: every shelf with its path
+    /// ("Fiction/Russian") and depth; `ORDER BY sortKey` is depth first in name order.
+    static let shelfTreeTable = """
+        WITH RECURSIVE tree(id, parentId, path, depth, sortKey) AS (
+            SELECT id, parentId, name, 0, name FROM shelf WHERE parentId IS NULL
+            UNION ALL
+            SELECT shelf.id, shelf.parentId, tree.path || '/' || shelf.name, tree.depth + 1,
+                   tree.sortKey || char(1) || shelf.name
+            FROM shelf JOIN tree ON shelf.parentId = tree.id
+        )
+        """
+
     /// Every shelf, depth first in name order, with the path and the books and items it holds
     /// directly.
     public func shelfTree() throws -> [ShelfListing] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                WITH RECURSIVE tree(id, parentId, path, depth, sortKey) AS (
-                    SELECT id, parentId, name, 0, name FROM shelf WHERE parentId IS NULL
-                    UNION ALL
-                    SELECT shelf.id, shelf.parentId, tree.path || '/' || shelf.name, tree.depth + 1,
-                           tree.sortKey || char(1) || shelf.name
-                    FROM shelf JOIN tree ON shelf.parentId = tree.id
-                ),
+                \(Self.shelfTreeTable),
                 -- Counts only: summing durations would visit every media row (4x slower on a
                 -- 200,000-item library); `books` gives durations per book.
                 books AS (

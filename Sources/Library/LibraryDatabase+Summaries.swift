@@ -80,13 +80,7 @@ extension LibraryDatabase {
     public func catalog() throws -> LibraryCatalog {
         try writer.read { db in
             let shelves = try Row.fetchAll(db, sql: """
-                WITH RECURSIVE tree(id, parentId, path, depth, sortKey) AS (
-                    SELECT id, parentId, name, 0, name FROM shelf WHERE parentId IS NULL
-                    UNION ALL
-                    SELECT shelf.id, shelf.parentId, tree.path || '/' || shelf.name, tree.depth + 1,
-                           tree.sortKey || char(1) || shelf.name
-                    FROM shelf JOIN tree ON shelf.parentId = tree.id
-                )
+                \(Self.shelfTreeTable)
                 SELECT id, parentId, path, depth FROM tree ORDER BY sortKey
                 """).map { LibraryCatalog.Shelf(id: $0[0], parentId: $0[1], path: $0[2], depth: $0[3]) }
             return LibraryCatalog(shelves: shelves, books: try Self.bookSummaries(db))
