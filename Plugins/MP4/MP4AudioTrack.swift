@@ -44,7 +44,16 @@ public struct MP4AudioTrack: Sendable {
                 warnings.append("\(elst.path): the edit starts at \(first.mediaStart), after the track's end (\(total)); ignored")
                 edit = nil
             } else {
-                edit = MP4Edit(mediaStart: first.mediaStart, duration: first.duration.map { min($0, total - first.mediaStart) })
+                let left = total - first.mediaStart, tick = (timescale - 1) / movieTimescale
+                edit = MP4Edit(mediaStart: first.mediaStart, duration: first.duration.map { duration in
+                    // The edit's duration is in the movie's timescale (ffmpeg's is 1000), so it
+                    // places the end only to the nearest movie tick: 163,613 frames at 44.1 kHz
+                    // are 3,710 ms, read back as 163,611, and a book split into such files lost
+                    // frames at every boundary. When the media (stts, whose last sample the
+                    // muxer shortens to the source's end) ends less than a tick after it, that
+                    // end is the exact one.
+                    left >= duration && left - duration <= tick ? left : min(duration, left)
+                })
             }
         } else {
             edit = nil
