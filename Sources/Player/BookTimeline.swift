@@ -78,7 +78,15 @@ struct BookTimeline {
                 return left == 0 ? PlaybackPosition(item: index, frame: 0) : nil
             }
             if left < length || index == items.count - 1 && left <= length {
-                return PlaybackPosition(item: index, frame: Int64(left * Double(item.sampleRate)))
+                // `left` carries the rounding of every length taken off before it: 3.75 s less
+                // a first file of 178,082 frames at 48 kHz came to 1917.99999... frames, one
+                // frame early. A millionth of a frame absorbs that and moves no typed time.
+                let frame = Int64(left * Double(item.sampleRate) + 1e-6)
+                if let frames = item.frames, frame >= frames, index < items.count - 1 {
+                    left = 0  // the end of this item within that rounding: the next one's start
+                    continue
+                }
+                return PlaybackPosition(item: index, frame: frame)
             }
             left -= length
         }

@@ -13,74 +13,6 @@ import Testing
 /// boundary. What is lossy is bounded: the seam looks like the source there, and like what an
 /// independent gapless decoder (ffmpeg) makes of the same parts.
 @Suite struct SeamlessFilesTests {
-    /// One encoder with its gapless information: lame's LAME tag (delay and padding), opusenc's
-    /// pre-skip and end granule, ffmpeg's edit list (priming, and the stts cut to the source's end).
-    struct Codec: Sendable, CustomStringConvertible {
-        let name: String
-        let fileExtension: String
-        /// The rate the codec decodes at (Opus: always 48 kHz, so its source is made at 48 kHz).
-        let rate: Int
-        let arguments: @Sendable (_ input: String, _ output: String) -> (String, [String])
-        var description: String { name }
-
-        func encode(_ input: URL, to output: URL) throws {
-            let (executable, arguments) = arguments(input.path, output.path)
-            try Command.run(executable, arguments).requireSuccess()
-        }
-
-        // High bitrates keep the encoders' own noise at a part's abrupt start and end small, so
-        // that a click the player made would stand out from it.
-        static let all: [Codec] = [
-            Codec(name: "MP3", fileExtension: "mp3", rate: 44100) { ("lame", ["--quiet", "--nohist", "-b", "320", $0, $1]) },
-            Codec(name: "Opus", fileExtension: "opus", rate: 48000) { ("opusenc", ["--quiet", "--bitrate", "160", $0, $1]) },
-            Codec(name: "AAC", fileExtension: "m4a", rate: 44100) {
-                ("ffmpeg", ["-v", "error", "-y", "-i", $0, "-c:a", "aac", "-b:a", "256k", "-aac_pns", "0", $1])
-            },
-        ]
-    }
-
-    static let seconds = 12
-    static let channels = 2
-
-    /// The part boundaries: 3.71 s and 8.29 s, moved by two frames so that neither falls on a
-    /// codec frame (1152 for MP3, 1024 for AAC, 960 and 120 for Opus at 48 kHz).
-    static func boundaries(rate: Int) -> [Int] {
-        [rate * 371 / 100 + 2, rate * 829 / 100 - 2]
-    }
-
-    /// The source, its three parts and the unsplit file, all encoded. sox makes two sweeps per
-    /// channel (200 to 1200 Hz with 1370 to 610 Hz left, 900 to 300 Hz with 530 to 1450 Hz right,
-    /// undithered so the figures below repeat): any frame out of place changes the phase from
-    /// there on, a swap of channels shows, and, unlike one sweep, the sum does not look like
-    /// itself one period later (a single sweep near 690 Hz let the encoder noise pull a lag
-    /// search to -63 frames, one period, at a seam that was exact).
-    struct Book {
-        let source: URL
-        let parts: [URL]
-        let whole: URL
-    }
-
-    static func book(_ codec: Codec, in folder: URL) throws -> Book {
-        let source = folder.appending(path: "source.wav")
-        try Command.run("sox", [
-            "-D", "-n", "-r", "\(codec.rate)", "-c", "\(channels)", "-b", "16", source.path,
-            "synth", "\(seconds)", "sine", "200-1200", "sine", "900-300",
-            "synth", "\(seconds)", "sine", "mix", "1370-610", "sine", "mix", "530-1450", "vol", "0.5",
-        ]).requireSuccess()
-        let edges = [0] + boundaries(rate: codec.rate) + [seconds * codec.rate]
-        var parts: [URL] = []
-        for index in 0..<edges.count - 1 {
-            let wav = folder.appending(path: "part\(index + 1).wav")
-            try Command.run("sox", [source.path, wav.path, "trim", "\(edges[index])s", "\(edges[index + 1] - edges[index])s"]).requireSuccess()
-            let encoded = folder.appending(path: "part\(index + 1).\(codec.fileExtension)")
-            try codec.encode(wav, to: encoded)
-            parts.append(encoded)
-        }
-        let whole = folder.appending(path: "whole.\(codec.fileExtension)")
-        try codec.encode(source, to: whole)
-        return Book(source: source, parts: parts, whole: whole)
-    }
-
     /// `play --output wav:OUT FILES`: the wav sink unpaced, as fast as decoded.
     static func play(_ files: [URL], _ abplayer: AbplayerProcess, into name: String) throws -> WavFile {
         let output = abplayer.home.appending(path: name)
@@ -89,14 +21,14 @@ import Testing
         return try WavFile.read(output)
     }
 
-    @Test(arguments: Codec.all)
-    func aBookSplitIntoGaplessFilesPlaysAsTheSource(codec: Codec) throws {
+    @Test(arguments: GaplessSplit.Codec.all)
+    func aBookSplitIntoGaplessFilesPlaysAsTheSource(codec: GaplessSplit.Codec) throws {
         // Given a 12 s source split at 3.71 s and 8.29 s (off any codec frame), each part
         // encoded as its own file, and the source encoded whole
         let abplayer = try AbplayerProcess("seamless-\(codec.name)")
-        let book = try Self.book(codec, in: abplayer.home)
+        let book = try GaplessSplit(codec, in: abplayer.home)
         let source = try WavFile.read(book.source)
-        let boundaries = Self.boundaries(rate: codec.rate)
+        let boundaries = book.boundaries
 
         // When the three parts play as one book through the wav sink, and the whole file too
         let split = try Self.play(book.parts, abplayer, into: "split.wav")
@@ -104,14 +36,13 @@ import Testing
 
         // Then the book is exactly the source's length, as the whole file is: nothing lost or
         // added at the boundaries (each part's priming and padding trimmed to the frame)
-        #expect(split.rate == codec.rate && split.channels == Self.channels)
-        #expect(source.frameCount == Self.seconds * codec.rate)
+        #expect(split.rate == codec.rate && split.channels == GaplessSplit.channels)
+        #expect(source.frameCount == GaplessSplit.seconds * codec.rate)
         #expect(split.frameCount == source.frameCount, "split \(split.frameCount), source \(source.frameCount)")
         #expect(unsplit.frameCount == source.frameCount, "unsplit \(unsplit.frameCount), source \(source.frameCount)")
 
         // and each part's length, which the library's book timeline is made of, is its source's
-        let edges = [0] + boundaries + [source.frameCount]
-        let lengths = (0..<book.parts.count).map { Int64(edges[$0 + 1] - edges[$0]) }
+        let lengths = book.partFrames
         #expect(try book.parts.map { try abplayer.probe($0).frames } == lengths)
 
         // and the book is, frame for frame, what an independent gapless decoder makes of the same
@@ -123,17 +54,17 @@ import Testing
         var reference: [Float] = []
         for (index, part) in book.parts.enumerated() {
             let decoded = try Fixtures.ffmpegDecode(part).samples
-            let length = Int(lengths[index]) * Self.channels
-            try #require(decoded.count >= length, "ffmpeg decoded \(decoded.count / Self.channels) frames of part \(index + 1)")
+            let length = Int(lengths[index]) * GaplessSplit.channels
+            try #require(decoded.count >= length, "ffmpeg decoded \(decoded.count / GaplessSplit.channels) frames of part \(index + 1)")
             reference += decoded.prefix(length)
         }
         let fromReference = AudioAnalysis.maxAbsDifference(split.samples, reference)
         #expect(fromReference < 1e-4, "\(codec): \(fromReference) from ffmpeg's decode of the parts")
 
-        for channel in 0..<Self.channels {
-            let heard = AudioAnalysis.channel(split.samples, channels: Self.channels, index: channel)
-            let original = AudioAnalysis.channel(source.samples, channels: Self.channels, index: channel)
-            let independent = AudioAnalysis.channel(reference, channels: Self.channels, index: channel)
+        for channel in 0..<GaplessSplit.channels {
+            let heard = AudioAnalysis.channel(split.samples, channels: GaplessSplit.channels, index: channel)
+            let original = AudioAnalysis.channel(source.samples, channels: GaplessSplit.channels, index: channel)
+            let independent = AudioAnalysis.channel(reference, channels: GaplessSplit.channels, index: channel)
             for boundary in boundaries {
                 let at = "\(codec) channel \(channel) at frame \(boundary)"
                 // and every frame is in its place on both sides of each boundary. After it, the
@@ -165,7 +96,7 @@ import Testing
             }
             // and the split book sounds like the unsplit file from end to end (two encodes of
             // the same source: alike, not equal; measured 0.99996 or more)
-            let whole = AudioAnalysis.correlation(heard, AudioAnalysis.channel(unsplit.samples, channels: Self.channels, index: channel))
+            let whole = AudioAnalysis.correlation(heard, AudioAnalysis.channel(unsplit.samples, channels: GaplessSplit.channels, index: channel))
             #expect(whole > 0.9999, "\(codec) channel \(channel): split against unsplit \(whole)")
         }
     }

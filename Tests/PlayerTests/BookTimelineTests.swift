@@ -23,6 +23,22 @@ import Testing
         #expect(timeline.bookSeconds(PlaybackPosition(item: 1, frame: 44100 * 30)) == 630)
     }
 
+    @Test func aBookTimePastAFileBoundaryNamesItsFrameDespiteTheSecondsSubtracted() throws {
+        // Given files of 178,082 and 219,836 frames at 48 kHz (3.71004... s, not a whole
+        // number of anything), then a third
+        var timeline = try timeline()
+        timeline.items = [178_082, 219_836, 178_082].enumerated().map { index, frames in
+            BookTimeline.Item(title: "\(index)", path: "/\(index).opus", sampleRate: 48000, frames: frames, chapters: [])
+        }
+        // Then 3.75 s into the book is frame 1918 of the second (3.75 s less the first file's
+        // length in seconds is 1917.99999... frames), and each boundary is the next file's top
+        #expect(timeline.position(atBookSeconds: 3.75) == PlaybackPosition(item: 1, frame: 180_000 - 178_082))
+        #expect(timeline.position(atBookSeconds: 9) == PlaybackPosition(item: 2, frame: 432_000 - 397_918))
+        #expect(timeline.position(atBookSeconds: 178_082.0 / 48000) == PlaybackPosition(item: 1, frame: 0))
+        #expect(timeline.position(atBookSeconds: 397_918.0 / 48000) == PlaybackPosition(item: 2, frame: 0))
+        #expect(timeline.position(atBookSeconds: 12) == PlaybackPosition(item: 2, frame: 178_082))
+    }
+
     @Test func eachFileOfABookWithoutChapterMarksIsAChapterButALoneFileIsNot() throws {
         // Given two files without chapter marks: each is a chapter, from its start to its end
         var files = try timeline()

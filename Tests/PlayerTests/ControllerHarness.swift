@@ -39,13 +39,15 @@ final class ControllerHarness {
     private(set) var libraryChanges: [LibraryChange] = []
 
     /// `paced`: the null sink plays in real time; else as fast as the decoder goes.
-    init(_ name: String, paced: Bool = true) throws {
+    /// `wavOutput`: the wav sink writes what is heard to this file instead (paced the same way).
+    init(_ name: String, paced: Bool = true, wavOutput: URL? = nil) throws {
         folder = try BuildProducts.temporaryDirectory("player-\(name)")
         library = try LibraryDatabase(path: folder.appending(path: "library.sqlite").path)
         let registry = Self.registry
+        let sink = wavOutput.map { ("wav", ["path": $0.path]) } ?? ("null", [:])
         let outputs = Outputs(
-            open: { _ in try registry.sinkOpener(pluginID: "null", options: ["paced": paced ? "true" : "false"]) },
-            automatic: { _ in "null" }, names: ["null"])
+            open: { _ in try registry.sinkOpener(pluginID: sink.0, options: sink.1.merging(["paced": paced ? "true" : "false"]) { $1 }) },
+            automatic: { _ in sink.0 }, names: [sink.0])
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
         inputs = stream.makeAsyncIterator()
         self.continuation = continuation
