@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// A book of many files plays as one: a source split into parts, each part encoded on its own with
-/// the encoder's gapless information, plays through the wav sink with no gap, no doubled or lost
-/// frame and no click where one file hands over to the next.
+/// the encoder's gapless information (lame's LAME tag, opusenc's pre-skip and end granule, an AAC
+/// edit list, or iTunSMPB in its place), plays through the wav sink with no gap, no doubled or
+/// lost frame and no click where one file hands over to the next.
 ///
 /// "Sample-exact" for a lossy codec cannot mean bit-exact against the source or against the
 /// unsplit file: each is a different encode, and every encode has its own quantisation noise.

@@ -11,18 +11,22 @@ public import Foundation
 /// noise pull a lag search to -63 frames, one period, at a seam that was exact).
 public struct GaplessSplit: Sendable {
     /// One encoder with its gapless information: lame's LAME tag (delay and padding), opusenc's
-    /// pre-skip and end granule, ffmpeg's edit list (its priming, and the stts cut to the end).
+    /// pre-skip and end granule, ffmpeg's edit list (its priming, and the stts cut to the end),
+    /// or an iTunSMPB record in the edit list's place.
     public struct Codec: Sendable, CustomStringConvertible {
         public let name: String
         public let fileExtension: String
         /// The rate the codec decodes at (Opus: always 48 kHz, so its source is made at 48 kHz).
         public let rate: Int
         let command: @Sendable (_ input: String, _ output: String) -> (String, [String])
+        /// Changes the encoded file, given the number of source frames it holds.
+        var rewrite: (@Sendable (_ file: URL, _ frames: Int) throws -> Void)?
         public var description: String { name }
 
-        func encode(_ input: URL, to output: URL) throws {
+        func encode(_ input: URL, frames: Int, to output: URL) throws {
             let (executable, arguments) = command(input.path, output.path)
             try Command.run(executable, arguments).requireSuccess()
+            try rewrite?(output, frames)
         }
 
         // High bitrates keep the encoders' own noise at a part's abrupt start and end small, so
@@ -37,7 +41,17 @@ public struct GaplessSplit: Sendable {
         public static let aac = Codec(name: "AAC", fileExtension: "m4a", rate: 44100) {
             ("ffmpeg", ["-v", "error", "-y", "-i", $0, "-c:a", "aac", "-b:a", "256k", "-aac_pns", "0", $1])
         }
-        public static let all = [mp3, opus, aac]
+        /// The same files with the edit list taken out and an iTunSMPB record in its place, as
+        /// iTunes writes them (ffmpeg never does): priming 1024, the padding, the source's length.
+        public static let aacITunSMPB = Codec(name: "AAC-iTunSMPB", fileExtension: "m4a", rate: 44100, command: aac.command) { file, frames in
+            var editor = try MP4BoxEditor(file)
+            try editor.remove("moov/trak[0]/edts")
+            let padding = 2048 - (frames + 1024) % 1024
+            let record = " 00000000 00000400 \(String(format: "%08X", padding)) \(String(format: "%016X", frames)) 00000000"
+            try editor.append(MP4BoxEditor.freeform("iTunSMPB", record), to: "moov/udta/meta/ilst")
+            try editor.write(to: file)
+        }
+        public static let all = [mp3, opus, aac, aacITunSMPB]
     }
 
     public static let seconds = 12
@@ -77,12 +91,12 @@ public struct GaplessSplit: Sendable {
             let wav = folder.appending(path: "part\(index + 1).wav")
             try Command.run("sox", [source.path, wav.path, "trim", "\(edges[index])s", "\(edges[index + 1] - edges[index])s"]).requireSuccess()
             let encoded = folder.appending(path: "part\(index + 1).\(codec.fileExtension)")
-            try codec.encode(wav, to: encoded)
+            try codec.encode(wav, frames: edges[index + 1] - edges[index], to: encoded)
             try FileManager.default.removeItem(at: wav)
             parts.append(encoded)
         }
         self.parts = parts
         whole = folder.appending(path: "whole.\(codec.fileExtension)")
-        try codec.encode(source, to: whole)
+        try codec.encode(source, frames: Self.seconds * codec.rate, to: whole)
     }
 }
