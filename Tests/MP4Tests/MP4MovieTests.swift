@@ -10,6 +10,18 @@ import Testing
                          chapters: [(0, "One"), (4.5, "Два"), (12.25, "三")])
     }
 
+    @Test func anEditWhoseDurationIsRoundedToMovieTicksEndsWhereTheMediaDoes() throws {
+        // Given the first part of a split book from ffmpeg: 163,613 frames, which its edit
+        // (in the movie's milliseconds) states as 3,710 ms, 163,611 frames
+        let folder = try BuildProducts.temporaryDirectory("mp4-edit-ticks")
+        let split = try GaplessSplit(.aac, in: folder)
+        // When parsed
+        let audio = try MP4Movie.parse(try FileByteSource(path: split.parts[0].path)).audio
+        // Then the edit ends where the media (its stts, cut by ffmpeg to the source's end) does
+        #expect(audio.samples.totalDuration == 1024 + 163_613)
+        #expect(audio.edit == MP4Edit(mediaStart: 1024, duration: 163_613))
+    }
+
     @Test func theAudioTrackMatchesFFprobe() throws {
         // Given an M4B made by ffmpeg (moov after mdat)
         let file = try Self.chaptered()
