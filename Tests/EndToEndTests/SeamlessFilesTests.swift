@@ -51,7 +51,8 @@ import Testing
         // file's padding). Measured: at most 1.5e-6 apart for MP3 (mpg123 against ffmpeg's
         // decoder), 2.1e-7 for Opus, 3.9e-7 for AAC (libfaad, PNS off): float rounding, where
         // one frame out of place differs by up to the signal's largest step (0.05), and the
-        // AAC parts read 2 frames short (the edit list's rounding) differed by 0.2.
+        // AAC parts read 2 frames short (the edit list's rounding) differed by 0.2 (on a single
+        // sweep).
         var reference: [Float] = []
         for (index, part) in book.parts.enumerated() {
             let decoded = try Fixtures.ffmpegDecode(part).samples
@@ -88,8 +89,8 @@ import Testing
                 // The source's own is not enough: encoding a part that starts or stops abruptly
                 // leaves steps of up to 0.111 (MP3), 0.087 (Opus), 0.072 (AAC) there against
                 // the source's 0.045-0.053, through ffmpeg's decoders as through ours (equal to
-                // 1e-6). The 2 frames each AAC part lost before the edit-list fix made a step of 0.207
-                // there, against 0.177 allowed (on a single sweep).
+                // 1e-6). The 2 frames each AAC part lost before the edit-list fix made a step of
+                // 0.207 there, against 0.177 allowed (on a single sweep).
                 let near = (boundary - 256)..<(boundary + 256)
                 let step = Self.largestStep(heard[near])
                 let allowed = max(Self.largestStep(original[near]), Self.largestStep(independent[near])) + 0.03
