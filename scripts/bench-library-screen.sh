@@ -88,34 +88,7 @@ abplayer_screen() { # columns rows
 }
 
 # --- cmus on 10,000 tagged files (100 authors x 10 albums x 10 tracks) ----------------------------
-tree="$work/tree"
-if [ ! -f "$tree/.done" ]; then
-    log "making 10,000 tagged MP3s in $tree"
-    rm -rf "$tree" && mkdir -p "$tree"
-    sox -q -n -r 22050 -c 1 "$work/clip.wav" synth 1 sine 440 vol 0.3
-    lame --quiet -V 9 "$work/clip.wav" "$work/clip.mp3"
-    python3 - "$work/clip.mp3" "$tree" <<'PY'
-import os, struct, sys
-clip = open(sys.argv[1], "rb").read()
-root = sys.argv[2]
-def frame(fid, text):
-    body = b"\x03" + text.encode("utf-8")
-    return fid.encode() + struct.pack(">I", len(body)) + b"\x00\x00" + body
-def syncsafe(n):
-    return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
-for a in range(100):
-    for b in range(10):
-        folder = os.path.join(root, f"Author {a:02d}", f"Book {b}")
-        os.makedirs(folder, exist_ok=True)
-        for c in range(1, 11):
-            frames = b"".join([frame("TIT2", f"Chapter {c}"), frame("TPE1", f"Author {a:02d}"),
-                               frame("TALB", f"Book {a}-{b}"), frame("TRCK", f"{c}/10")])
-            tag = b"ID3\x04\x00\x00" + syncsafe(len(frames)) + frames
-            with open(os.path.join(folder, f"{c:02d}.mp3"), "wb") as f:
-                f.write(tag + clip)
-PY
-    touch "$tree/.done"
-fi
+tagged_mp3_tree 100 10 1
 
 # cmus with its library filled (added once, then read from its cache at each start). No sound
 # card here: JACK must not start a server, and no output is needed to browse.

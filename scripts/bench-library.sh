@@ -17,37 +17,7 @@ now() { date +%s.%N; }
 median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 
 # --- 2,000 tagged MP3s: 20 authors x 5 books x 2 discs x 10 chapters ----------------------------
-# One clip is encoded once; each file is that clip behind its own ID3v2.3 tag (title, artist,
-# album, track, disc), written by a few lines of Python rather than re-encoding 2,000 times.
-tree="$work/tree"
-if [ ! -f "$tree/.done" ]; then
-    log "making 2,000 tagged MP3s in $tree"
-    rm -rf "$tree" && mkdir -p "$tree"
-    sox -q -n -r 22050 -c 1 "$work/clip.wav" synth 1 sine 440 vol 0.3
-    lame --quiet -V 9 "$work/clip.wav" "$work/clip.mp3"
-    python3 - "$work/clip.mp3" "$tree" <<'PY'
-import os, struct, sys
-clip = open(sys.argv[1], "rb").read()
-root = sys.argv[2]
-def frame(fid, text):
-    body = b"\x01" + "\ufeff".encode("utf-16-le") + text.encode("utf-16-le")   # UTF-16 with BOM
-    return fid.encode() + struct.pack(">I", len(body)) + b"\x00\x00" + body
-def syncsafe(n):
-    return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
-for a in range(20):
-    for b in range(5):
-        for d in (1, 2):
-            folder = os.path.join(root, f"Author {a:02d}", f"Book {b} — «Title»", f"CD{d}")
-            os.makedirs(folder, exist_ok=True)
-            for c in range(1, 11):
-                frames = b"".join([frame("TIT2", f"Chapter {c}"), frame("TPE1", f"Author {a:02d}"),
-                                   frame("TALB", f"Book {a}-{b}"), frame("TRCK", f"{c}/10"), frame("TPOS", f"{d}/2")])
-                tag = b"ID3\x03\x00\x00" + syncsafe(len(frames)) + frames
-                with open(os.path.join(folder, f"Chapter {c}.mp3"), "wb") as f:
-                    f.write(tag + clip)
-PY
-    touch "$tree/.done"
-fi
+tagged_mp3_tree 20 5 2
 files=$(find "$tree" -name '*.mp3' | wc -l)
 
 # --- abplayer import into a fresh library -----------------------------------------------------------
