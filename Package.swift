@@ -68,9 +68,11 @@ var targets: [Target] = [
     // libsonic, the speed stage (pitch kept). It has no .pc file on Debian 12: the modulemap links it by name.
     .systemLibrary(name: "CSonic", path: "Sources/CSonic"),
     .target(name: "PlayerCore", dependencies: ["CSoxr", "CSonic", "LazyLibraries"], swiftSettings: strictSwift),
-    .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI"], swiftSettings: strictSwift),
-    // The library: SQLite through GRDB. Knows books, not decoders: it imports nothing of ours.
-    .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+    // What a path's name says (its extension): asked by the importer and the plugin registry alike.
+    .target(name: "PathNames", swiftSettings: strictSwift),
+    .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI", "PathNames"], swiftSettings: strictSwift),
+    // The library: SQLite through GRDB. Knows books, not decoders: of ours it imports only PathNames.
+    .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "PathNames"], swiftSettings: strictSwift),
     // Listening: the bridge between the player and the library (saves positions and sessions from
     // the engine's events; inspects media with the decoders for the importer).
     .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),

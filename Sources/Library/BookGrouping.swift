@@ -1,4 +1,5 @@
 import Foundation
+import PathNames
 
 /// Which of a folder's inspected files make which book — the rules the README's "How import
 /// groups files" states:
@@ -19,7 +20,7 @@ enum BookGrouping {
         let d = file.description
         let seconds = d.durationFrames.map { Double($0) / Double(d.sampleRate) } ?? 0
         let hasChapters = !d.chapters.isEmpty
-        if bookContainers.contains(FileKind.fileExtension(of: file.file.path)) {
+        if bookContainers.contains(fileExtension(of: file.file.path)) {
             return hasChapters || seconds >= minimumSeconds
         }
         return hasChapters && seconds >= minimumSeconds

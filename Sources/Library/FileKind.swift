@@ -4,18 +4,6 @@ import Foundation
 /// opens only regular files: `open()` on a FIFO blocks until a writer comes (it hung `import`),
 /// and a device or socket is never a book.
 enum FileKind: Equatable {
-    /// The file name's extension, lowercased ("" when none). By hand: NSString's pathExtension
-    /// was 5 % of an import.
-    static func fileExtension(of path: String) -> String {
-        // Scanned back from the end: splitting the path into its components allocated an array
-        // per call, and an import asks this several times of every file.
-        let bytes = path.utf8
-        guard let dot = bytes.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
-              bytes[dot] == UInt8(ascii: "."), dot != bytes.startIndex,
-              bytes[bytes.index(before: dot)] != UInt8(ascii: "/") else { return "" }
-        return String(path[bytes.index(after: dot)...]).lowercased()
-    }
-
     case regular
     case directory
     /// A FIFO, socket or device.

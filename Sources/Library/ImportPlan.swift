@@ -1,4 +1,5 @@
 import Foundation
+import PathNames
 
 /// What an import will do, worked out from the file tree alone: which files make which book.
 ///
@@ -130,7 +131,7 @@ public struct ImportPlan: Sendable {
         var files: [String] = [], folders: [String] = []
         for name in names where !name.hasPrefix(".") {
             let path = folder + "/" + name
-            let isSidecar = Self.sidecarExtensions.contains(FileKind.fileExtension(of: name))
+            let isSidecar = Self.sidecarExtensions.contains(fileExtension(of: name))
             let (kind, isLink) = FileKind.of(path: path)
             switch kind {
             case .directory:

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+import PathNames
 
 /// What `LibraryWatch` saw between two passes, as paths: the kernel's events say where, not what
 /// a file is, so each pass looks at the files themselves.
@@ -230,7 +231,7 @@ extension LibraryDatabase {
         var files: [String] = []
         func consider(_ path: String) {
             let name = (path as NSString).lastPathComponent
-            guard !name.hasPrefix("."), !ImportPlan.sidecarExtensions.contains(FileKind.fileExtension(of: name)) else { return }
+            guard !name.hasPrefix("."), !ImportPlan.sidecarExtensions.contains(fileExtension(of: name)) else { return }
             files.append(path)
         }
         for path in paths {

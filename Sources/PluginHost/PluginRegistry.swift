@@ -1,6 +1,7 @@
 import ABPluginABI
 import Foundation
 public import PlayerCore
+import PathNames
 
 /// The loaded plugins of a running abplayer: picks the decoder for a file and opens outputs
 /// (PluginRegistry+Outputs). Everything it knows of a plugin comes from its descriptor.
@@ -43,7 +44,7 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     /// breaks ties), trying the next claimant when the best one fails to open it.
     public func openDecoder(path: String) throws -> any Decoder {
         let head = try readHead(of: path)
-        let fileExtension = Self.fileExtension(of: path)
+        let fileExtension = PathNames.fileExtension(of: path)
         // The content decides; between equal probes the decoder that lists the file's extension,
         // then the higher priority (the order plugin.h promises).
         let candidates = decoders.compactMap { plugin -> (plugin: LoadedPlugin, ops: abp_decoder_ops, score: Int32, named: Int)? in
@@ -71,17 +72,6 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
     public func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String]) {
         let (decoder, warnings) = try OpenWarnings.keeping { try openDecoder(path: path) }
         return (decoder, warnings)
-    }
-
-    /// The file name's extension, lower case ("" for none or a hidden file's leading dot): by
-    /// hand, scanning back from the end (NSString's pathExtension, then splitting the path into
-    /// its components, each showed in import profiles).
-    static func fileExtension(of path: String) -> String {
-        let bytes = path.utf8
-        guard let dot = bytes.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
-              bytes[dot] == UInt8(ascii: "."), dot != bytes.startIndex,
-              bytes[bytes.index(before: dot)] != UInt8(ascii: "/") else { return "" }
-        return String(path[bytes.index(after: dot)...]).lowercased()
     }
 
     /// The first bytes of a regular, readable, non-empty file; otherwise a clear error. One open,
