@@ -51,9 +51,15 @@ extension Console {
     }
 
     static func line(for book: BookListing) -> String {
-        let author = book.author.map { " — \($0)" } ?? ""
-        let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
-        return TerminalText.visible("#\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: book.durationSeconds))  \(progress)")
+        line(id: book.id, title: book.title, author: book.author, seconds: book.durationSeconds,
+             progress: book.progress, finished: book.finished)
+    }
+
+    /// "#3 Title — Author  1:00:00  45%": a book as `ls`, `find` and the plain library list show it.
+    static func line(id: Int64, title: String, author: String?, seconds: Double?, progress: Double, finished: Bool) -> String {
+        let author = author.map { " — \($0)" } ?? ""
+        let progress = finished ? "finished" : "\(Int((progress * 100).rounded()))%"
+        return TerminalText.visible("#\(id) \(title)\(author)  \(Timecode.format(seconds: seconds))  \(progress)")
     }
 
     func changeShelf(_ argument: String) throws {

@@ -1,6 +1,5 @@
 import Foundation
 import Library
-import PlayerCore
 
 /// The library screen (`library`, or L on the player screen): the library is read once when it
 /// opens (`LibraryDatabase.catalog()`: two queries, the shelf tree and the book summaries), then keys move, fold and search in
@@ -30,9 +29,8 @@ extension Console {
     /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
     static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
         let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
-        let author = book.author.map { " — \($0)" } ?? ""
-        let progress = book.finished ? "finished" : "\(Int((book.progress * 100).rounded()))%"
-        return TerminalText.visible("/\(shelf)  #\(book.id) \(book.title)\(author)  \(Timecode.format(seconds: length))  \(progress)")
+        return TerminalText.visible("/\(shelf)  ") + line(id: book.id, title: book.title, author: book.author, seconds: length,
+                                                            progress: book.progress, finished: book.finished)
     }
 
     /// Draws the screen, reading first the lengths of the books coming into view (one query
