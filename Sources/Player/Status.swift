@@ -17,8 +17,9 @@ public struct Status: Codable, Equatable, Sendable {
     /// end of the item), in seconds: MPRIS describes the chapter as the track.
     public var chapterStart: Double?
     public var chapterDuration: Double?
-    /// The chapter is a whole file of a book of many files without chapter marks.
-    public var chapterIsWholeItem = false
+    /// The chapter is a whole file of a book of many files without chapter marks. Optional so
+    /// that an older player's status (a daemon of another version) still decodes: nil there.
+    public var chapterIsWholeItem: Bool?
     public var itemPosition: Double
     public var itemDuration: Double?
     public var bookPosition: Double?

@@ -14,7 +14,7 @@ struct MPRISMappingTests {
             {"book":"Dune","author":"Frank Herbert","bookId":7,"item":"Part 2","itemNumber":2,"itemCount":3,
              "chapter":\(chapters ? "\"Arrakis\"" : "null"),"chapterNumber":\(chapters ? "4" : "null"),
              "chapterCount":\(chapters ? 6 : 0),"chapterStart":\(chapters ? "60" : "null"),
-             "chapterDuration":\(chapters ? "120" : "null"),"chapterIsWholeItem":false,"itemPosition":90,"itemDuration":600,
+             "chapterDuration":\(chapters ? "120" : "null"),"itemPosition":90,"itemDuration":600,
              "bookPosition":690,"bookDuration":1800,"timeLeft":1110,"speed":1.25,"volume":80,"output":"pulse",
              "state":"\(state)","sleep":null,"repeatMode":"off","shuffle":false,"queue":0,
              "cover":"/tmp/covers/7.jpg"}

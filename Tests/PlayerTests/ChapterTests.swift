@@ -33,7 +33,7 @@ import Testing
         #expect(place.chapter?.number == 3 && place.chapter?.count == 3 && place.chapter?.seconds == 0)
         #expect(place.text == "0:08 / 0:12 (66%) · chapter 3/3: \(titles[2]), 0:00 / 0:04")
         // and the status shows the chapter as a track of its own (what MPRIS reads)
-        #expect(player.status.chapterNumber == 3 && player.status.chapterIsWholeItem)
+        #expect(player.status.chapterNumber == 3 && player.status.chapterIsWholeItem == true)
         #expect(player.status.chapterStart == 0 && player.status.chapterDuration == 4)
 
         // When a seek lands inside chapter 2: the answer says so

@@ -20,7 +20,7 @@ struct PlayerScreenLayout {
     private func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
 
     /// A chapter that is not simply the item: a file of a many-file book is shown as the item.
-    private var hasChapterOfItsOwn: Bool { status.chapter != nil && status.chapterStart != nil && !status.chapterIsWholeItem }
+    private var hasChapterOfItsOwn: Bool { status.chapter != nil && status.chapterStart != nil && status.chapterIsWholeItem != true }
 
     private var chapterText: String? {
         if let chapter = status.chapter, let number = status.chapterNumber {
@@ -51,7 +51,7 @@ struct PlayerScreenLayout {
             style.styled(fit(status.book), "1"),
             fit("item \(status.itemNumber)/\(status.itemCount): \(status.item)"),
         ]
-        if let chapterText, !status.chapterIsWholeItem { lines.append(fit(chapterText)) }
+        if let chapterText, status.chapterIsWholeItem != true { lines.append(fit(chapterText)) }
         lines.append("")
         if hasChapterOfItsOwn { lines.append(bar("chapter", status.chapterPosition, status.chapterDuration)) }
         let leftIn = hasChapterOfItsOwn ? "chapter" : "item"
@@ -83,7 +83,7 @@ struct PlayerScreenLayout {
     var plainLine: String {
         var parts = ["\(status.book) — \(status.state)",
                      "item \(status.itemNumber)/\(status.itemCount) \(time(status.itemPosition))/\(time(status.itemDuration))"]
-        if let chapterText, !status.chapterIsWholeItem { parts.append(chapterText) }
+        if let chapterText, status.chapterIsWholeItem != true { parts.append(chapterText) }
         parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
         parts.append("speed \(Status.speedText(status.speed)) volume \(SettingText.volumeLabel(status.volume))")
         if let sleep = status.sleep { parts.append("sleep \(sleep)") }
