@@ -84,14 +84,16 @@ import Testing
     }
 
     @Test func anOutputThatDoesNotOpenAtTheStartIsWaitedForAndPlaysFromThePlaceKept() async throws {
-        // Given an output that does not open yet, and a 100 s item loaded at its frame 5000
+        // Given an output that does not open yet, and a 100 s item loaded at its frame 5000 (the
+        // recording sink takes 10,000 frames a second: a 10 s item had ended, the engine stopped,
+        // by the time a test starved for minutes on a loaded run looked at its state)
         let opener = LateOpener()
         let engine = PlaybackEngine(decoders: CountingOpener(), sinks: opener)
         let log = EventLog()
         let follower = Task { for await event in engine.events { log.events.withLock { $0.append(event) } } }
         let clock = ContinuousClock()
         let loaded = clock.now
-        engine.load(["100000"], start: PlaybackPosition(item: 0, frame: 5000))
+        engine.load(["1000000"], start: PlaybackPosition(item: 0, frame: 5000))
         // Then it says the output is lost, pauses at the place, and keeps trying with backoff.
         // (Deadlines are generous and times measured: other suites' blocking tests can starve
         // the cooperative pool, this test's event follower included, for many seconds.)

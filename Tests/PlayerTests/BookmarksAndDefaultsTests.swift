@@ -200,9 +200,11 @@ import Testing
     }
 
     @Test func aSleepCountdownGoesOnIntoTheQueuesNextBookInsteadOfStoppingTheQueue() async throws {
-        // Given a sleep default, a 2 s book playing as fast as it decodes, and a book queued after it
-        let player = try ControllerHarness("sleep-queue", paced: false)
-        let first = try player.book("Short", itemSeconds: [2])
+        // Given a sleep default, a 3 s book playing in real time (played as fast as it decodes, it
+        // could end before the pause reached the engine on a loaded machine, and never pause), and
+        // a book queued after it
+        let player = try ControllerHarness("sleep-queue")
+        let first = try player.book("Short", itemSeconds: [3])
         let next = try player.book("Next", itemSeconds: [30])
         try player.perform(.defaults(.set(.sleep, 1800)))
         try player.perform(.queue(.add(bookId: next)))
