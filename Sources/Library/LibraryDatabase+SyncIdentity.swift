@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// How other libraries recognise `bookId`: its items' fingerprints, title, author and length.
+    public func syncIdentity(ofBook bookId: Int64) throws -> SyncBookIdentity {
+        try writer.read { db in
+            guard let book = try Book.fetchOne(db, key: bookId) else { throw LibraryError.invalid("no book \(bookId)") }
+            let media = try Self.items(db, bookId: bookId)
+            let lengths = media.map(\.durationSeconds)
+            let seconds = lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + $1! }
+            return SyncBookIdentity(items: media.map(\.fingerprint), title: book.title, author: book.author, seconds: seconds)
+        }
+    }
+
+    /// The book of this library that another library's `identity` names: the one holding most of
+    /// its items (at least half of them) by content; failing that, one book with the same title
+    /// and author (ignoring case) whose length is within 0.5 % or 2 s of it (another rip's padding). Nil when none is.
+    public func bookId(matching identity: SyncBookIdentity) throws -> Int64? {
+        try writer.read { db in
+            if !identity.items.isEmpty {
+                let json = String(decoding: try JSONEncoder().encode(identity.items), as: UTF8.self)
+                if let row = try Row.fetchOne(db, sql: """
+                    SELECT bookItem.bookId, count(DISTINCT media.fingerprint) FROM bookItem JOIN media ON media.id = bookItem.mediaId
+                    WHERE media.fingerprint IN (SELECT value FROM json_each(?))
+                    GROUP BY bookItem.bookId ORDER BY count(DISTINCT media.fingerprint) DESC, bookItem.bookId LIMIT 1
+                    """, arguments: [json]), 2 * (row[1] as Int) >= Set(identity.items).count {
+                    return row[0]
+                }
+            }
+            let candidates = try Int64.fetchAll(db, sql: """
+                SELECT id FROM book WHERE title = ? COLLATE NOCASE AND ifnull(author, '') = ? COLLATE NOCASE
+                """, arguments: [identity.title, identity.author ?? ""])
+            guard let seconds = identity.seconds else { return candidates.count == 1 ? candidates[0] : nil }
+            let matching = try candidates.filter { id in
+                let lengths = try Self.items(db, bookId: id).map(\.durationSeconds)
+                guard !lengths.contains(nil) else { return false }
+                let length = lengths.reduce(0) { $0 + $1! }
+                return abs(length - seconds) <= max(2, seconds / 200)
+            }
+            return matching.count == 1 ? matching[0] : nil
+        }
+    }
+}

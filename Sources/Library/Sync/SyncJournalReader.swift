@@ -1,0 +1,193 @@
+public import Foundation
+
+/// What a journal held: its books and its entries in the order written, and what could not be used.
+public struct SyncJournal: Sendable {
+    /// A record whose book is one of the journal's `books`, by index: a merge works out which
+    /// local book that is once per book, not once per record.
+    public struct Entry: Equatable, Sendable {
+        public var book: Int
+        public var at: Date
+        public var change: SyncChange
+    }
+
+    public var device: DeviceID
+    /// The version its header states (a newer one is read as far as it is understood).
+    public var version: Int
+    public var books: [SyncBookIdentity] = []
+    public var entries: [Entry] = []
+    /// Lines that should have been records but were not (cut short, damaged, or naming a book
+    /// the file never defined), by line number from 1. Skipped; the rest is read.
+    public var damagedLines: [Int]
+    /// Lines of a tag this version does not know (a newer writer's): skipped without a warning.
+    public var notUnderstood: Int
+}
+
+public enum SyncJournalError: Error, Equatable, CustomStringConvertible {
+    /// The file does not start with a journal's header: nothing in it is read.
+    case notAJournal(path: String)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .notAJournal(path): return "\(path): not an abplayer journal (its first line is not '\(SyncJournalFormat.magic)'); skipped"
+        case let .unreadable(path, reason): return "\(path): cannot read (\(reason)); skipped"
+        }
+    }
+}
+
+extension SyncJournal {
+    public static func read(path: String) throws -> SyncJournal {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard let journal = parse(Array(data)) else { throw SyncJournalError.notAJournal(path: path) }
+        return journal
+    }
+
+    /// The records of a journal's bytes; nil when the first line is not a journal's header.
+    /// A last line without its newline is being written (or was cut short): damaged, skipped.
+    public static func parse(_ bytes: [UInt8]) -> SyncJournal? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var lines = LineScanner(buffer)
+            guard let header = lines.next(), header.isComplete else { return nil }
+            var fields = FieldScanner()
+            fields.split(header.range, of: buffer)
+            guard fields.count >= 3, fields.string(0, buffer) == SyncJournalFormat.magic,
+                  let version = fields.number(1, buffer), version >= 1,
+                  let device = fields.string(2, buffer).flatMap(DeviceID.init)
+            else { return nil }
+            var journal = SyncJournal(device: device, version: Int(version), damagedLines: [], notUnderstood: 0)
+            var books: [String: Int] = [:]
+            var number = 1
+            while let line = lines.next() {
+                number += 1
+                if line.range.isEmpty { continue }
+                guard line.isComplete else { journal.damagedLines.append(number); continue }
+                fields.split(line.range, of: buffer)
+                switch LineParser.parse(fields, buffer, books: books, journal: journal) {
+                case .entry(let entry): journal.entries.append(entry)
+                case let .book(reference, book):
+                    books[reference] = journal.books.count
+                    journal.books.append(book)
+                case .unknownTag: journal.notUnderstood += 1
+                case .damaged: journal.damagedLines.append(number)
+                }
+            }
+            return journal
+        }
+    }
+
+    /// The entries with their books, in the order written.
+    public var records: [SyncRecord] { entries.map { SyncRecord(book: books[$0.book], at: $0.at, change: $0.change) } }
+}
+
+/// The lines of a buffer, one at a time, without copying them.
+private struct LineScanner {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var start = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+    mutating func next() -> (range: Range<Int>, isComplete: Bool)? {
+        guard start < buffer.count else { return nil }
+        var end = start
+        while end < buffer.count && buffer[end] != 0x0A { end += 1 }
+        defer { start = end + 1 }
+        return (start..<end, end < buffer.count)
+    }
+}
+
+/// A line's tab-separated fields as ranges of the buffer: the array is kept from line to line,
+/// so reading a million lines allocates for none of them.
+private struct FieldScanner {
+    private var ranges: [Range<Int>] = []
+    var count: Int { ranges.count }
+
+    mutating func split(_ line: Range<Int>, of buffer: UnsafeBufferPointer<UInt8>) {
+        ranges.removeAll(keepingCapacity: true)
+        var start = line.lowerBound
+        for index in line where buffer[index] == 0x09 {
+            ranges.append(start..<index)
+            start = index + 1
+        }
+        ranges.append(start..<line.upperBound)
+    }
+
+    func bytes(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        index < ranges.count ? UnsafeBufferPointer(rebasing: buffer[ranges[index]]) : nil
+    }
+
+    /// The field's text, unescaped; nil when it is missing or badly escaped.
+    func string(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        bytes(index, buffer).flatMap { SyncJournalFormat.unescaped($0) }
+    }
+
+    /// A decimal integer (at most 18 digits, an optional minus); nil for anything else.
+    func number(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let digits = bytes(index, buffer), !digits.isEmpty, digits.count <= 19 else { return nil }
+        let negative = digits[0] == UInt8(ascii: "-")
+        guard !negative || digits.count > 1 else { return nil }
+        var value: Int64 = 0
+        for byte in digits.dropFirst(negative ? 1 : 0) {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 48)
+        }
+        return negative ? -value : value
+    }
+}
+
+/// One line's meaning, by its tag and its fields' positions.
+private enum LineParser {
+    enum Outcome {
+        case entry(SyncJournal.Entry)
+        case book(reference: String, SyncBookIdentity)
+        case unknownTag
+        case damaged
+    }
+
+    static func parse(_ fields: FieldScanner, _ buffer: UnsafeBufferPointer<UInt8>, books: [String: Int], journal: SyncJournal) -> Outcome {
+        guard let tagField = fields.bytes(0, buffer), tagField.count == 1 else { return .unknownTag }
+        let tag = tagField[0]
+        if tag == UInt8(ascii: "B") {
+            guard fields.count >= 6, let reference = fields.string(1, buffer), let title = fields.string(2, buffer),
+                  let author = fields.string(3, buffer), let secondsText = fields.string(4, buffer), let list = fields.bytes(5, buffer)
+            else { return .damaged }
+            let seconds = secondsText.isEmpty ? nil : Double(secondsText)
+            if !secondsText.isEmpty && seconds == nil { return .damaged }
+            var items: [String] = []
+            for item in list.split(separator: 0x2C) {
+                guard let fingerprint = SyncJournalFormat.unescaped(UnsafeBufferPointer(rebasing: item)) else { return .damaged }
+                items.append(fingerprint)
+            }
+            return .book(reference: reference, SyncBookIdentity(items: items, title: title, author: author.isEmpty ? nil : author, seconds: seconds))
+        }
+        guard [UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R")].contains(tag) else { return .unknownTag }
+        guard let reference = fields.string(1, buffer), let book = books[reference], let at = fields.number(2, buffer) else { return .damaged }
+        let items = journal.books[book].items
+        /// An item of the book, by its index in the book's line.
+        func item(_ index: Int) -> String? { fields.number(index, buffer).flatMap { $0 >= 0 && $0 < items.count ? items[Int($0)] : nil } }
+        let change: SyncChange
+        switch tag {
+        case UInt8(ascii: "P"):
+            guard let item = item(3), let frame = fields.number(4, buffer), frame >= 0 else { return .damaged }
+            change = .position(item: item, frame: frame)
+        case UInt8(ascii: "F"):
+            guard let flag = fields.number(3, buffer), flag == 0 || flag == 1 else { return .damaged }
+            change = .finished(flag == 1)
+        case UInt8(ascii: "M"):
+            guard let id = fields.string(3, buffer), let item = item(4), let frame = fields.number(5, buffer), frame >= 0,
+                  let kind = fields.string(6, buffer).flatMap(BookmarkKind.init(rawValue:)),
+                  let created = fields.number(7, buffer), let note = fields.string(8, buffer)
+            else { return .damaged }
+            change = .bookmark(SyncBookmark(id: id, item: item, frame: frame, kind: kind, note: note.isEmpty ? nil : note,
+                                            createdAt: SyncJournalFormat.date(milliseconds: created)))
+        default:
+            guard let id = fields.string(3, buffer) else { return .damaged }
+            change = .bookmarkRemoved(id: id)
+        }
+        return .entry(SyncJournal.Entry(book: book, at: SyncJournalFormat.date(milliseconds: at), change: change))
+    }
+}

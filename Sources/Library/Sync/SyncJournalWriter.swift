@@ -1,0 +1,113 @@
+import Foundation
+
+/// Appends this library's records to its own journal in the sync folder, the only file there it
+/// ever writes, and compacts it when it grows. Each append is one `write` of whole lines on a
+/// file opened with O_APPEND, so a reader (or the sync tool copying the file) sees whole lines,
+/// or a last line cut short, which readers skip.
+public final class SyncJournalWriter {
+    public let device: DeviceID
+    public let path: String
+    /// The books this file has defined (their `B` lines), by reference.
+    private var definedBooks: Set<String> = []
+    /// A journal past this size is rewritten with only what still counts.
+    let compactionBytes: Int
+
+    public init(folder: String, device: DeviceID, compactionBytes: Int = 1 << 20) throws {
+        self.device = device
+        self.compactionBytes = compactionBytes
+        path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        if FileManager.default.fileExists(atPath: path) {
+            let journal = try SyncJournal.read(path: path)
+            definedBooks = Set(journal.books.map(SyncJournalFormat.reference(of:)))
+        }
+    }
+
+    /// Writes `records` at the journal's end (the header first, in a new file; a book's `B` line
+    /// before its first record), then compacts the file if it has grown past the limit. A record
+    /// naming an item its book does not have is left out.
+    public func append(_ records: [SyncRecord]) throws {
+        guard !records.isEmpty else { return }
+        var text = ""
+        var defined = definedBooks
+        for record in records {
+            let reference = SyncJournalFormat.reference(of: record.book)
+            if defined.insert(reference).inserted { text += SyncJournalFormat.bookLine(record.book, reference: reference) }
+            text += SyncJournalFormat.recordLine(record, reference: reference) ?? ""
+        }
+        let size = try appendText(text)
+        definedBooks = defined
+        if size > compactionBytes { try compact() }
+    }
+
+    /// Rewrites the journal with only what still counts (`SyncCompaction`): written beside it and
+    /// renamed over it, so a reader sees the old file or the new one, never half of one.
+    public func compact() throws {
+        let journal = try SyncJournal.read(path: path)
+        let kept = SyncCompaction.kept(journal.records)
+        var text = SyncJournalFormat.header(device: device)
+        var defined: Set<String> = []
+        for record in kept {
+            let reference = SyncJournalFormat.reference(of: record.book)
+            if defined.insert(reference).inserted { text += SyncJournalFormat.bookLine(record.book, reference: reference) }
+            text += SyncJournalFormat.recordLine(record, reference: reference) ?? ""
+        }
+        // A dot name: not a journal to any reader while it is written (readers take only names
+        // ending in the journal suffix).
+        let temporary = (path as NSString).deletingLastPathComponent + "/." + device.text + ".compacting"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw SyncJournalError.unreadable(path: temporary, reason: "cannot write it: \(String(cString: strerror(errno)))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SyncJournalError.unreadable(path: path, reason: "cannot replace it: \(reason)")
+        }
+        definedBooks = defined
+    }
+
+    /// One write of `text` at the end (the header first if the file is new or empty); the size after.
+    private func appendText(_ text: String) throws -> Int {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw SyncJournalError.unreadable(path: path, reason: "cannot open it for writing: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        fstat(descriptor, &info)
+        let bytes = Array(((info.st_size == 0 ? SyncJournalFormat.header(device: device) : "") + text).utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw SyncJournalError.unreadable(path: path, reason: "cannot write it: \(String(cString: strerror(errno)))")
+            }
+            written += count
+        }
+        return Int(info.st_size) + bytes.count
+    }
+}
+
+/// What a compacted journal keeps of a book: its newest place and finished mark, each bookmark's
+/// newest record and every removal. Everything else was superseded by what is kept.
+enum SyncCompaction {
+    static func kept(_ records: [SyncRecord]) -> [SyncRecord] {
+        var newestPosition: [SyncBookIdentity: Int] = [:]
+        var newestFinished: [SyncBookIdentity: Int] = [:]
+        var newestBookmark: [String: Int] = [:]
+        var removal: [String: Int] = [:]
+        for (index, record) in records.enumerated() {
+            func isNewer(_ than: Int?) -> Bool { than.map { records[$0].at <= record.at } ?? true }
+            switch record.change {
+            case .position: if isNewer(newestPosition[record.book]) { newestPosition[record.book] = index }
+            case .finished: if isNewer(newestFinished[record.book]) { newestFinished[record.book] = index }
+            case let .bookmark(bookmark): if isNewer(newestBookmark[bookmark.id]) { newestBookmark[bookmark.id] = index }
+            case let .bookmarkRemoved(id): if removal[id] == nil { removal[id] = index }
+            }
+        }
+        var keep = Set(newestPosition.values).union(newestFinished.values)
+        keep.formUnion(newestBookmark.filter { removal[$0.key] == nil }.values)
+        keep.formUnion(removal.values)
+        return records.enumerated().compactMap { keep.contains($0.offset) ? $0.element : nil }
+    }
+}

@@ -1,0 +1,173 @@
+public import Foundation
+
+/// A device's word on where a book stands: the place it heard last, and when.
+public struct PositionClaim: Equatable, Sendable {
+    public var device: DeviceID
+    public var listenedAt: Date
+    /// The item's fingerprint, and the frame at its own rate.
+    public var item: String
+    public var frame: Int64
+
+    public init(device: DeviceID, listenedAt: Date, item: String, frame: Int64) {
+        self.device = device
+        self.listenedAt = listenedAt
+        self.item = item
+        self.frame = frame
+    }
+}
+
+/// Every device's records of one book, merged.
+public struct MergedBook: Equatable, Sendable {
+    /// Every device's newest place, one a device (this device's too, if it wrote one):
+    /// `SyncMergeRules.winningPosition` picks.
+    public var positions: [PositionClaim] = []
+    /// The newest finished or not-finished mark, by the same order as places.
+    public var finished: (value: Bool, at: Date, device: DeviceID)?
+    /// The bookmarks no device removed, each as its newest record says, oldest first.
+    public var bookmarks: [SyncBookmark] = []
+    /// Ids some device removed: a library deletes its own copy of these.
+    public var removedBookmarks: Set<String> = []
+
+    public static func == (lhs: MergedBook, rhs: MergedBook) -> Bool {
+        Set(lhs.positions.map(\.device)) == Set(rhs.positions.map(\.device))
+            && lhs.positions.allSatisfy { rhs.positions.contains($0) } && lhs.bookmarks == rhs.bookmarks && lhs.removedBookmarks == rhs.removedBookmarks
+            && lhs.finished?.value == rhs.finished?.value && lhs.finished?.at == rhs.finished?.at
+            && lhs.finished?.device == rhs.finished?.device
+    }
+}
+
+/// The sync merge rules, in one place (the README states them once `sync` is wired to a folder).
+public struct SyncMergeRules: Sendable {
+    /// This library's device.
+    public var local: DeviceID
+    public var now: Date
+    /// A record dated later than `now` plus this came from a clock ahead of ours: it is used,
+    /// but it is not trusted to beat listening done here.
+    public var futureTolerance: TimeInterval
+
+    public init(local: DeviceID, now: Date = Date(), futureTolerance: TimeInterval = 5 * 60) {
+        self.local = local
+        self.now = now
+        self.futureTolerance = futureTolerance
+    }
+
+    /// Newer listening first; at the same time, the greater device id (any fixed order would do:
+    /// every device must pick the same one).
+    static func isLater(_ a: (at: Date, device: DeviceID), than b: (at: Date, device: DeviceID)) -> Bool {
+        a.at != b.at ? a.at > b.at : a.device > b.device
+    }
+
+    /// The place that wins: the most recent listening, except that another device's place dated
+    /// in the future (beyond the tolerance) never beats this device's own.
+    public func winningPosition(_ claims: [PositionClaim]) -> PositionClaim? {
+        let later = { (a: PositionClaim, b: PositionClaim) in Self.isLater((a.listenedAt, a.device), than: (b.listenedAt, b.device)) }
+        let best = claims.reduce(nil as PositionClaim?) { best, claim in best.map { later(claim, $0) ? claim : $0 } ?? claim }
+        guard let best, best.device != local, best.listenedAt > now.addingTimeInterval(futureTolerance) else { return best }
+        let localBest = claims.filter { $0.device == local }.reduce(nil as PositionClaim?) { b, c in b.map { later(c, $0) ? c : $0 } ?? c }
+        return localBest ?? best
+    }
+
+    /// Every device's journal, merged per book as `key` names it (the local book's id; nil: a book
+    /// this library does not have, left out). `key` is asked once per book, not once per record.
+    public static func merge(_ journals: [SyncJournal], key: (SyncBookIdentity) -> Int64?) -> [Int64: MergedBook] {
+        // By the book's reference (a hash of its items and title, a short string): hashing the
+        // whole identity for each book of each journal cost more than the merge itself.
+        var keys: [String: Int64?] = [:]
+        var merger = Merger()
+        var devices: Set<DeviceID> = []
+        for journal in journals {
+            let firstOfDevice = devices.insert(journal.device).inserted
+            let bookKeys = journal.books.map { book in
+                let reference = SyncJournalFormat.reference(of: book)
+                if let known = keys[reference] { return known }
+                let found = key(book)
+                keys[reference] = .some(found)
+                return found
+            }
+            // Each book's newest place and mark in this journal first, by the journal's own book
+            // numbers (no hashing): a compacted journal has about one of each, a long one many.
+            var newestPosition = [Int?](repeating: nil, count: journal.books.count)
+            var newestFinished = [Int?](repeating: nil, count: journal.books.count)
+            for (index, entry) in journal.entries.enumerated() where bookKeys[entry.book] != nil {
+                switch entry.change {
+                case .position:
+                    if newestPosition[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestPosition[entry.book] = index }
+                case .finished:
+                    if newestFinished[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestFinished[entry.book] = index }
+                case .bookmark, .bookmarkRemoved:
+                    merger.add(entry.change, at: entry.at, device: journal.device, book: bookKeys[entry.book]!)
+                }
+            }
+            for (book, bookKey) in bookKeys.enumerated() {
+                guard let bookKey else { continue }
+                for index in [newestPosition[book], newestFinished[book]].compactMap({ $0 }) {
+                    merger.add(journal.entries[index].change, at: journal.entries[index].at, device: journal.device, book: bookKey,
+                               firstOfDevice: firstOfDevice)
+                }
+            }
+        }
+        return merger.books
+    }
+
+    /// Records from any devices in any order, merged as `merge(_:key:)` merges journals.
+    public static func merge(_ records: [DeviceRecord], key: (SyncBookIdentity) -> Int64?) -> [Int64: MergedBook] {
+        var keys: [SyncBookIdentity: Int64?] = [:]
+        var merger = Merger()
+        for entry in records {
+            let found = keys[entry.record.book] ?? key(entry.record.book)
+            keys[entry.record.book] = .some(found)
+            guard let bookKey = found else { continue }
+            merger.add(entry.record.change, at: entry.record.at, device: entry.device, book: bookKey)
+        }
+        return merger.books
+    }
+}
+
+/// Folds changes into each book's merged state, in any order: every rule keeps the newest by
+/// (time, device), so the order records arrive in never matters. Not generic, and each part of
+/// the state in a dictionary of its own: 100 devices' journals of 10,000 books are a million
+/// changes, and a generic key or a copy of a book's whole state per change made that seconds.
+private struct Merger {
+    private var positions: [Int64: [PositionClaim]] = [:]
+    private var finished: [Int64: (value: Bool, at: Date, device: DeviceID)] = [:]
+    private var newestBookmark: [Int64: [String: (at: Date, device: DeviceID, bookmark: SyncBookmark)]] = [:]
+    private var removed: [Int64: Set<String>] = [:]
+
+    /// `firstOfDevice`: the caller knows no change of this device's was added before (the first
+    /// journal of a device), so its place is appended without looking for an older one.
+    mutating func add(_ change: SyncChange, at: Date, device: DeviceID, book: Int64, firstOfDevice: Bool = false) {
+        let stamp = (at: at, device: device)
+        switch change {
+        case let .position(item, frame):
+            let claim = PositionClaim(device: device, listenedAt: at, item: item, frame: frame)
+            // A short list (one claim a device) searched from the end: a journal's own claims come together.
+            if !firstOfDevice, let index = positions[book]?.lastIndex(where: { $0.device == device }) {
+                if positions[book]![index].listenedAt <= at { positions[book]![index] = claim }
+            } else {
+                positions[book, default: []].append(claim)
+            }
+        case let .finished(value):
+            if let old = finished[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
+            finished[book] = (value, at, device)
+        case let .bookmark(bookmark):
+            if let old = newestBookmark[book]?[bookmark.id], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
+            newestBookmark[book, default: [:]][bookmark.id] = (at, device, bookmark)
+        case let .bookmarkRemoved(id):
+            removed[book, default: []].insert(id)
+        }
+    }
+
+    /// The books, each with its bookmarks that no device removed, oldest first.
+    var books: [Int64: MergedBook] {
+        var books: [Int64: MergedBook] = [:]
+        for book in Set(positions.keys).union(finished.keys).union(newestBookmark.keys).union(removed.keys) {
+            let gone = removed[book] ?? []
+            books[book] = MergedBook(
+                positions: positions[book] ?? [], finished: finished[book],
+                bookmarks: (newestBookmark[book] ?? [:]).values.map(\.bookmark).filter { !gone.contains($0.id) }
+                    .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
+                removedBookmarks: gone)
+        }
+        return books
+    }
+}
