@@ -14,7 +14,7 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 	libedit-dev libchafa-dev libturbojpeg0-dev libpng-dev libdbus-1-dev
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
-	snapserver snapclient
+	snapserver snapclient syncthing rsync curl
 BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng
 
 .PHONY: all deps test-deps build run test bench fuzz install-sdk clean

@@ -12,6 +12,8 @@ public enum FixtureError: Error, CustomStringConvertible {
     case corruptionFailed(URL, String)
     /// ffprobe/ffmpeg output that could not be understood.
     case unreadableProbe(URL, String)
+    /// A server a test needs (Syncthing) did not start or answer as it should.
+    case serverFailed(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum FixtureError: Error, CustomStringConvertible {
             "\(url.path): not an Opus file made by Fixtures.opus in this process; pass `chapters:` to Fixtures.opus instead"
         case let .corruptionFailed(url, message):
             "\(url.lastPathComponent): \(message)"
+        case let .serverFailed(message):
+            "test server failed: \(message)"
         case let .unreadableProbe(url, output):
             "\(url.path): could not read ffprobe's answer \(output.debugDescription)"
         }

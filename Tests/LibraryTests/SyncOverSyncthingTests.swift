@@ -1,0 +1,99 @@
+import Foundation
+import Library
+import Testing
+import TestSupport
+
+/// The journal between two libraries of the same books at different paths, carried by a real
+/// Syncthing pair and by plain rsync: what one library writes, the other reads whole and maps to
+/// its own books; the later listening wins.
+@Suite struct SyncOverSyncthingTests {
+    let laptop = DeviceID("LAPTOP")!
+    let desktop = DeviceID("DESKTOP")!
+
+    /// Two libraries of the audiobook tree, one at a copy's path, and War's id in each.
+    func twoLibraries(_ name: String) throws -> (here: LibraryDatabase, there: LibraryDatabase, war: Int64, theirWar: Int64) {
+        let here = try LibraryDatabase()
+        _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
+        let there = try LibraryDatabase()
+        _ = try importer(there).importPaths([try copyOfAudiobookTree(name).path])
+        return (here, there, try here.book(matching: "War").id!, try there.book(matching: "War").id!)
+    }
+
+    /// Waits until `folder` holds `device`'s journal with `count` records; the journal, or nil at the deadline.
+    func journal(of device: DeviceID, in folder: URL, records count: Int, timeout: Double = 60) -> SyncJournal? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while clock.now < deadline {
+            if let contents = SyncFolder.read(folder.path, excluding: nil),
+               let journal = contents.journals.first(where: { $0.device == device }), journal.entries.count >= count {
+                return journal
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// The place each library's merge gives `book` (this library's own claim included).
+    func place(in library: LibraryDatabase, of book: Int64, journals: [SyncJournal], local: DeviceID) throws -> PositionClaim? {
+        let merged = SyncMergeRules.merge(journals) { try? library.bookId(matching: $0) }
+        return SyncMergeRules(local: local).winningPosition(merged[book]?.positions ?? [])
+    }
+
+    @Test func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWins() throws {
+        // Given two libraries of the same books at different paths, and a Syncthing pair sharing a folder
+        let (here, there, war, theirWar) = try twoLibraries("sync-syncthing")
+        let pair = try SyncthingPair()
+        let identity = try here.syncIdentity(ofBook: war)
+        let start = Date().addingTimeInterval(-3600)
+
+        // When the laptop writes where it is in War and a bookmark into its journal
+        try SyncJournalWriter(folder: pair.a.folder.path, device: laptop).append([
+            SyncRecord(book: identity, at: start, change: .position(item: identity.items[1], frame: 44_100 * 2)),
+            SyncRecord(book: identity, at: start, change: .bookmark(SyncBookmark(
+                id: "9F3A", item: identity.items[0], frame: 4410, kind: .user, note: "the duel", createdAt: start))),
+        ])
+
+        // Then the desktop's copy of the folder gets the journal whole, and the place and bookmark are its own War's
+        let delivered = try #require(journal(of: laptop, in: pair.b.folder, records: 2))
+        let theirPlace = try #require(try place(in: there, of: theirWar, journals: [delivered], local: desktop))
+        #expect(theirPlace.device == laptop && theirPlace.frame == 44_100 * 2)
+        #expect(theirPlace.item == (try there.items(ofBook: theirWar))[1].fingerprint)
+        let merged = SyncMergeRules.merge([delivered]) { try? there.bookId(matching: $0) }
+        #expect(merged[theirWar]?.bookmarks.map(\.note) == ["the duel"])
+
+        // When the desktop listens on later and writes its own journal
+        try SyncJournalWriter(folder: pair.b.folder.path, device: desktop).append([
+            SyncRecord(book: try there.syncIdentity(ofBook: theirWar), at: start.addingTimeInterval(600),
+                       change: .position(item: identity.items[1], frame: 44_100 * 3)),
+        ])
+
+        // Then the laptop sees the desktop's later place win over its own
+        let back = try #require(journal(of: desktop, in: pair.a.folder, records: 1))
+        let own = try SyncJournal.read(path: pair.a.folder.path + "/LAPTOP.abplayer-journal")
+        let winner = try #require(try place(in: here, of: war, journals: [own, back], local: laptop))
+        #expect(winner.device == desktop && winner.frame == 44_100 * 3)
+    }
+
+    @Test func theSameJournalCopiedByRsyncReadsTheSame() throws {
+        // Given a journal written in one folder and copied to another by rsync, as a cron job would
+        let (here, there, war, theirWar) = try twoLibraries("sync-rsync")
+        let source = try BuildProducts.temporaryDirectory("sync-rsync-source")
+        let copy = try BuildProducts.temporaryDirectory("sync-rsync-copy")
+        let identity = try here.syncIdentity(ofBook: war)
+        try SyncJournalWriter(folder: source.path, device: laptop).append([
+            SyncRecord(book: identity, at: Date(), change: .position(item: identity.items[0], frame: 777)),
+            SyncRecord(book: identity, at: Date(), change: .finished(true)),
+        ])
+        let result = try Command.run("rsync", ["-a", source.path + "/", copy.path + "/"])
+        #expect(result.status == 0)
+
+        // When the other library reads the copy
+        let contents = try #require(SyncFolder.read(copy.path, excluding: desktop))
+
+        // Then it finds its own War at the same place, finished, with nothing damaged
+        #expect(contents.problems.isEmpty)
+        let merged = SyncMergeRules.merge(contents.journals) { try? there.bookId(matching: $0) }
+        #expect(merged[theirWar]?.positions.map(\.frame) == [777])
+        #expect(merged[theirWar]?.finished?.value == true)
+    }
+}
