@@ -33,6 +33,8 @@ enum LibrarySchema {
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         // Two table rebuilds, as v4 did (foreign keys checked before the commit).
         migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
+        // A table rebuild, as v7's (foreign keys checked before the commit).
+        migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }
         return migrator
     }
 

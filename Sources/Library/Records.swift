@@ -242,6 +242,8 @@ public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValue
     case sleepTimer
     /// Automatic: where the listener was before going to a bookmark (`jump N`); since v7.
     case beforeBookmarkJump
+    /// Automatic: where the listener was before another device's place was taken; since v11.
+    case beforeSyncJump
 
     public var isAutomatic: Bool { self != .user }
 }

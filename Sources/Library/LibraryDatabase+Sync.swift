@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// This library as sync knows it: its device, and the folder its journal goes to.
+public struct SyncSettings: Equatable, Sendable {
+    public var device: DeviceID
+    /// What other devices call this one (the host's name when it was made).
+    public var deviceName: String
+    /// Nil: not syncing.
+    public var folder: String?
+}
+
+extension LibraryDatabase {
+    /// The sync settings, the device made now if this library never had one (once: it names the
+    /// library's journal in the sync folder from then on).
+    public func syncSettings() throws -> SyncSettings {
+        try writer.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT deviceId, deviceName, folder FROM syncState WHERE id = 1"),
+               let device = DeviceID(row[0]) {
+                return SyncSettings(device: device, deviceName: row[1], folder: row[2])
+            }
+            let settings = SyncSettings(device: DeviceID.random(), deviceName: Self.hostName(), folder: nil)
+            try db.execute(sql: "INSERT OR REPLACE INTO syncState (id, deviceId, deviceName, folder) VALUES (1, ?, ?, NULL)",
+                           arguments: [settings.device.text, settings.deviceName])
+            return settings
+        }
+    }
+
+    /// Syncs through `folder` from now on (nil: stops syncing). The device stays what it was.
+    public func setSyncFolder(_ folder: String?) throws {
+        _ = try syncSettings()
+        try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ? WHERE id = 1", arguments: [folder]) }
+    }
+
+    /// The bookmark's id on every device, given to it now if it has none yet.
+    public func syncId(ofBookmark bookmarkId: Int64) throws -> String {
+        try writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT syncId FROM bookmark WHERE id = ?", arguments: [bookmarkId]) else {
+                throw LibraryError.invalid("there is no bookmark \(bookmarkId)")
+            }
+            if let id: String = row[0] { return id }
+            let id = UUID().uuidString
+            try db.execute(sql: "UPDATE bookmark SET syncId = ? WHERE id = ?", arguments: [id, bookmarkId])
+            return id
+        }
+    }
+
+    private static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "this device" }
+        let text = String(cString: name)
+        return text.isEmpty ? "this device" : text
+    }
+}
