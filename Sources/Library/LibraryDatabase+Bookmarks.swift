@@ -43,7 +43,7 @@ extension LibraryDatabase {
     public func updateBookmarkNote(id: Int64, note: String?) throws {
         let note = note?.isEmpty == true ? nil : note
         let updated = try writer.write { db in
-            try db.execute(sql: "UPDATE bookmark SET note = ? WHERE id = ?", arguments: [note, id])
+            try db.execute(sql: "UPDATE bookmark SET note = ?, editedAt = ? WHERE id = ?", arguments: [note, StoredDate.text(Date()), id])
             return db.changesCount > 0
         }
         if !updated { throw LibraryError.notFound("no bookmark #\(id)") }

@@ -50,14 +50,15 @@ extension LibraryDatabase {
     /// Marks a book finished (played to its end).
     public func markFinished(bookId: Int64, at date: Date = Date()) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?", arguments: [StoredDate.text(date), bookId])
+            try db.execute(sql: "UPDATE book SET finishedAt = ?1, finishedChangedAt = ?1 WHERE id = ?2", arguments: [StoredDate.text(date), bookId])
         }
     }
 
     /// Takes the finished mark off a book: it is being played again.
-    public func markUnfinished(bookId: Int64) throws {
+    public func markUnfinished(bookId: Int64, at date: Date = Date()) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
+            try db.execute(sql: "UPDATE book SET finishedAt = NULL, finishedChangedAt = ? WHERE id = ? AND finishedAt IS NOT NULL",
+                           arguments: [StoredDate.text(date), bookId])
         }
     }
 
@@ -88,7 +89,8 @@ extension LibraryDatabase {
             if try Bool.fetchOne(db, sql: "SELECT finishedAt IS NOT NULL FROM book WHERE id = ?", arguments: [bookId]) == true {
                 // Played again: no longer finished. From the top when it was left at its end;
                 // from where it was left when the listener went back into it after the end.
-                try db.execute(sql: "UPDATE book SET finishedAt = NULL WHERE id = ?", arguments: [bookId])
+                try db.execute(sql: "UPDATE book SET finishedAt = NULL, finishedChangedAt = ? WHERE id = ?",
+                               arguments: [StoredDate.text(Date()), bookId])
                 if let position, let index, !Self.isAtEnd(item: index, frame: position.frame, of: items) {
                     return (index, position.frame, position.updatedAt)
                 }

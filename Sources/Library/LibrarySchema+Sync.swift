@@ -6,6 +6,9 @@ extension LibrarySchema {
     /// `syncState` has one row, made when sync first needs it: the device id names this library's
     /// journal in the folder and must never change. `bookmark.syncId` is a UUID given to a
     /// bookmark the first time it is journaled (or taken from another device's journal), unique.
+    /// `book.finishedChangedAt` and `bookmark.editedAt` date the changes a journal carries (NULL:
+    /// never changed here since v11; a bookmark's edit time is then its creation), so a change
+    /// passed on from another device keeps its own time and never beats a later one.
     /// `bookmark.kind` is a CHECKed TEXT: the table is rebuilt as v7 did, with 'beforeSyncJump'
     /// (where the listener was before another device's place was taken) added.
     static let v11 = """
@@ -25,7 +28,8 @@ extension LibrarySchema {
                                                'sleepTimer', 'beforeBookmarkJump', 'beforeSyncJump')),
             note TEXT,
             createdAt DATETIME NOT NULL,
-            syncId TEXT
+            syncId TEXT,
+            editedAt DATETIME
         );
         INSERT INTO bookmark_v11 (id, bookId, mediaId, frame, kind, note, createdAt)
             SELECT id, bookId, mediaId, frame, kind, note, createdAt FROM bookmark;
@@ -36,5 +40,6 @@ extension LibrarySchema {
         ALTER TABLE bookmark_v11 RENAME TO bookmark;
         CREATE INDEX bookmark_book ON bookmark(bookId, createdAt);
         CREATE UNIQUE INDEX bookmark_sync ON bookmark(syncId) WHERE syncId IS NOT NULL;
+        ALTER TABLE book ADD COLUMN finishedChangedAt DATETIME;
         """
 }

@@ -27,6 +27,8 @@ public struct MergedBook: Equatable, Sendable {
     public var bookmarks: [SyncBookmark] = []
     /// Ids some device removed: a library deletes its own copy of these.
     public var removedBookmarks: Set<String> = []
+    /// When each bookmark in `bookmarks` was last made or edited (its newest record's time).
+    public var bookmarkEditedAt: [String: Date] = [:]
 
     public static func == (lhs: MergedBook, rhs: MergedBook) -> Bool {
         Set(lhs.positions.map(\.device)) == Set(rhs.positions.map(\.device))
@@ -166,7 +168,8 @@ private struct Merger {
                 positions: positions[book] ?? [], finished: finished[book],
                 bookmarks: (newestBookmark[book] ?? [:]).values.map(\.bookmark).filter { !gone.contains($0.id) }
                     .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
-                removedBookmarks: gone)
+                removedBookmarks: gone,
+                bookmarkEditedAt: (newestBookmark[book] ?? [:]).filter { !gone.contains($0.key) }.mapValues(\.at))
         }
         return books
     }

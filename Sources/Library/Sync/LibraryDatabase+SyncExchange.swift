@@ -1,0 +1,168 @@
+public import Foundation
+import GRDB
+
+/// What one exchange with the sync folder did.
+public struct SyncExchangeReport: Sendable {
+    /// A book whose place was taken from another device, and where it was before (an undo point
+    /// was left there).
+    public struct Move: Sendable, Equatable {
+        public var bookId: Int64
+        public var claim: PositionClaim
+    }
+
+    /// Books not playing whose place another device's later listening moved.
+    public var moved: [Move] = []
+    /// The playing book's place on another device, later than here: never moved under the
+    /// listener; the player offers it (`sync jump`).
+    public var waiting: Move?
+    public var bookmarksAdded = 0
+    public var bookmarksChanged = 0
+    public var bookmarksRemoved = 0
+    public var finishedChanged = 0
+    /// Records this library appended to its own journal.
+    public var written = 0
+    /// One line for each journal that could not be read whole.
+    public var problems: [String] = []
+}
+
+extension LibraryDatabase {
+    /// One exchange with the sync folder: this library's changes since its journal last said
+    /// where it stood are appended to its own journal first (so a change made here is never
+    /// overwritten by an older one from elsewhere), then every device's journal is merged by
+    /// `SyncMergeRules` and what other devices did is applied here. `playing`: the book being
+    /// listened to, whose place is never moved (it is reported as `waiting`).
+    public func exchangeSync(folder: String, device: DeviceID, playing: Int64?, now: Date = Date(),
+                             futureTolerance: TimeInterval = 5 * 60) throws -> SyncExchangeReport {
+        guard let others = SyncFolder.read(folder, excluding: device) else {
+            throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
+        }
+        var report = SyncExchangeReport()
+        report.problems = others.problems
+        let writer = try SyncJournalWriter(folder: folder, device: device)
+        let ownPath = writer.path
+        let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        let snapshot = try self.writer.read { db in try SyncSnapshot(db) }
+
+        let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
+        try writer.append(outgoing)
+        report.written = outgoing.count
+
+        let ownNow = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        let journals = others.journals + [ownNow].compactMap { $0 }
+        let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
+        let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
+        try self.writer.write { db in
+            for (bookId, state) in merged {
+                guard let book = snapshot.books[bookId] else { continue }
+                try applyPosition(state, to: book, rules: rules, playing: playing, db, report: &report)
+                try applyFinished(state, to: book, device: device, db, report: &report)
+                try applyBookmarks(state, to: book, snapshot: snapshot, db, report: &report)
+            }
+        }
+        return report
+    }
+
+    /// This library's state where its own journal says otherwise (or nothing): places, finished
+    /// marks, user bookmarks made or edited, and bookmarks its journal has that are gone here.
+    private func outgoingRecords(snapshot: SyncSnapshot, own: SyncJournal?, device: DeviceID, now: Date) throws -> [SyncRecord] {
+        let journaled = own.map { journal in
+            SyncMergeRules.merge([journal]) { snapshot.bookId(matching: $0, library: self) }
+        } ?? [:]
+        var records: [SyncRecord] = []
+        for book in snapshot.books.values.sorted(by: { $0.id < $1.id }) {
+            let said = journaled[book.id]
+            if let position = book.position, let item = book.fingerprint(ofMedia: position.mediaId) {
+                let last = said?.positions.filter { $0.device == device }.max { $0.listenedAt < $1.listenedAt }
+                if last?.item != item || last?.frame != position.frame {
+                    records.append(SyncRecord(book: book.identity, at: position.updatedAt, change: .position(item: item, frame: position.frame)))
+                }
+            }
+            // A mark changed here, dated when: one passed on from another device keeps that device's time.
+            if let changedAt = book.finishedChangedAt {
+                let finished = book.finishedAt != nil
+                if said?.finished.map({ $0.value != finished || $0.at < changedAt }) ?? true {
+                    records.append(SyncRecord(book: book.identity, at: changedAt, change: .finished(finished)))
+                }
+            }
+            var live: Set<String> = []
+            for bookmark in book.bookmarks {
+                let id = try snapshot.syncIds[bookmark.id!] ?? syncId(ofBookmark: bookmark.id!)
+                live.insert(id)
+                guard let item = book.fingerprint(ofMedia: bookmark.mediaId) else { continue }
+                let travelling = SyncBookmark(id: id, item: item, frame: bookmark.frame, kind: .user, note: bookmark.note,
+                                              createdAt: bookmark.createdAt)
+                if said?.bookmarks.first(where: { $0.id == id }) != travelling {
+                    let editedAt = snapshot.editedAt[bookmark.id!] ?? bookmark.createdAt
+                    records.append(SyncRecord(book: book.identity, at: editedAt, change: .bookmark(travelling)))
+                }
+            }
+            for gone in (said?.bookmarks ?? []).map(\.id) where !live.contains(gone) {
+                records.append(SyncRecord(book: book.identity, at: now, change: .bookmarkRemoved(id: gone)))
+            }
+        }
+        return records
+    }
+
+    private func applyPosition(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?,
+                               _ db: Database, report: inout SyncExchangeReport) throws {
+        var claims = state.positions
+        if let position = book.position, let item = book.fingerprint(ofMedia: position.mediaId) {
+            claims.append(PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: item, frame: position.frame))
+        }
+        guard let winner = rules.winningPosition(claims), winner.device != rules.local,
+              let mediaId = book.mediaId(ofFingerprint: winner.item),
+              book.position?.mediaId != mediaId || book.position?.frame != winner.frame
+        else { return }
+        let move = SyncExchangeReport.Move(bookId: book.id, claim: winner)
+        if book.id == playing {
+            report.waiting = move
+            return
+        }
+        if let old = book.position {
+            var undo = Bookmark(id: nil, bookId: book.id, mediaId: old.mediaId, frame: old.frame, kind: .beforeSyncJump,
+                                note: "before \(winner.device)'s place", createdAt: rules.now)
+            try undo.insert(db)
+        }
+        try Position(bookId: book.id, mediaId: mediaId, frame: winner.frame, updatedAt: winner.listenedAt).upsert(db)
+        report.moved.append(move)
+    }
+
+    private func applyFinished(_ state: MergedBook, to book: SyncSnapshot.Book, device: DeviceID, _ db: Database,
+                               report: inout SyncExchangeReport) throws {
+        guard let mark = state.finished, mark.device != device, mark.value != (book.finishedAt != nil) else { return }
+        try db.execute(sql: "UPDATE book SET finishedAt = ?, finishedChangedAt = ? WHERE id = ?",
+                       arguments: [mark.value ? StoredDate.text(mark.at) : nil, StoredDate.text(mark.at), book.id])
+        report.finishedChanged += 1
+    }
+
+    /// Bookmarks made, edited or removed elsewhere. The edit time taken is the other device's, so
+    /// passing the bookmark on later never dates it after a newer edit.
+    private func applyBookmarks(_ state: MergedBook, to book: SyncSnapshot.Book, snapshot: SyncSnapshot, _ db: Database,
+                                report: inout SyncExchangeReport) throws {
+        let local = Dictionary(book.bookmarks.compactMap { b in snapshot.syncIds[b.id!].map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
+        for travelling in state.bookmarks {
+            guard let mediaId = book.mediaId(ofFingerprint: travelling.item) else { continue }
+            let editedAt = StoredDate.text(state.bookmarkEditedAt[travelling.id] ?? travelling.createdAt)
+            if let mine = local[travelling.id] {
+                guard mine.mediaId != mediaId || mine.frame != travelling.frame || mine.note != travelling.note else { continue }
+                try db.execute(sql: "UPDATE bookmark SET mediaId = ?, frame = ?, note = ?, editedAt = ? WHERE id = ?",
+                               arguments: [mediaId, travelling.frame, travelling.note, editedAt, mine.id])
+                report.bookmarksChanged += 1
+            } else {
+                // Made on another device (or given its sync id there first): ours now, with that id.
+                let exists = try Int.fetchOne(db, sql: "SELECT count(*) FROM bookmark WHERE syncId = ?", arguments: [travelling.id]) ?? 0
+                guard exists == 0 else { continue }
+                try db.execute(sql: """
+                    INSERT INTO bookmark (bookId, mediaId, frame, kind, note, createdAt, syncId, editedAt)
+                        VALUES (?, ?, ?, 'user', ?, ?, ?, ?)
+                    """, arguments: [book.id, mediaId, travelling.frame, travelling.note, StoredDate.text(travelling.createdAt),
+                                     travelling.id, editedAt])
+                report.bookmarksAdded += 1
+            }
+        }
+        for removed in state.removedBookmarks {
+            try db.execute(sql: "DELETE FROM bookmark WHERE syncId = ? AND bookId = ?", arguments: [removed, book.id])
+            report.bookmarksRemoved += db.changesCount
+        }
+    }
+}

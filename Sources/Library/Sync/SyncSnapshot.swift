@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// What this library holds that sync carries, read in a few queries: each book's identity, place,
+/// finished mark and user bookmarks. Automatic bookmarks (before a seek, a jump, a sleep) are this
+/// device's own undo points and never travel.
+struct SyncSnapshot {
+    struct Book {
+        let id: Int64
+        let identity: SyncBookIdentity
+        /// Media ids in play order, beside `identity.items`.
+        let mediaIds: [Int64]
+        var position: Position?
+        var finishedAt: Date?
+        /// When it was marked finished or not finished here (or taken from another device); nil: not since v11.
+        var finishedChangedAt: Date?
+        var bookmarks: [Bookmark]
+
+        func fingerprint(ofMedia mediaId: Int64) -> String? { mediaIds.firstIndex(of: mediaId).map { identity.items[$0] } }
+        func mediaId(ofFingerprint fingerprint: String) -> Int64? { identity.items.firstIndex(of: fingerprint).map { mediaIds[$0] } }
+    }
+
+    var books: [Int64: Book] = [:]
+    /// User bookmarks' sync ids, by bookmark id (those given one so far).
+    var syncIds: [Int64: String] = [:]
+    /// When a user bookmark's note or place last changed, by bookmark id (those changed since v11).
+    var editedAt: [Int64: Date] = [:]
+    /// Which books hold each fingerprint: a journal's books are found here before the database is asked.
+    var booksByFingerprint: [String: [Int64]] = [:]
+
+    init(_ db: Database) throws {
+        var items: [Int64: [(mediaId: Int64, fingerprint: String, seconds: Double?)]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT bookItem.bookId, media.id, media.fingerprint, media.durationFrames, media.sampleRate
+            FROM bookItem JOIN media ON media.id = bookItem.mediaId ORDER BY bookItem.bookId, bookItem.position
+            """)
+        while let row = try rows.next() {
+            let frames: Int64? = row[3]
+            let rate: Int = row[4]
+            items[row[0], default: []].append((row[1], row[2], frames.map { Double($0) / Double(rate) }))
+        }
+        let positions = Dictionary(try Position.fetchAll(db).map { ($0.bookId, $0) }, uniquingKeysWith: { a, _ in a })
+        var bookmarks: [Int64: [Bookmark]] = [:]
+        let bookmarkRows = try Row.fetchCursor(db, sql: "SELECT * FROM bookmark WHERE kind = 'user' ORDER BY id")
+        while let row = try bookmarkRows.next() {
+            let bookmark = try Bookmark(row: row)
+            bookmarks[bookmark.bookId, default: []].append(bookmark)
+            if let syncId: String = row["syncId"] { syncIds[bookmark.id!] = syncId }
+            if let edited: String = row["editedAt"], let date = StoredDate.date(fromText: edited) { editedAt[bookmark.id!] = date }
+        }
+        var finishedChanges: [Int64: Date] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, finishedChangedAt FROM book WHERE finishedChangedAt IS NOT NULL") {
+            if let text: String = row[1], let date = StoredDate.date(fromText: text) { finishedChanges[row[0]] = date }
+        }
+        for book in try Library.Book.fetchAll(db) {
+            guard let id = book.id, let bookItems = items[id] else { continue }
+            let lengths = bookItems.map(\.seconds)
+            let identity = SyncBookIdentity(items: bookItems.map(\.fingerprint), title: book.title, author: book.author,
+                                            seconds: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + $1! })
+            books[id] = Book(id: id, identity: identity, mediaIds: bookItems.map(\.mediaId), position: positions[id],
+                             finishedAt: book.finishedAt, finishedChangedAt: finishedChanges[id], bookmarks: bookmarks[id] ?? [])
+            for fingerprint in Set(identity.items) { booksByFingerprint[fingerprint, default: []].append(id) }
+        }
+    }
+
+    /// The book another library's `identity` names: most of its items by content, as
+    /// `LibraryDatabase.bookId(matching:)` decides, found in memory when the items match.
+    func bookId(matching identity: SyncBookIdentity, library: LibraryDatabase) -> Int64? {
+        var counts: [Int64: Int] = [:]
+        for fingerprint in Set(identity.items) {
+            for book in booksByFingerprint[fingerprint] ?? [] { counts[book, default: 0] += 1 }
+        }
+        if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), 2 * best.value >= Set(identity.items).count {
+            return best.key
+        }
+        return try? library.bookId(matching: identity)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Library
+import Testing
+import TestSupport
+
+/// Two libraries of the same books at different paths exchanging through one folder, read back
+/// from their SQLite files: places, bookmarks and finished marks travel both ways; the later
+/// listening wins; the book playing is never moved; a sync jump leaves an undo point.
+@Suite struct SyncExchangeTests {
+    struct Pair {
+        let here: LibraryDatabase
+        let there: LibraryDatabase
+        let folder: String
+        let hereDevice = DeviceID("HERE")!
+        let thereDevice = DeviceID("THERE")!
+        /// War in each library, and its items' media ids.
+        let war: Int64
+        let theirWar: Int64
+        let warItems: [Int64]
+        let theirWarItems: [Int64]
+
+        @discardableResult
+        func exchangeHere(playing: Int64? = nil, now: Date = Date()) throws -> SyncExchangeReport {
+            try here.exchangeSync(folder: folder, device: hereDevice, playing: playing, now: now)
+        }
+
+        @discardableResult
+        func exchangeThere(playing: Int64? = nil, now: Date = Date()) throws -> SyncExchangeReport {
+            try there.exchangeSync(folder: folder, device: thereDevice, playing: playing, now: now)
+        }
+    }
+
+    func pair(_ name: String) throws -> Pair {
+        let here = try LibraryDatabase()
+        _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
+        let there = try LibraryDatabase()
+        _ = try importer(there).importPaths([try copyOfAudiobookTree("exchange-\(name)").path])
+        let war = try here.book(matching: "War").id!
+        let theirWar = try there.book(matching: "War").id!
+        return Pair(here: here, there: there, folder: try BuildProducts.temporaryDirectory("exchange-\(name)-folder").path,
+                    war: war, theirWar: theirWar, warItems: try here.items(ofBook: war).map { $0.id! },
+                    theirWarItems: try there.items(ofBook: theirWar).map { $0.id! })
+    }
+
+    let hourAgo = Date().addingTimeInterval(-3600)
+
+    @Test func theLaterListeningMovesTheOtherLibraryAndLeavesAnUndoPoint() throws {
+        // Given War listened to here half an hour ago, and there an hour ago at another place
+        let p = try pair("later")
+        try p.there.savePosition(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 1000, at: hourAgo)
+        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 22_050, at: hourAgo.addingTimeInterval(1800))
+
+        // When each exchanges (there twice: before and after here wrote)
+        try p.exchangeThere()
+        let wrote = try p.exchangeHere()
+        let report = try p.exchangeThere()
+
+        // Then there is where here was, told so, with an undo point where it was before
+        #expect(wrote.written >= 1 && report.moved.map(\.bookId) == [p.theirWar])
+        let moved = try #require(try p.there.position(ofBook: p.theirWar))
+        #expect(moved.mediaId == p.theirWarItems[1] && moved.frame == 22_050)
+        let undo = try p.there.bookmarks(ofBook: p.theirWar).filter { $0.kind == .beforeSyncJump }
+        #expect(undo.map(\.frame) == [1000] && undo.map(\.mediaId) == [p.theirWarItems[0]])
+        // and here, whose listening was the later, did not move
+        try p.exchangeHere()
+        #expect(try p.here.position(ofBook: p.war)?.frame == 22_050)
+        #expect(try p.here.bookmarks(ofBook: p.war).filter { $0.kind == .beforeSyncJump }.isEmpty)
+    }
+
+    @Test func theBookPlayingIsNeverMovedButTheLaterPlaceIsOffered() throws {
+        let p = try pair("playing")
+        try p.there.savePosition(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 1000, at: hourAgo)
+        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 22_050, at: Date())
+        try p.exchangeHere()
+
+        let report = try p.exchangeThere(playing: p.theirWar)
+
+        #expect(report.moved.isEmpty && report.waiting?.claim.device == p.hereDevice && report.waiting?.claim.frame == 22_050)
+        #expect(try p.there.position(ofBook: p.theirWar)?.frame == 1000)
+    }
+
+    @Test func bookmarksAreMadeEditedAndRemovedOnBothSides() throws {
+        let p = try pair("bookmarks")
+        // A bookmark made there reaches here
+        let made = try p.there.addBookmark(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 4410, kind: .user, note: "the duel")
+        _ = try p.there.addBookmark(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 10, kind: .beforeSeek)
+        try p.exchangeThere()
+        #expect(try p.exchangeHere().bookmarksAdded == 1)
+        let arrived = try #require(try p.here.bookmarks(ofBook: p.war).first { $0.kind == .user })
+        #expect(arrived.note == "the duel" && arrived.frame == 4410 && arrived.mediaId == p.warItems[0])
+        // automatic bookmarks are this device's own undo points: they never travel
+        #expect(try p.here.bookmarks(ofBook: p.war).allSatisfy { $0.kind == .user })
+
+        // Its note edited here reaches there, and passing it on again changes nothing
+        try p.here.updateBookmarkNote(id: arrived.id!, note: "the duel at dawn")
+        try p.exchangeHere()
+        #expect(try p.exchangeThere().bookmarksChanged == 1)
+        #expect(try p.there.bookmark(id: made.id!)?.note == "the duel at dawn")
+        try p.exchangeHere()
+        try p.exchangeThere()
+        #expect(try p.there.bookmark(id: made.id!)?.note == "the duel at dawn")
+
+        // Removed there, it is removed here
+        try p.there.deleteBookmark(id: made.id!)
+        try p.exchangeThere()
+        #expect(try p.exchangeHere().bookmarksRemoved == 1)
+        #expect(try p.here.bookmarks(ofBook: p.war).isEmpty)
+    }
+
+    @Test func aFinishedMarkTravelsAndDoesNotFlipBack() throws {
+        let p = try pair("finished")
+        try p.here.markFinished(bookId: p.war)
+        try p.exchangeHere()
+        #expect(try p.exchangeThere().finishedChanged == 1)
+        #expect(try p.there.book(matching: "War").finishedAt != nil)
+        for _ in 0..<2 {
+            try p.exchangeHere()
+            try p.exchangeThere()
+        }
+        #expect(try p.here.book(matching: "War").finishedAt != nil && (try p.there.book(matching: "War").finishedAt) != nil)
+        // Played again there: not finished any more here either
+        try p.there.markUnfinished(bookId: p.theirWar, at: Date().addingTimeInterval(1))
+        try p.exchangeThere()
+        try p.exchangeHere()
+        #expect(try p.here.book(matching: "War").finishedAt == nil)
+    }
+
+    @Test func aMissingFolderIsOneClearErrorAndADamagedJournalIsSkippedWithAWarning() throws {
+        let p = try pair("bad")
+        #expect(throws: LibraryError.self) {
+            try p.here.exchangeSync(folder: p.folder + "/gone", device: p.hereDevice, playing: nil)
+        }
+        try Data("not a journal\n".utf8).write(to: URL(fileURLWithPath: p.folder + "/BROKEN.abplayer-journal"))
+        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 777, at: Date())
+        try p.exchangeHere()
+        let report = try p.exchangeThere()
+        #expect(report.problems.count == 1 && report.problems[0].contains("BROKEN.abplayer-journal"))
+        #expect(try p.there.position(ofBook: p.theirWar)?.frame == 777)
+    }
+}
