@@ -7,7 +7,14 @@ public struct SyncExchangeReport: Sendable {
     /// was left there).
     public struct Move: Sendable, Equatable {
         public var bookId: Int64
+        public var title: String
         public var claim: PositionClaim
+        /// What the device calls itself, when its journal says.
+        public var deviceName: String?
+        /// The place as seconds into the whole book (nil when an item's length is unknown).
+        public var seconds: Double?
+        /// The book had a place here, kept as a beforeSyncJump bookmark.
+        public var leftUndoPoint = false
     }
 
     /// Books not playing whose place another device's later listening moved.
@@ -31,14 +38,14 @@ extension LibraryDatabase {
     /// overwritten by an older one from elsewhere), then every device's journal is merged by
     /// `SyncMergeRules` and what other devices did is applied here. `playing`: the book being
     /// listened to, whose place is never moved (it is reported as `waiting`).
-    public func exchangeSync(folder: String, device: DeviceID, playing: Int64?, now: Date = Date(),
+    public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60) throws -> SyncExchangeReport {
         guard let others = SyncFolder.read(folder, excluding: device) else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
         }
         var report = SyncExchangeReport()
         report.problems = others.problems
-        let writer = try SyncJournalWriter(folder: folder, device: device)
+        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName)
         let ownPath = writer.path
         let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
         let snapshot = try self.writer.read { db in try SyncSnapshot(db) }
@@ -51,10 +58,11 @@ extension LibraryDatabase {
         let journals = others.journals + [ownNow].compactMap { $0 }
         let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
+        let names = Dictionary(others.journals.compactMap { j in j.deviceName.map { (j.device, $0) } }, uniquingKeysWith: { a, _ in a })
         try self.writer.write { db in
             for (bookId, state) in merged {
                 guard let book = snapshot.books[bookId] else { continue }
-                try applyPosition(state, to: book, rules: rules, playing: playing, db, report: &report)
+                try applyPosition(state, to: book, rules: rules, playing: playing, names: names, db, report: &report)
                 try applyFinished(state, to: book, device: device, db, report: &report)
                 try applyBookmarks(state, to: book, snapshot: snapshot, db, report: &report)
             }
@@ -104,7 +112,7 @@ extension LibraryDatabase {
     }
 
     private func applyPosition(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?,
-                               _ db: Database, report: inout SyncExchangeReport) throws {
+                               names: [DeviceID: String], _ db: Database, report: inout SyncExchangeReport) throws {
         var claims = state.positions
         if let position = book.position, let item = book.fingerprint(ofMedia: position.mediaId) {
             claims.append(PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: item, frame: position.frame))
@@ -113,15 +121,17 @@ extension LibraryDatabase {
               let mediaId = book.mediaId(ofFingerprint: winner.item),
               book.position?.mediaId != mediaId || book.position?.frame != winner.frame
         else { return }
-        let move = SyncExchangeReport.Move(bookId: book.id, claim: winner)
+        var move = SyncExchangeReport.Move(bookId: book.id, title: book.identity.title, claim: winner, deviceName: names[winner.device],
+                                           seconds: book.seconds(item: winner.item, frame: winner.frame))
         if book.id == playing {
             report.waiting = move
             return
         }
         if let old = book.position {
             var undo = Bookmark(id: nil, bookId: book.id, mediaId: old.mediaId, frame: old.frame, kind: .beforeSyncJump,
-                                note: "before \(winner.device)'s place", createdAt: rules.now)
+                                note: "before \(names[winner.device] ?? winner.device.text)'s place", createdAt: rules.now)
             try undo.insert(db)
+            move.leftUndoPoint = true
         }
         try Position(bookId: book.id, mediaId: mediaId, frame: winner.frame, updatedAt: winner.listenedAt).upsert(db)
         report.moved.append(move)

@@ -3,7 +3,7 @@ import Foundation
 /// A journal's text: one record a line, fields separated by tabs.
 ///
 /// ```
-/// abplayer-journal  1  DEVICE                    the first line: the format, its version, the writer
+/// abplayer-journal  1  DEVICE  NAME              the first line: the format, its version, the writer and its name
 /// B  REF  TITLE  AUTHOR  SECONDS  FP,FP,...      a book, called REF in this file from here on
 /// P  REF  AT  ITEM  FRAME                        the place heard, listened at AT
 /// F  REF  AT  1|0                                finished, or not finished any more
@@ -25,7 +25,9 @@ public enum SyncJournalFormat {
     /// A journal file's name ends so; the rest is the device id.
     public static let fileSuffix = ".abplayer-journal"
 
-    public static func header(device: DeviceID) -> String { "\(magic)\t\(version)\t\(device.text)\n" }
+    public static func header(device: DeviceID, name: String? = nil) -> String {
+        "\(magic)\t\(version)\t\(device.text)" + (name.map { "\t" + escaped($0) } ?? "") + "\n"
+    }
 
     /// A short name for `book`, the same wherever it is written: FNV-1a (64 bits) of its items and title.
     public static func reference(of book: SyncBookIdentity) -> String {

@@ -11,6 +11,8 @@ public struct SyncJournal: Sendable {
     }
 
     public var device: DeviceID
+    /// What the device calls itself (its host's name), when its header says.
+    public var deviceName: String?
     /// The version its header states (a newer one is read as far as it is understood).
     public var version: Int
     public var books: [SyncBookIdentity] = []
@@ -59,7 +61,8 @@ extension SyncJournal {
                   let version = fields.number(1, buffer), version >= 1,
                   let device = fields.string(2, buffer).flatMap(DeviceID.init)
             else { return nil }
-            var journal = SyncJournal(device: device, version: Int(version), damagedLines: [], notUnderstood: 0)
+            let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
+            var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
             var books: [String: Int] = [:]
             var number = 1
             while let line = lines.next() {

@@ -6,14 +6,17 @@ import Foundation
 /// or a last line cut short, which readers skip.
 public final class SyncJournalWriter {
     public let device: DeviceID
+    /// Written in the journal's header: what other devices show for this one.
+    public let deviceName: String?
     public let path: String
     /// The books this file has defined (their `B` lines), by reference.
     private var definedBooks: Set<String> = []
     /// A journal past this size is rewritten with only what still counts.
     let compactionBytes: Int
 
-    public init(folder: String, device: DeviceID, compactionBytes: Int = 1 << 20) throws {
+    public init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
         self.device = device
+        deviceName = name
         self.compactionBytes = compactionBytes
         path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
         if FileManager.default.fileExists(atPath: path) {
@@ -44,7 +47,7 @@ public final class SyncJournalWriter {
     public func compact() throws {
         let journal = try SyncJournal.read(path: path)
         let kept = SyncCompaction.kept(journal.records)
-        var text = SyncJournalFormat.header(device: device)
+        var text = SyncJournalFormat.header(device: device, name: deviceName)
         var defined: Set<String> = []
         for record in kept {
             let reference = SyncJournalFormat.reference(of: record.book)
@@ -74,7 +77,7 @@ public final class SyncJournalWriter {
         defer { close(descriptor) }
         var info = stat()
         fstat(descriptor, &info)
-        let bytes = Array(((info.st_size == 0 ? SyncJournalFormat.header(device: device) : "") + text).utf8)
+        let bytes = Array(((info.st_size == 0 ? SyncJournalFormat.header(device: device, name: deviceName) : "") + text).utf8)
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

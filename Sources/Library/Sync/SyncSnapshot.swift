@@ -8,8 +8,10 @@ struct SyncSnapshot {
     struct Book {
         let id: Int64
         let identity: SyncBookIdentity
-        /// Media ids in play order, beside `identity.items`.
+        /// Media ids in play order, beside `identity.items`, with each item's rate and length.
         let mediaIds: [Int64]
+        let sampleRates: [Int]
+        let itemSeconds: [Double?]
         var position: Position?
         var finishedAt: Date?
         /// When it was marked finished or not finished here (or taken from another device); nil: not since v11.
@@ -18,6 +20,15 @@ struct SyncSnapshot {
 
         func fingerprint(ofMedia mediaId: Int64) -> String? { mediaIds.firstIndex(of: mediaId).map { identity.items[$0] } }
         func mediaId(ofFingerprint fingerprint: String) -> Int64? { identity.items.firstIndex(of: fingerprint).map { mediaIds[$0] } }
+
+        /// Seconds into the whole book of a frame in an item; nil when the item is not this
+        /// book's or an earlier item's length is unknown.
+        func seconds(item fingerprint: String, frame: Int64) -> Double? {
+            guard let index = identity.items.firstIndex(of: fingerprint) else { return nil }
+            let before = itemSeconds[..<index]
+            guard !before.contains(nil) else { return nil }
+            return before.reduce(0) { $0 + $1! } + Double(frame) / Double(sampleRates[index])
+        }
     }
 
     var books: [Int64: Book] = [:]
@@ -29,7 +40,7 @@ struct SyncSnapshot {
     var booksByFingerprint: [String: [Int64]] = [:]
 
     init(_ db: Database) throws {
-        var items: [Int64: [(mediaId: Int64, fingerprint: String, seconds: Double?)]] = [:]
+        var items: [Int64: [(mediaId: Int64, fingerprint: String, rate: Int, seconds: Double?)]] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT bookItem.bookId, media.id, media.fingerprint, media.durationFrames, media.sampleRate
             FROM bookItem JOIN media ON media.id = bookItem.mediaId ORDER BY bookItem.bookId, bookItem.position
@@ -37,7 +48,7 @@ struct SyncSnapshot {
         while let row = try rows.next() {
             let frames: Int64? = row[3]
             let rate: Int = row[4]
-            items[row[0], default: []].append((row[1], row[2], frames.map { Double($0) / Double(rate) }))
+            items[row[0], default: []].append((row[1], row[2], rate, frames.map { Double($0) / Double(rate) }))
         }
         let positions = Dictionary(try Position.fetchAll(db).map { ($0.bookId, $0) }, uniquingKeysWith: { a, _ in a })
         var bookmarks: [Int64: [Bookmark]] = [:]
@@ -57,7 +68,8 @@ struct SyncSnapshot {
             let lengths = bookItems.map(\.seconds)
             let identity = SyncBookIdentity(items: bookItems.map(\.fingerprint), title: book.title, author: book.author,
                                             seconds: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + $1! })
-            books[id] = Book(id: id, identity: identity, mediaIds: bookItems.map(\.mediaId), position: positions[id],
+            books[id] = Book(id: id, identity: identity, mediaIds: bookItems.map(\.mediaId), sampleRates: bookItems.map(\.rate),
+                             itemSeconds: lengths, position: positions[id],
                              finishedAt: book.finishedAt, finishedChangedAt: finishedChanges[id], bookmarks: bookmarks[id] ?? [])
             for fingerprint in Set(identity.items) { booksByFingerprint[fingerprint, default: []].append(id) }
         }

@@ -1,0 +1,60 @@
+public import Foundation
+public import Library
+
+/// How sync reads, the same in `abplayer sync` and the REPL: the lines to print, every one made
+/// visible by `TerminalText` (titles and device names come from other machines' files).
+public enum SyncText {
+    /// "laptop" (its own name) or its id.
+    static func name(_ device: DeviceID, _ name: String?) -> String { name ?? device.text }
+
+    /// "today 20:01", "yesterday 22:10", "2026-11-20 08:00", in local time; written by hand
+    /// (localtime_r) for the reason StoredDate gives: DateFormatter loads ICU for a fixed format.
+    public static func when(_ date: Date, now: Date = Date()) -> String {
+        func local(_ date: Date) -> tm {
+            var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+            var parts = tm()
+            localtime_r(&seconds, &parts)
+            return parts
+        }
+        let then = local(date)
+        let today = local(now)
+        let clock = String(format: "%02d:%02d", then.tm_hour, then.tm_min)
+        if then.tm_year == today.tm_year && then.tm_yday == today.tm_yday { return "today \(clock)" }
+        let yesterday = local(now.addingTimeInterval(-86_400))
+        if then.tm_year == yesterday.tm_year && then.tm_yday == yesterday.tm_yday { return "yesterday \(clock)" }
+        return String(format: "%04d-%02d-%02d ", then.tm_year + 1900, then.tm_mon + 1, then.tm_mday) + clock
+    }
+
+    /// A book's line and one line per device: where each is, and when it listened there.
+    public static func statusLines(_ books: [SyncBookStatus], now: Date = Date()) -> [String] {
+        books.flatMap { book -> [String] in
+            let places = (book.here.map { [("here", $0)] } ?? []) + book.elsewhere.map { (name($0.device, $0.deviceName), $0) }
+            let width = places.map(\.0.count).max() ?? 0
+            return [TerminalText.visible(book.title)] + places.map { label, place in
+                TerminalText.visible("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                                     + LibraryText.duration(place.seconds) + "  " + when(place.listenedAt, now: now))
+            }
+        }
+    }
+
+    /// What an exchange did, a line a change; nothing when nothing changed.
+    public static func reportLines(_ report: SyncExchangeReport, now: Date = Date()) -> [String] {
+        var lines = report.moved.map { move in
+            TerminalText.visible("\(move.title): now at \(LibraryText.duration(move.seconds)), where \(name(move.claim.device, move.deviceName)) "
+                                 + "listened \(when(move.claim.listenedAt, now: now))"
+                                 + (move.leftUndoPoint ? " (the place before is kept as an automatic bookmark)" : ""))
+        }
+        if let waiting = report.waiting {
+            lines.append(TerminalText.visible("\(waiting.title): \(name(waiting.claim.device, waiting.deviceName)) was at "
+                                              + "\(LibraryText.duration(waiting.seconds)) (\(when(waiting.claim.listenedAt, now: now))); "
+                                              + "'sync jump' to go there"))
+        }
+        let bookmarks = [(report.bookmarksAdded, "added"), (report.bookmarksChanged, "changed"), (report.bookmarksRemoved, "removed")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        if !bookmarks.isEmpty { lines.append("bookmarks from other devices: " + bookmarks.joined(separator: ", ")) }
+        if report.finishedChanged > 0 {
+            lines.append("\(report.finishedChanged) book\(report.finishedChanged == 1 ? "" : "s") marked finished or not, as on another device")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+
+/// Where a book stands here and on the other devices, as their journals say.
+public struct SyncBookStatus: Sendable {
+    /// A place, as seconds into the whole book (nil when an item's length is unknown), and when
+    /// it was listened to.
+    public struct Place: Sendable {
+        public var device: DeviceID
+        /// What the device calls itself, when its journal says.
+        public var deviceName: String?
+        public var seconds: Double?
+        public var listenedAt: Date
+    }
+
+    public var bookId: Int64
+    public var title: String
+    public var here: Place?
+    /// The other devices' places, newest listening first.
+    public var elsewhere: [Place]
+}
+
+extension LibraryDatabase {
+    /// Every book some other device's journal in `folder` has a place for, with this library's
+    /// own place beside it; and one line for each journal that could not be read whole. Reads;
+    /// changes nothing.
+    public func syncStatus(folder: String, device: DeviceID) throws -> (books: [SyncBookStatus], problems: [String]) {
+        guard let others = SyncFolder.read(folder, excluding: device) else {
+            throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder")
+        }
+        let snapshot = try writer.read { db in try SyncSnapshot(db) }
+        let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
+        let names = Dictionary(others.journals.compactMap { j in j.deviceName.map { (j.device, $0) } }, uniquingKeysWith: { a, _ in a })
+        let books = merged.compactMap { bookId, state -> SyncBookStatus? in
+            guard let book = snapshot.books[bookId], !state.positions.isEmpty else { return nil }
+            let here = book.position.flatMap { position in
+                book.fingerprint(ofMedia: position.mediaId).map {
+                    SyncBookStatus.Place(device: device, deviceName: nil, seconds: book.seconds(item: $0, frame: position.frame),
+                                         listenedAt: position.updatedAt)
+                }
+            }
+            let elsewhere = state.positions.sorted { $0.listenedAt > $1.listenedAt }.map {
+                SyncBookStatus.Place(device: $0.device, deviceName: names[$0.device], seconds: book.seconds(item: $0.item, frame: $0.frame),
+                                     listenedAt: $0.listenedAt)
+            }
+            return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here, elsewhere: elsewhere)
+        }
+        return (books.sorted { ($0.elsewhere.first?.listenedAt ?? .distantPast) > ($1.elsewhere.first?.listenedAt ?? .distantPast) },
+                others.problems)
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Console
+import Foundation
+import Library
+
+/// `abplayer sync`: your place, bookmarks and finished books the same on every computer, through
+/// a folder that a file-sync tool (Syncthing, Nextcloud, rsync) keeps the same on each. Each
+/// library writes only its own journal there.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep places, bookmarks and finished books the same on every computer, through a synced folder.",
+        subcommands: [Folder.self, Now.self, Status.self], defaultSubcommand: Status.self)
+
+    struct Folder: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "dir", abstract: "Sync through FOLDER (one that Syncthing or the like keeps the same on each computer); 'off' stops.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: ArgumentHelp("The folder, or 'off'.", valueName: "FOLDER"), completion: .directory) var folder: String
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors(database) {
+                if folder == "off" {
+                    try database.setSyncFolder(nil)
+                    print("not syncing")
+                    return
+                }
+                let path = URL(fileURLWithPath: folder).standardizedFileURL.path
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    printError("abplayer: sync dir \(TerminalText.visible(folder)): no such folder; make it (or let the sync tool make it) first")
+                    throw ExitCode.failure
+                }
+                try database.setSyncFolder(path)
+                let settings = try database.syncSettings()
+                print(TerminalText.visible("syncing through \(path) as \(settings.deviceName) (\(settings.device))"))
+            }
+        }
+    }
+
+    struct Now: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write this library's changes to its journal and take the other computers' (for a cron job, or before you leave).")
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors(database) {
+                let settings = try syncingSettings(database)
+                let report = try database.exchangeSync(folder: settings.folder!, device: settings.device,
+                                                       deviceName: settings.deviceName, playing: nil)
+                for problem in report.problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
+                let lines = SyncText.reportLines(report)
+                for line in lines { print(line) }
+                if lines.isEmpty { print("in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)") }
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Where each book stands here and on the other computers.")
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors(database) {
+                let settings = try syncingSettings(database)
+                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device)
+                for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
+                print(TerminalText.visible("syncing through \(settings.folder!) as \(settings.deviceName) (\(settings.device))"))
+                let lines = SyncText.statusLines(books)
+                for line in lines { print(line) }
+                if lines.isEmpty { print("no other device has a place in any of these books yet") }
+            }
+        }
+    }
+}
+
+/// The sync settings of a library that syncs; otherwise one line saying how to start.
+private func syncingSettings(_ database: LibraryDatabase) throws -> SyncSettings {
+    let settings = try database.syncSettings()
+    guard settings.folder != nil else {
+        printError("abplayer: sync: no sync folder set; 'abplayer sync dir FOLDER' names one that Syncthing (or the like) keeps the same on each computer")
+        throw ExitCode.failure
+    }
+    return settings
+}
