@@ -63,13 +63,15 @@ extension Console {
     }
 
     /// The line answering the question asked last, if one is waiting: y or yes does what it
-    /// asked; anything else does not. Nil when no question waits (the line is a command).
+    /// asked; anything else does not. Nil when the line is a command to run: no question waits,
+    /// or the listener went on with a command instead of answering (the question is then dropped).
     func answer(_ line: String) -> Outcome? {
         guard capture == nil, let question = pendingQuestion else { return nil }
         pendingQuestion = nil
-        guard ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased()) else {
+        let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+        guard ["y", "yes"].contains(answer) else {
             say(question.refused)
-            return .succeeded
+            return ["", "n", "no"].contains(answer) ? .succeeded : nil
         }
         do {
             try perform(question.command)

@@ -41,6 +41,14 @@ import Testing
         #expect(unasked.stdoutString.contains("not stored: 'chapters detect --yes' stores them"), "\(unasked.stdoutString)")
         #expect(try Self.stored(library).isEmpty)
 
+        // When the REPL asks and the listener goes on with a command instead: not stored, and the command runs
+        let ignored = try Command.run(BuildProducts.abplayer.path, ["--output", "null", "--library", library],
+                                      stdin: Data("play Told\npause\nchapters detect\nchapters\n".utf8), environment: abplayer.environment)
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        #expect(ignored.stdoutString.hasSuffix("store these 5 chapters? [y/N]\nnot stored\n"
+            + "Told has no chapters (one file without chapter marks): use seek or +N/-N\n"), "\(ignored.stdoutString)")
+        #expect(try Self.stored(library).isEmpty)
+
         // When the REPL detects them in the book playing, and the listener answers y
         let typed = "play Told\npause\nchapters detect\ny\nchapters\nchapter next\nstatus --json\n"
         let detected = try Command.run(BuildProducts.abplayer.path, ["--output", "null", "--library", library],

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Library
+@testable import Library
 import Testing
 import TestSupport
 
@@ -11,6 +11,10 @@ import TestSupport
             try Row.fetchAll(db, sql: "SELECT mediaId, frame, title FROM userChapter WHERE bookId = ? ORDER BY mediaId, frame",
                              arguments: [bookId]).map { ($0[0], $0[1], $0[2]) }
         }
+    }
+
+    @Test func theirMigrationIsTheLastAndNamedAsShipped() {
+        #expect(LibrarySchema.migrator.migrations.last == "v10-user-chapters")
     }
 
     @Test func chaptersAreStoredRenamedAndRemoved() throws {
