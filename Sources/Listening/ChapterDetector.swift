@@ -53,21 +53,31 @@ public struct ChapterDetector: Sendable {
         let loud = Self.percentile(levels.flatMap(\.decibels), 0.95) ?? -120
         let threshold = loud - depth
         var chapters = [Proposal(place: PlaybackPosition(item: 0, frame: 0), bookSeconds: 0, silenceSeconds: nil)]
+        // The blocks in book order, across files: a silence that ends one file and opens the next
+        // is one silence, and its chapter starts in the file where the sound comes back.
+        var quiet: (item: Int, seconds: Double)?   // the file the silence under way started in, and its length
+        // A silence before the first sound opens the book: no chapter break.
+        var heardSound = false
         var itemStart = 0.0
         for (index, item) in levels.enumerated() {
-            for run in item.quietRuns(below: threshold, atLeast: minimumSilence) {
-                // A silence that opens the book or closes it is no chapter break.
-                let isBookStart = index == 0 && run.lowerBound == 0
-                let isBookEnd = index == levels.count - 1 && run.upperBound == item.decibels.count
-                if isBookStart || isBookEnd { continue }
-                let silence = Double(run.count) * item.blockSeconds
-                let soundAt = Double(run.upperBound) * item.blockSeconds
-                let start = max(Double(run.lowerBound) * item.blockSeconds, soundAt - Self.leadSeconds)
-                chapters.append(Proposal(place: PlaybackPosition(item: index, frame: Int64(start * Double(item.sampleRate))),
-                                         bookSeconds: itemStart + start, silenceSeconds: silence))
+            for (block, level) in item.decibels.enumerated() {
+                if Double(level) < threshold {
+                    quiet = (quiet?.item ?? index, (quiet?.seconds ?? 0) + item.blockSeconds)
+                    continue
+                }
+                if let silence = quiet, heardSound, silence.seconds >= minimumSilence {
+                    let soundAt = Double(block) * item.blockSeconds
+                    let silenceStart = silence.item == index ? soundAt - silence.seconds : 0
+                    let start = max(silenceStart, soundAt - Self.leadSeconds)
+                    chapters.append(Proposal(place: PlaybackPosition(item: index, frame: Int64(start * Double(item.sampleRate))),
+                                             bookSeconds: itemStart + start, silenceSeconds: silence.seconds))
+                }
+                quiet = nil
+                heardSound = true
             }
             itemStart += item.seconds
         }
+        // A silence still under way at the end closes the book: no chapter break either.
         return Result(chapters: chapters, bookSeconds: itemStart, thresholdDecibels: threshold)
     }
 
@@ -123,22 +133,5 @@ struct ItemLevels {
         self.decibels = decibels
         self.frames = frames
         progress(1)
-    }
-
-    /// The runs of blocks quieter than `threshold` lasting at least `seconds`.
-    func quietRuns(below threshold: Double, atLeast seconds: Double) -> [Range<Int>] {
-        let needed = Int((seconds / blockSeconds).rounded(.up))
-        var runs: [Range<Int>] = []
-        var start: Int?
-        for (index, level) in decibels.enumerated() {
-            if Double(level) < threshold {
-                if start == nil { start = index }
-            } else if let first = start {
-                if index - first >= needed { runs.append(first..<index) }
-                start = nil
-            }
-        }
-        if let first = start, decibels.count - first >= needed { runs.append(first..<decibels.count) }
-        return runs
     }
 }

@@ -66,6 +66,31 @@ import TestSupport
         #expect(abs((player.status.bookPosition ?? -1) - found.chapters[1].bookSeconds) < 0.01)
     }
 
+    @Test func aSilenceAcrossTwoFilesIsOneBreakWithItsChapterWhereTheSoundComesBack() throws {
+        // Given the narration cut in two in the middle of its second long silence, each half
+        // encoded again by lame (1.5 s of silence ends the first file, 1.5 s opens the second)
+        let narration = try Fixtures.narration(chapters: 5, gapSeconds: 3, pauseSeconds: 0.4)
+        let folder = try BuildProducts.temporaryDirectory("detect-across-files")
+        let cut = (narration.breaks[1].start + narration.breaks[1].end) / 2
+        for (index, range) in [["-t", "\(cut)"], ["-ss", "\(cut)"]].enumerated() {
+            let wav = folder.appending(path: "\(index).wav")
+            try Command.run("ffmpeg", ["-v", "error", "-y", "-i", narration.url.path] + range + [wav.path]).requireSuccess()
+            try Command.run("lame", ["--quiet", "-b", "64", wav.path, folder.appending(path: "part \(index + 1).mp3").path]).requireSuccess()
+        }
+        let paths = ["part 1.mp3", "part 2.mp3"].map { folder.appending(path: $0).path }
+
+        // When its chapters are detected
+        let found = try ChapterDetector(decoders: ControllerHarness.registry, minimumSilence: 2).detect(paths: paths)
+
+        // Then the cut silence is one break of 3 s, its chapter in the second file, 0.5 s before the sound
+        #expect(found.chapters.count == 5)
+        let across = try #require(found.chapters.dropFirst(2).first)
+        #expect(across.place.item == 1)
+        #expect(abs((across.silenceSeconds ?? 0) - 3) < 0.5)
+        #expect(abs(across.bookSeconds - (narration.breaks[1].end - ChapterDetector.leadSeconds)) < 0.5, "\(across)")
+        #expect(abs(Double(across.place.frame) / 22050 - (narration.breaks[1].end - cut - ChapterDetector.leadSeconds)) < 0.5)
+    }
+
     @Test func chaptersAreAddedRenamedRemovedAndDroppedAndStoredEachTime() async throws {
         // Given a book of three 4-second files (a chapter per file), loaded and paused
         let player = try ControllerHarness("edit-chapters")
