@@ -8,7 +8,7 @@ enum ChapterText {
         guard !chapters.isEmpty else {
             return ["\(book) has no chapters (one file without chapter marks): use seek or +N/-N"]
         }
-        let perFile = chapters.allSatisfy(\.isWholeItem) ? " (one per file)" : ""
+        let perFile = chapters.allSatisfy(\.isUsers) ? " (your chapters)" : chapters.allSatisfy(\.isWholeItem) ? " (one per file)" : ""
         var lines = ["\(book): \(LibraryText.counted(chapters.count, "chapter"))\(perFile)"]
         let numbers = chapters.indices.map { String($0 + 1) }
         let starts = chapters.map { Timecode.format(seconds: $0.start) }

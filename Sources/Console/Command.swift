@@ -20,6 +20,8 @@ public enum Command: Equatable, Sendable {
     case chapter(ChapterTarget)
     /// nil: the book loaded.
     case chapters(book: String?)
+    /// The listener's own chapters: `chapter add/rename/rm`, `chapters reset/detect`.
+    case chapterLine(ChapterLine)
     case undo
     case bookmark(note: String?)
     /// The book loaded's bookmarks; `all`: the automatic ones too.
@@ -71,8 +73,10 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "goto", usage: "goto ITEM [mm:ss] | bookmark N", summary: "go to an item (number or title) of the book, at a time in it; goto bookmark N is jump N"),
         CommandHelp(name: "next", usage: "next", summary: "the next item"),
         CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
-        CommandHelp(name: "chapter", usage: "chapter next | prev | N | NAME", summary: "go to the next or previous chapter, chapter N, or the one whose title has NAME in it (a file of a book of many files is a chapter)"),
-        CommandHelp(name: "chapters", usage: "chapters [BOOK]", summary: "the chapters of the book playing, or of BOOK: where each starts, how long it is, and the one you are in"),
+        CommandHelp(name: "chapter", usage: "chapter next | prev | N | NAME | add [TIME] TITLE | rename N TITLE | rm N",
+                    summary: "go to the next or previous chapter, chapter N, or the one whose title has NAME in it (a file of a book of many files is a chapter); add a chapter of your own at TIME in the book (none: here), rename or remove one: your chapters replace the files' (the files are never written)"),
+        CommandHelp(name: "chapters", usage: ChapterLine.listUsage,
+                    summary: "the chapters of the book playing, or of BOOK: where each starts, how long it is, and the one you are in; reset: drop your chapters for the files'; detect: propose a chapter after each silence of at least MIN_SILENCE (2 s) and ask before storing them (--yes: without asking)"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
         CommandHelp(name: "bookmark", usage: "bookmark [NOTE] | rm N | note N [TEXT]",
                     summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N, or replace its note (none: removed); a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
@@ -187,6 +191,7 @@ extension Command {
         case "prev": self = try noArguments(.previousItem)
         case "chapter":
             guard let rest else { throw usage() }
+            if let line = try ChapterLine.edit(arguments) { self = .chapterLine(line); return }
             switch rest {
             case "next", "+": self = .chapter(.next)
             case "prev", "-": self = .chapter(.previous)
@@ -198,7 +203,7 @@ extension Command {
                     self = .chapter(.named(text))
                 }
             }
-        case "chapters": self = .chapters(book: rest)
+        case "chapters": self = try ChapterLine.list(arguments).map { .chapterLine($0) } ?? .chapters(book: rest)
         case "undo": self = try noArguments(.undo)
         case "bookmark":
             // `Tokenizer.bookmarkWithNote` gives a note as one word, so `bookmark rm 3 times` is

@@ -37,7 +37,11 @@ public struct Completer: Sendable {
         case "play" where words.count == 1, "find" where words.count == 1:
             names = (try? library.bookTitles()) ?? []
         case "output" where words.count == 1: names = outputNames
-        case "chapter" where words.count == 1: names = ["next", "prev"]
+        case "chapter" where words.count == 1: names = ["next", "prev", "add", "rename", "rm"]
+        case "chapters" where words.count == 1: names = ["reset", "detect"] + ((try? library.bookTitles()) ?? [])
+        case "chapters" where words.count >= 2 && words[1].value == "detect":
+            names = ["--yes"] + ((try? library.bookTitles()) ?? [])
+        case "chapters" where words.count == 2 && words[1].value == "reset": names = (try? library.bookTitles()) ?? []
         case "status" where words.count == 1: names = ["--json"]
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:

@@ -54,6 +54,11 @@ public final class Console {
     var capture: OutputCapture?
     /// The watch on the library's folders, while the player runs (`watchLibrary()`).
     var watch: LibraryWatch?
+    /// Whether the lines come one at a time from the REPL's own input (a terminal or a pipe), so
+    /// that a question can be answered by the next one; a `-c` script cannot answer.
+    var answersFollow = false
+    /// The question the REPL asked last, waiting for its answer (`chapters detect`).
+    var pendingQuestion: PendingQuestion?
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -84,6 +89,7 @@ public final class Console {
     /// Runs every command of a line; failed when any failed (the others still run). An empty
     /// line toggles play/pause when typed at the prompt (`typed`); in a script it does nothing.
     public func execute(line: String, typed: Bool = false) -> Outcome {
+        if let answered = answer(line) { return answered }
         let commands: [[String]]
         do {
             commands = try Tokenizer.commands(in: line)
@@ -133,6 +139,7 @@ public final class Console {
         case .previousItem: try perform(.previousItem)
         case let .chapter(target): try perform(.chapter(target))
         case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try library.book(matching: $0).id! }))
+        case let .chapterLine(line): try chapterLine(line)
         case .undo: try perform(.undo)
         case let .bookmark(note): try perform(.bookmark(note: note))
         case let .bookmarks(all): try perform(.bookmarks(bookId: nil, all: all))
@@ -232,6 +239,7 @@ public final class Console {
         case let .undone(place): say(TerminalText.visible("back to \(place.text)"))
         case let .chapters(book, chapters, current):
             for line in ChapterText.lines(book: book, chapters, current: current) { say(TerminalText.visible(line)) }
+        case let .chapterEdited(change): say(TerminalText.visible(change.text))
         case let .bookmarked(place):
             say(TerminalText.visible("bookmarked #\(place.id) at \(place.time)\(place.note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):

@@ -72,6 +72,7 @@ extension Console {
         let lineDone = DispatchSemaphore(value: 0)
         userIsAtPrompt = source.isTerminal
         isInteractive = source.isTerminal
+        if case .script = source { answersFollow = false } else { answersFollow = true }
         source.start(into: inputs, location: location, lineDone: lineDone, notices: notices, firstLine: firstLine, keyMode: keyMode)
         var succeeded = true
         loop: for await input in stream {

@@ -16,6 +16,8 @@ enum LibrarySchema {
     /// Defaults a listener sets once (speed, skip, sleep) for books with no setting of their own,
     /// and the automatic bookmark left before a jump to a bookmark.
     static let listenerDefaultsVersion = "v7-listener-defaults-bookmark-jumps"
+    /// Chapters the listener made or fixed, the book's own (`UserChapter`): the files are never written.
+    static let userChaptersVersion = "v10-user-chapters"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -33,6 +35,7 @@ enum LibrarySchema {
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         // Two table rebuilds, as v4 did (foreign keys checked before the commit).
         migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
+        migrator.registerMigration(userChaptersVersion) { db in try db.execute(sql: UserChapter.v10) }
         // A table rebuild, as v7's (foreign keys checked before the commit).
         migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }
         return migrator

@@ -19,7 +19,8 @@ import GRDB
 ///                              "speedIsDefault": true?, "skipIsDefault": true? }?,   // follows the listener's default
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
-///                                 "note": String?, "createdAt": ISO-8601 } ] } ],
+///                                 "note": String?, "createdAt": ISO-8601 } ],
+///                "userChapters": [ { "item": fingerprint, "frame": Int, "title": String } ]? } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
 ///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double? }? }
 /// ```
@@ -27,6 +28,8 @@ import GRDB
 /// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them), and
 /// so were the listener's defaults and `speedIsDefault`/`skipIsDefault`: a book that follows the
 /// default is written with the built-in speed 1 and skip 30 s, which an older reader takes as its own.
+/// `userChapters` (the listener's own chapters, which replace the embedded ones) too: absent when
+/// the book has none, and an older reader ignores them.
 /// Frames count at the item's own sample rate.
 ///
 /// Versions (`import-state` reads every one; `export` writes the newest):
@@ -93,6 +96,14 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var settings: ExportedSettings?
         public var bookmarks: [ExportedBookmark]
         public var queuePlace: Int?
+        /// Nil when the book has none of its own.
+        public var userChapters: [ExportedUserChapter]? = nil
+    }
+
+    public struct ExportedUserChapter: Codable, Sendable, Equatable {
+        public var item: String
+        public var frame: Int64
+        public var title: String
     }
 
     /// The version `export` writes.
@@ -152,6 +163,7 @@ extension LibraryDatabase {
             let queue = try QueueEntry.order(Column("position")).fetchAll(db)
             let queuePlaces = Dictionary(uniqueKeysWithValues: queue.enumerated().map { ($1.bookId, $0 + 1) })
             let preferences = try PlayerPreferences.fetchOne(db) ?? PlayerPreferences()
+            let userChapters = Dictionary(grouping: try UserChapter.fetchAll(db), by: \.bookId)
             return StateExport(exportedAt: Date(), books: books.map { book in
                 let items = itemsOfBook[book.id!] ?? []
                 let fingerprints = Dictionary(items.map { ($0.mediaId, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
@@ -173,7 +185,8 @@ extension LibraryDatabase {
                     title: book.title, author: book.author, narrator: book.narrator, series: book.series,
                     seriesNumber: book.seriesNumber, year: book.year, items: items.map(\.fingerprint),
                     finished: book.finishedAt != nil, position: position, settings: exportedSettings,
-                    bookmarks: exportedBookmarks, queuePlace: queuePlaces[book.id!])
+                    bookmarks: exportedBookmarks, queuePlace: queuePlaces[book.id!],
+                    userChapters: Self.exported(userChapters[book.id!], fingerprints: fingerprints))
             }, preferences: StateExport.ExportedPreferences(autoRewind: preferences.autoRewind,
                                                 autoRewindMaxSeconds: preferences.autoRewindMaxSeconds,
                                                 defaultSpeed: preferences.defaultSpeed,
@@ -245,6 +258,7 @@ extension LibraryDatabase {
                                             note: b.note, createdAt: b.createdAt)
                     try bookmark.insert(db)
                 }
+                try Self.importUserChapters(exported, bookId: bookId, byFingerprint: byFingerprint, db)
                 if let place = exported.queuePlace { queued.append((place, bookId)) }
                 report.matched.append(exported.title)
             }

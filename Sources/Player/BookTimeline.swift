@@ -12,6 +12,8 @@ struct BookTimeline {
         /// Nil when the file does not say.
         let frames: Int64?
         var chapters: [ChapterMark]
+        /// The library's media row: where the listener's own chapters are kept.
+        var mediaId: Int64? = nil
 
         var seconds: Double? { frames.map { Double($0) / Double(sampleRate) } }
     }
@@ -23,19 +25,41 @@ struct BookTimeline {
         let title: String
         /// A file of a many-file book standing as a chapter: it has none of its own.
         let isWholeItem: Bool
+        /// The listener's own chapter (`UserChapter.id`); nil for one from the files.
+        var userChapterId: Int64? = nil
     }
 
     /// The items; setting them works out the chapters again.
-    var items: [Item] { didSet { chapters = Self.chapters(of: items) } }
+    var items: [Item] { didSet { chapters = Self.chapters(of: items, userChapters: userChapters) } }
+    /// The listener's own chapters: when there are any, they are the book's whole chapter list.
+    var userChapters: [UserChapter] { didSet { chapters = Self.chapters(of: items, userChapters: userChapters) } }
     /// The book's chapters in order, numbered from 1 when shown.
     private(set) var chapters: [BookChapter]
 
-    init(media: [Media]) {
+    init(media: [Media], userChapters: [UserChapter] = []) {
         let items = media.map {
-            Item(title: $0.displayTitle, path: $0.path, sampleRate: $0.sampleRate, frames: $0.durationFrames, chapters: $0.chapterMarks)
+            Item(title: $0.displayTitle, path: $0.path, sampleRate: $0.sampleRate, frames: $0.durationFrames, chapters: $0.chapterMarks,
+                 mediaId: $0.id)
         }
         self.items = items
-        chapters = Self.chapters(of: items)
+        self.userChapters = userChapters
+        chapters = Self.chapters(of: items, userChapters: userChapters)
+    }
+
+    /// Whether the chapters are the listener's own rather than the files'.
+    var hasUserChapters: Bool { !chapters.isEmpty && chapters.allSatisfy { $0.userChapterId != nil } }
+
+    private static func chapters(of items: [Item], userChapters: [UserChapter]) -> [BookChapter] {
+        let itemOfMedia = Dictionary(items.enumerated().compactMap { index, item in item.mediaId.map { ($0, index) } },
+                                     uniquingKeysWith: { first, _ in first })
+        // A chapter on a file no longer in the book has nowhere to be.
+        let own = userChapters.compactMap { chapter in
+            itemOfMedia[chapter.mediaId].map {
+                BookChapter(item: $0, startFrame: chapter.frame, title: chapter.title, isWholeItem: false, userChapterId: chapter.id)
+            }
+        }
+        guard own.isEmpty else { return own.sorted { ($0.item, $0.startFrame) < ($1.item, $1.startFrame) } }
+        return chapters(of: items)
     }
 
     /// The embedded chapters, and, as BookPlayer does, each file that has none standing as a

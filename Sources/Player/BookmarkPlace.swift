@@ -65,7 +65,7 @@ public struct BookmarkPlace: Sendable, Equatable {
     public static func places(ofBook bookId: Int64, in library: LibraryDatabase, all: Bool) throws -> [BookmarkPlace] {
         let media = try library.items(ofBook: bookId)
         return try places(library.bookmarks(ofBook: bookId, includeAutomatic: all),
-                          timeline: BookTimeline(media: media), mediaIds: media.map { $0.id! })
+                          timeline: BookTimeline(media: media, userChapters: try library.userChapters(ofBook: bookId)), mediaIds: media.map { $0.id! })
     }
 
     static func places(_ bookmarks: [Bookmark], timeline: BookTimeline, mediaIds: [Int64]) -> [BookmarkPlace] {

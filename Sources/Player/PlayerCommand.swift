@@ -25,6 +25,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case chapter(ChapterTarget)
     /// The chapters of a book; nil: the one loaded.
     case chapters(bookId: Int64?)
+    /// The listener's own chapters changed (`chapter add/rename/rm`, `chapters reset/detect`).
+    case editChapters(ChapterEdit)
     /// Back to where the last jump left.
     case undo
     case bookmark(note: String?)

@@ -63,7 +63,8 @@ extension PlayerController {
         }
         if let session, mark.bookId == session.book.id { return place(of: mark, in: session) }
         let media = try library.items(ofBook: mark.bookId)
-        return BookmarkPlace(mark, timeline: BookTimeline(media: media), mediaIds: media.map { $0.id! })
+        let timeline = BookTimeline(media: media, userChapters: try library.userChapters(ofBook: mark.bookId))
+        return BookmarkPlace(mark, timeline: timeline, mediaIds: media.map { $0.id! })
     }
 
     private func place(of mark: Bookmark, in session: PlayerSession) -> BookmarkPlace {

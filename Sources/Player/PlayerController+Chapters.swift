@@ -15,7 +15,7 @@ extension PlayerController {
             guard let bookId else { throw PlayerError("nothing is playing: 'chapters BOOK' lists a book's chapters") }
             let book = try library.book(matching: "#\(bookId)")
             let media = try library.items(ofBook: bookId)
-            timeline = BookTimeline(media: media)
+            timeline = BookTimeline(media: media, userChapters: try library.userChapters(ofBook: bookId))
             title = book.title
             here = try library.position(ofBook: bookId).flatMap { saved in
                 media.firstIndex { $0.id == saved.mediaId }.map { PlaybackPosition(item: $0, frame: saved.frame) }
@@ -24,7 +24,8 @@ extension PlayerController {
         let listings = timeline.chapters.indices.map { index in
             let span = timeline.span(ofChapter: index)
             return ChapterListing(title: timeline.chapters[index].title, start: span.start, length: span.length,
-                                  isWholeItem: timeline.chapters[index].isWholeItem)
+                                  isWholeItem: timeline.chapters[index].isWholeItem,
+                                  isUsers: timeline.chapters[index].userChapterId != nil)
         }
         return .chapters(book: title, listings, current: here.flatMap(timeline.chapterIndex(at:)))
     }

@@ -82,6 +82,7 @@ public final class PlayerController {
         case .previousItem: return try previousItem()
         case let .chapter(target): return try chapter(target)
         case let .chapters(bookId): return try chapters(ofBook: bookId)
+        case let .editChapters(edit): return try editChapters(edit)
         case .undo: return try undo()
         case let .bookmark(note): return try bookmark(note: note)
         case let .bookmarks(bookId, all): return try bookmarks(ofBook: bookId, all: all)
@@ -215,6 +216,7 @@ public final class PlayerController {
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
         let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
                                     library: library, engine: engine, outputName: outputName, start: startPosition)
+        session.timeline.userChapters = try library.userChapters(ofBook: book.id!)
         let title = book.title
         session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         generation += 1

@@ -15,6 +15,8 @@ public enum PlayerOutcome: Sendable {
     /// The chapters of `book`, and the one it is in (an index into them; nil when before the
     /// first, or for a book not loaded that was never played).
     case chapters(book: String, [ChapterListing], current: Int?)
+    /// The listener's own chapters changed.
+    case chapterEdited(ChapterChange)
     /// A bookmark made here (its time is shown as `bookmarks` lists it: `BookmarkPlace.time`).
     case bookmarked(BookmarkPlace)
     case bookmarks(book: String, [BookmarkPlace])
@@ -52,4 +54,6 @@ public struct ChapterListing: Sendable, Equatable {
     public let length: Double?
     /// A file of a many-file book standing as a chapter (it has none of its own).
     public let isWholeItem: Bool
+    /// The listener's own chapter (`chapter add`, `chapters detect`), not the files'.
+    public var isUsers = false
 }

@@ -51,7 +51,7 @@ extension PlayerSession {
     /// and the shuffle plan are renumbered here, and the engine is given the list with the order
     /// that goes with it. Chapters found when items were opened are kept.
     func replaceItems(with media: [Media], _ renumbering: ItemRenumbering) {
-        var newTimeline = BookTimeline(media: media)
+        var newTimeline = BookTimeline(media: media, userChapters: timeline.userChapters)
         for (old, item) in timeline.items.enumerated() where !item.chapters.isEmpty {
             newTimeline.items[renumbering(old)].chapters = item.chapters
         }
