@@ -45,6 +45,14 @@ struct Sync: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
+            // The player would go on saving its own place over what an exchange writes, and
+            // cannot be told which book it plays: sync waits for it to stop (the player's own
+            // `sync` is still to come).
+            guard let lock = try library.lockForPlaying() else {
+                printError("abplayer: sync now: a player is running on \(library.resolvedPath); stop it first, then sync")
+                throw ExitCode.failure
+            }
+            defer { lock.release() }
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
                 let report = try database.exchangeSync(folder: settings.folder!, device: settings.device,

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `abplayer sync` as a user runs it: two libraries of the same book at different paths, one
+/// folder between them; a bookmark and a place travel; mistakes get one line; a running player
+/// keeps `sync now` out.
+@Suite struct SyncCommandTests {
+    @Test func aBookmarkAndAPlaceTravelBetweenTwoLibrariesThroughTheSyncFolder() throws {
+        // Given library B (the fixture's, "Code") and library A of a copy of the same book elsewhere
+        let fixture = try ControlFixture("sync-cli")
+        defer { fixture.cleanUp() }
+        let abplayer = fixture.abplayer
+        let libraryA = abplayer.home.appending(path: "a/library.sqlite").path
+        let copy = abplayer.home.appending(path: "Elsewhere/Code")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: abplayer.home.appending(path: "Code"), to: copy)
+        _ = try abplayer.run(["import", "--library", libraryA, copy.path]).requireSuccess()
+        let shared = abplayer.home.appending(path: "shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        func run(_ arguments: [String], on library: String) throws -> CommandResult {
+            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", library], environment: fixture.environment, timeout: 60)
+        }
+
+        // When sync is used before a folder is named, or with one that does not exist
+        let unset = try run(["sync", "status"], on: libraryA)
+        let missing = try run(["sync", "dir", shared.path + "/nope"], on: libraryA)
+
+        // Then each says so in one line and fails
+        #expect(unset.status == 1 && unset.stderr.split(separator: "\n").count == 1 && unset.stderr.contains("sync dir"))
+        #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("no such folder"))
+
+        // When both name the folder, A bookmarks the book and both sync
+        for library in [libraryA, fixture.library] {
+            #expect(try run(["sync", "dir", shared.path], on: library).stdoutString.contains("syncing through \(shared.path)"))
+        }
+        _ = try run(["bookmarks", "add", "Code", "--at", "5", "--note", "the duel"], on: libraryA).requireSuccess()
+        _ = try run(["sync", "now"], on: libraryA).requireSuccess()
+        let received = try run(["sync", "now"], on: fixture.library).requireSuccess()
+
+        // Then B has A's bookmark
+        #expect(received.stdoutString.contains("bookmarks from other devices: 1 added"))
+        #expect(try run(["bookmarks", "Code"], on: fixture.library).stdoutString.contains("the duel"))
+
+        // When A listens to 0:07 and both sync
+        _ = try Command.run(BuildProducts.abplayer.path, ["repl", "--library", libraryA, "--output", "null", "-c", "play Code; seek 0:07; pause"],
+                            environment: fixture.environment, timeout: 60).requireSuccess()
+        _ = try run(["sync", "now"], on: libraryA).requireSuccess()
+        let moved = try run(["sync", "now"], on: fixture.library).requireSuccess()
+
+        // Then B is told its place moved there, saves it, and its status shows A's place
+        #expect(moved.stdoutString.contains("Code: now at 0:07"), "stdout: \(moved.stdoutString)")
+        #expect(try fixture.savedSeconds().map { abs($0 - 7) < 0.05 } == true)
+        let status = try run(["sync", "status"], on: fixture.library).stdoutString
+        #expect(status.contains("Code") && status.contains("0:07"), "status: \(status)")
+
+        // When a player runs on B, `sync now` there waits for it to stop, in one line
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket { fixture.socketPath() })
+        let refused = try run(["sync", "now"], on: fixture.library)
+        #expect(refused.status == 1 && refused.stderr.contains("a player is running") && refused.stderr.split(separator: "\n").count == 1)
+        #expect(daemon.stop() == 0)
+    }
+}
