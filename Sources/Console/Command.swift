@@ -45,6 +45,7 @@ public enum Command: Equatable, Sendable {
     case queue(QueueLine)
     case playbackMode(PlaybackModeCommand)
     case screen(ScreenCommand)
+    case sync(SyncRequest)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -258,6 +259,7 @@ extension Command {
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         case "now", "art", "library": self = .screen(try ScreenCommand(name: name, arguments: arguments))
+        case "sync": self = .sync(try SyncLine.parse(arguments))
         default:
             if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {
                 throw CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")

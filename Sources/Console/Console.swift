@@ -158,6 +158,7 @@ public final class Console {
         case let .queue(queue): try self.queue(queue)
         case let .playbackMode(mode): try playbackMode(mode)
         case let .screen(command): try execute(command)
+        case let .sync(request): try perform(.sync(request))
         }
     }
 
@@ -272,6 +273,25 @@ public final class Console {
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
         case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
+        case let .sync(outcome): showSync(outcome)
+        }
+    }
+
+    func showSync(_ outcome: SyncOutcome) {
+        switch outcome {
+        case let .status(settings, books, problems):
+            for problem in problems { complain(TerminalText.visible("sync: \(problem)")) }
+            say(TerminalText.visible("syncing through \(settings.folder ?? "-") as \(settings.deviceName) (\(settings.device))"))
+            let lines = SyncText.statusLines(books)
+            if lines.isEmpty { say("no other device has a place in any of these books yet") }
+            for line in lines { say(TerminalText.visible(line)) }
+        case let .exchanged(report):
+            for problem in report.problems { complain(TerminalText.visible("sync: \(problem)")) }
+            let lines = SyncText.reportLines(report)
+            if lines.isEmpty { say("in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)") }
+            for line in lines { say(TerminalText.visible(line)) }
+        case let .folder(settings):
+            say(TerminalText.visible(settings.folder.map { "syncing through \($0) as \(settings.deviceName) (\(settings.device))" } ?? "not syncing"))
         }
     }
 

@@ -54,6 +54,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case repeatMode(RepeatMode?)
     case shuffle(Bool?)
     case rewind(RewindSetting?)
+    /// `sync`, `sync now`, `sync dir FOLDER|off`, `sync jump`.
+    case sync(SyncRequest)
     /// Stops the book being played (position saved), saying why: its items were edited or it
     /// was deleted.
     case stop(reason: String)

@@ -11,6 +11,10 @@ public enum PlayerInput: Sendable {
     case engine(PlaybackEvent, generation: Int)
     /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
     case sleepTimerDue(generation: Int)
+    /// Another device's journal in the sync folder changed.
+    case syncFolderChanged
+    /// An exchange with the sync folder ended.
+    case syncExchanged(Result<SyncExchangeReport, SyncProblem>)
 }
 
 /// What playing a book means, with no user interface: loading a book at its saved place,
@@ -37,6 +41,8 @@ public final class PlayerController {
     let covers: CoverFiles
     /// Shows what the player says without being asked; set by the front end.
     public var onNotice: (PlayerNotice) -> Void = { _ in }
+    /// Sync through a shared folder, when the library has one.
+    let sync: PlayerSync
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 wake: @escaping @Sendable (PlayerInput) -> Void) {
@@ -46,6 +52,7 @@ public final class PlayerController {
         self.chosenOutput = output
         self.wake = wake
         self.covers = CoverFiles(library: library, decoders: decoders)
+        sync = PlayerSync(library: library, wake: wake)
     }
 
     /// Does what `command` asks, publishes the state, and says what it did.
@@ -53,6 +60,7 @@ public final class PlayerController {
     public func perform(_ command: PlayerCommand) throws(PlayerError) -> PlayerOutcome {
         defer { publishState() }
         do {
+            defer { syncAfter(command) }
             return try run(command)
         } catch let error as PlayerError {
             throw error
@@ -100,6 +108,7 @@ public final class PlayerController {
         case let .repeatMode(mode): return try setRepeat(mode)
         case let .shuffle(on): return try setShuffle(on)
         case let .rewind(setting): return try setRewind(setting)
+        case let .sync(request): return try sync(request)
         case let .stop(reason):
             guard let session else { return .done }
             let title = session.book.title
@@ -124,6 +133,10 @@ public final class PlayerController {
         case let .sleepTimerDue(generation):
             sleepTimerDue(generation: generation)
             publishState()
+        case .syncFolderChanged:
+            sync.exchangeInBackground(playing: session?.book.id)
+        case let .syncExchanged(result):
+            syncExchanged(result)
         }
     }
 

@@ -44,6 +44,7 @@ public enum PlayerOutcome: Sendable {
     /// Auto-rewind: nil when off, else the most it goes back.
     case rewind(maxSeconds: Double?)
     case stopped(book: String, reason: String)
+    case sync(SyncOutcome)
 }
 
 /// A chapter of a book as `chapters` lists it. Times are seconds; nil where unknown.

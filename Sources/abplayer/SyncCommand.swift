@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import Player
 
 /// `abplayer sync`: your place, bookmarks and finished books the same on every computer, through
 /// a folder that a file-sync tool (Syncthing, Nextcloud, rsync) keeps the same on each. Each
@@ -49,7 +50,7 @@ struct Sync: ParsableCommand {
             // cannot be told which book it plays: sync waits for it to stop (the player's own
             // `sync` is still to come).
             guard let lock = try library.lockForPlaying() else {
-                printError("abplayer: sync now: a player is running on \(library.resolvedPath); stop it first, then sync")
+                printError("abplayer: sync now: a player is running on \(library.resolvedPath) and syncs by itself; 'abplayer remote sync now' asks it to now")
                 throw ExitCode.failure
             }
             defer { lock.release() }
@@ -59,7 +60,7 @@ struct Sync: ParsableCommand {
                                                        deviceName: settings.deviceName, playing: nil)
                 for problem in report.problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 let lines = SyncText.reportLines(report)
-                for line in lines { print(line) }
+                for line in lines { print(TerminalText.visible(line)) }
                 if lines.isEmpty { print("in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)") }
             }
         }
@@ -77,7 +78,7 @@ struct Sync: ParsableCommand {
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 print(TerminalText.visible("syncing through \(settings.folder!) as \(settings.deviceName) (\(settings.device))"))
                 let lines = SyncText.statusLines(books)
-                for line in lines { print(line) }
+                for line in lines { print(TerminalText.visible(line)) }
                 if lines.isEmpty { print("no other device has a place in any of these books yet") }
             }
         }

@@ -1,8 +1,10 @@
 public import Foundation
 public import Library
+import PlayerCore
 
-/// How sync reads, the same in `abplayer sync` and the REPL: the lines to print, every one made
-/// visible by `TerminalText` (titles and device names come from other machines' files).
+/// How sync reads, the same in `abplayer sync`, the REPL and a player's notices: the lines to
+/// show. Titles and device names come from other machines' files: a front end shows each line
+/// through its terminal filter (`TerminalText`), as it does every notice.
 public enum SyncText {
     /// "laptop" (its own name) or its id.
     static func name(_ device: DeviceID, _ name: String?) -> String { name ?? device.text }
@@ -30,25 +32,30 @@ public enum SyncText {
         books.flatMap { book -> [String] in
             let places = (book.here.map { [("here", $0)] } ?? []) + book.elsewhere.map { (name($0.device, $0.deviceName), $0) }
             let width = places.map(\.0.count).max() ?? 0
-            return [TerminalText.visible(book.title)] + places.map { label, place in
-                TerminalText.visible("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                                     + LibraryText.duration(place.seconds) + "  " + when(place.listenedAt, now: now))
+            return [book.title] + places.map { label, place in
+                "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + Timecode.format(seconds: place.seconds) + "  " + when(place.listenedAt, now: now)
             }
         }
     }
 
+    /// A book not playing that another device's later listening moved.
+    public static func movedLine(_ move: SyncExchangeReport.Move, now: Date = Date()) -> String {
+        "\(move.title): now at \(Timecode.format(seconds: move.seconds)), where \(name(move.claim.device, move.deviceName)) "
+            + "listened \(when(move.claim.listenedAt, now: now))"
+            + (move.leftUndoPoint ? " (the place before is kept as an automatic bookmark)" : "")
+    }
+
+    /// The book playing is never moved: where another device listened later, offered.
+    public static func offerLine(_ move: SyncExchangeReport.Move, now: Date = Date()) -> String {
+        "\(move.title): \(name(move.claim.device, move.deviceName)) was at \(Timecode.format(seconds: move.seconds)) "
+            + "(\(when(move.claim.listenedAt, now: now))); 'sync jump' to go there"
+    }
+
     /// What an exchange did, a line a change; nothing when nothing changed.
     public static func reportLines(_ report: SyncExchangeReport, now: Date = Date()) -> [String] {
-        var lines = report.moved.map { move in
-            TerminalText.visible("\(move.title): now at \(LibraryText.duration(move.seconds)), where \(name(move.claim.device, move.deviceName)) "
-                                 + "listened \(when(move.claim.listenedAt, now: now))"
-                                 + (move.leftUndoPoint ? " (the place before is kept as an automatic bookmark)" : ""))
-        }
-        if let waiting = report.waiting {
-            lines.append(TerminalText.visible("\(waiting.title): \(name(waiting.claim.device, waiting.deviceName)) was at "
-                                              + "\(LibraryText.duration(waiting.seconds)) (\(when(waiting.claim.listenedAt, now: now))); "
-                                              + "'sync jump' to go there"))
-        }
+        var lines = report.moved.map { movedLine($0, now: now) }
+        if let waiting = report.waiting { lines.append(offerLine(waiting, now: now)) }
         let bookmarks = [(report.bookmarksAdded, "added"), (report.bookmarksChanged, "changed"), (report.bookmarksRemoved, "removed")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
         if !bookmarks.isEmpty { lines.append("bookmarks from other devices: " + bookmarks.joined(separator: ", ")) }

@@ -1,0 +1,22 @@
+import Foundation
+public import Player
+
+/// `sync [status] | sync now | sync dir FOLDER|off | sync jump`.
+enum SyncLine {
+    static let usage = "sync [status] | sync now | sync dir FOLDER|off | sync jump"
+
+    static func parse(_ arguments: [String]) throws(CommandError) -> SyncRequest {
+        switch arguments {
+        case [], ["status"]: return .status
+        case ["now"]: return .now
+        case ["jump"]: return .jump
+        case ["dir", "off"]: return .folder(nil)
+        case let words where words.first == "dir" && words.count == 2:
+            // A folder as typed (~ and relative paths too), made absolute: it is stored.
+            let typed = NSString(string: words[1]).expandingTildeInPath
+            return .folder(URL(fileURLWithPath: typed).standardizedFileURL.path)
+        default:
+            throw CommandError("usage: \(usage)")
+        }
+    }
+}
