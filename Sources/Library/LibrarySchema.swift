@@ -33,6 +33,7 @@ enum LibrarySchema {
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         // Two table rebuilds, as v4 did (foreign keys checked before the commit).
         migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
+        migrator.registerMigration(skipSilenceVersion) { db in try db.execute(sql: v9) }
         return migrator
     }
 

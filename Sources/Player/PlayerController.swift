@@ -269,7 +269,7 @@ public final class PlayerController {
         case let .outputMoved(message): .outputMoved(message)
         case .outputChanged: .outputChanged(session.outputName)
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
-             .itemsReplaced: nil
+             .itemsReplaced, .silenceSkipped: nil
         }
     }
 
