@@ -4,7 +4,7 @@
 /// The estimate: the fraction of the source skipped so far (source seconds cut out, over source
 /// seconds the heard position advanced by while playing on, cuts included, seeks and jumps
 /// not), applied to the source time left. A narrator's pauses are spread evenly enough through
-/// a book that the first minutes predict the rest; until a minute of source was heard there is
+/// a book that the first minutes predict the rest; until half a minute of source was heard there is
 /// too little to go on, and nothing is taken off.
 struct SilenceSavings {
     /// Source seconds cut out of silences.
@@ -12,7 +12,7 @@ struct SilenceSavings {
     /// Source seconds the position moved through by playing on.
     private(set) var advancedSeconds = 0.0
 
-    static let secondsBeforeEstimating = 60.0
+    static let secondsBeforeEstimating = 30.0
 
     mutating func skipped(frames: Int64, rate: Int) {
         guard rate > 0 else { return }
