@@ -136,3 +136,30 @@ import Testing
         #expect(line?.hasSuffix("left at 2x skipping silence") == true, "\(line ?? "no status line")")
     }
 }
+
+extension SkipSilencePlaybackTests {
+    @Test func aDefaultAppliesToABookWithoutItsOwnAndTheBooksOwnWins() throws {
+        // Given the listener's default: skip silences of 800 ms or more
+        let (abplayer, library, _, _) = try Self.library("skip-silence-default")
+        let set = try abplayer.run(["-c", "set silence 800", "--output", "null", "--library", library]).requireSuccess()
+        #expect(set.stdoutString.contains("default silence skip on (silences of 800 ms or more)"), "\(set.stdoutString)")
+        // When the book, with no setting of its own, plays
+        let first = try abplayer.run(["-c", "play Narration; status --json; silence", "--output", "null", "--library", library]).requireSuccess()
+        // Then the default applies, and `silence` says whose it is
+        let status = try #require(first.stdoutString.split(separator: "\n").first { $0.hasPrefix("{") })
+        #expect(try JSONDecoder().decode(StatusJSON.self, from: Data(status.utf8)).skipSilenceMs == 800)
+        #expect(first.stdoutString.contains("skip silence on (silences of 800 ms or more) (default)"), "\(first.stdoutString)")
+        // When the book is given its own setting (off), it wins in the next run too
+        _ = try abplayer.run(["-c", "play Narration; silence skip off", "--output", "null", "--library", library]).requireSuccess()
+        let own = try abplayer.run(["-c", "play Narration; silence", "--output", "null", "--library", library]).requireSuccess()
+        #expect(own.stdoutString.contains("skip silence off · silence skipped"), "\(own.stdoutString)")
+        let settings = try abplayer.run(["book", "settings", "--library", library, "Narration"]).requireSuccess()
+        #expect(settings.stdoutString.hasSuffix(", skip silence off\n"), "\(settings.stdoutString)")
+        // When `book settings --skip-silence default` clears it, the default applies again
+        let cleared = try abplayer.run(["book", "settings", "--library", library, "Narration", "--skip-silence", "default"]).requireSuccess()
+        #expect(cleared.stdoutString.hasSuffix(", skip silence on (silences of 800 ms or more) (default)\n"), "\(cleared.stdoutString)")
+        // and `unset silence` turns the default off
+        let unset = try abplayer.run(["-c", "unset silence; set", "--output", "null", "--library", library]).requireSuccess()
+        #expect(unset.stdoutString.contains("silence skip off (not set)"), "\(unset.stdoutString)")
+    }
+}
