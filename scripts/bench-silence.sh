@@ -30,7 +30,8 @@ if [ ! -f "$book" ]; then
     sox -q "$work/silence-bench-minute.wav" -r 44100 -c 2 "$work/silence-bench-book.wav" repeat "$((copies - 1))"
     lame --quiet -V 4 "$work/silence-bench-book.wav" "$book.tmp" && mv "$book.tmp" "$book"
 fi
-minutes=$(echo "$(soxi -D "$book") / 60" | bc)
+# soxi reads no MP3 here: the length is the WAV's it was encoded from.
+minutes=$(echo "$(soxi -D "$work/silence-bench-book.wav") / 60" | bc)
 
 read -r pw pc _ <<<"$(measure "$abplayer" play --output wav:/dev/null "$book")"
 read -r sw sc _ <<<"$(measure "$abplayer" play --output wav:/dev/null --skip-silence on "$book")"

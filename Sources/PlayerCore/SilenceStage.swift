@@ -38,20 +38,23 @@ final class SilenceStage {
     private let crossfadeFrames: Int
     private var level: SpeechLevel
     private var thresholdAmplitude: Float = 0
+    /// The 10 ms block being summed for the level: sum of squares and frames so far.
+    private var blockSum: Float = 0
+    private var blockFill = 0
 
     /// The quiet run under way: its length so far and the source frame it started at.
     private var runFrames = 0
     private var runStart: Int64 = 0
     /// The run's frames from `head - crossfade` on, while it is shorter than the minimum.
-    private var held: [Float]
+    private let held: UnsafeMutablePointer<Float>
     private var heldFrames = 0
     /// Once the run is long: its frames `head - crossfade ..< head` (faded out at the cut) and a
     /// ring of its last `tail` frames (`tailNext` is the oldest).
-    private var fadeHead: [Float]
-    private var tail: [Float]
+    private let fadeHead: UnsafeMutablePointer<Float>
+    private let tail: UnsafeMutablePointer<Float>
     private var tailNext = 0
     /// The pause put out at a cut: the crossfade, then the rest of the tail.
-    private var joined: [Float]
+    private let joined: UnsafeMutablePointer<Float>
     private let fadeIn: [Float]
 
     init(format: AudioFormat, skipping: SilenceSkipping) {
@@ -66,56 +69,81 @@ final class SilenceStage {
         tailFrames = kept + crossfadeFrames - headFrames
         minimumFrames = max(Int(skipping.minimumSeconds * rate), kept + crossfadeFrames)
         level = SpeechLevel(rate: format.rate)
-        held = [Float](repeating: 0, count: (minimumFrames - headFrames + crossfadeFrames) * channels)
-        fadeHead = [Float](repeating: 0, count: crossfadeFrames * channels)
-        tail = [Float](repeating: 0, count: tailFrames * channels)
-        joined = [Float](repeating: 0, count: tailFrames * channels)
+        held = .allocate(capacity: (minimumFrames - headFrames + crossfadeFrames) * channels)
+        fadeHead = .allocate(capacity: crossfadeFrames * channels)
+        tail = .allocate(capacity: tailFrames * channels)
+        joined = .allocate(capacity: tailFrames * channels)
         let fade = crossfadeFrames
         fadeIn = (0..<fade).map { Float(0.5 - 0.5 * cos(Double.pi * (Double($0) + 0.5) / Double(fade))) }
         updateThreshold()
     }
 
-    /// Frames the stage may hold back at most (its look-ahead).
-    var maxHeldFrames: Int { minimumFrames }
+    deinit {
+        held.deallocate()
+        fadeHead.deallocate()
+        tail.deallocate()
+        joined.deallocate()
+    }
 
     /// Passes `frames` frames (the first of them source frame `firstSourceFrame`) on to `audio`,
     /// less the middles of long silences; `cut` is called just before the audio that follows
     /// each cut.
+    ///
+    /// The hot loop: a peak and a sum of squares per frame, in locals (the stored state is read
+    /// once and written back once, so no exclusivity checks run per frame); everything else
+    /// happens per 10 ms block or at the edges of quiet runs.
     func process(
         _ samples: UnsafePointer<Float>, frames: Int, firstSourceFrame: Int64,
         audio: Audio, cut: (SilenceCut) -> Void
     ) {
         let passUntil = headFrames - crossfadeFrames
+        let channels = self.channels
+        let blockFrames = level.blockFrames
+        var threshold = thresholdAmplitude
+        var blockSum = self.blockSum
+        var blockFill = self.blockFill
+        var run = runFrames
         // Frames spanStart..<index go out as they came: loud ones and the head of a run.
         var spanStart = 0
         for index in 0..<frames {
             let frame = samples + index * channels
             var peak: Float = 0
-            var square: Float = 0
             for channel in 0..<channels {
                 let value = frame[channel]
                 peak = max(peak, abs(value))
-                square += value * value
+                blockSum += value * value
             }
-            if level.add(meanSquare: square / Float(channels)) { updateThreshold() }
-            if peak >= thresholdAmplitude {
-                if runFrames > 0 {
+            blockFill += 1
+            if blockFill == blockFrames {
+                level.add(blockMeanSquare: Double(blockSum) / Double(blockFrames * channels))
+                updateThreshold()
+                threshold = thresholdAmplitude
+                blockSum = 0
+                blockFill = 0
+            }
+            if peak >= threshold {
+                if run > 0 {
                     if index > spanStart { audio(samples + spanStart * channels, index - spanStart) }
                     spanStart = index
+                    runFrames = run
                     endRun(audio: audio, cut: cut)
+                    run = 0
                 }
                 continue
             }
-            if runFrames == 0 { runStart = firstSourceFrame + Int64(index) }
-            if runFrames >= passUntil {
+            if run == 0 { runStart = firstSourceFrame + Int64(index) }
+            if run >= passUntil {
                 if index > spanStart { audio(samples + spanStart * channels, index - spanStart) }
                 spanStart = index + 1
-                keep(frame)
+                keep(frame, at: run)
             }
-            runFrames += 1
-            if runFrames == minimumFrames { becomeLong() }
+            run += 1
+            if run == minimumFrames { becomeLong() }
         }
         if frames > spanStart { audio(samples + spanStart * channels, frames - spanStart) }
+        runFrames = run
+        self.blockSum = blockSum
+        self.blockFill = blockFill
     }
 
     /// Puts out what is held (the end of the audio, or before a mark): a long run is cut here,
@@ -132,26 +160,22 @@ final class SilenceStage {
 
     // MARK: The run
 
-    private func keep(_ frame: UnsafePointer<Float>) {
-        if runFrames < minimumFrames {
-            held.withUnsafeMutableBufferPointer { held in
-                for channel in 0..<channels { held[heldFrames * channels + channel] = frame[channel] }
-            }
+    /// Keeps the frame `run` frames into the quiet run.
+    private func keep(_ frame: UnsafePointer<Float>, at run: Int) {
+        if run < minimumFrames {
+            (held + heldFrames * channels).update(from: frame, count: channels)
             heldFrames += 1
         } else {
-            tail.withUnsafeMutableBufferPointer { tail in
-                for channel in 0..<channels { tail[tailNext * channels + channel] = frame[channel] }
-            }
-            tailNext = (tailNext + 1) % tailFrames
+            (tail + tailNext * channels).update(from: frame, count: channels)
+            tailNext = tailNext + 1 == tailFrames ? 0 : tailNext + 1
         }
     }
 
     /// The run reached the minimum: what is held becomes the part faded out at the cut and the
     /// tail so far (init makes the minimum at least `head + tail`, so both fit).
     private func becomeLong() {
-        for sample in 0..<(crossfadeFrames * channels) { fadeHead[sample] = held[sample] }
-        let tailFrom = (heldFrames - tailFrames) * channels
-        for sample in 0..<(tailFrames * channels) { tail[sample] = held[tailFrom + sample] }
+        fadeHead.update(from: held, count: crossfadeFrames * channels)
+        tail.update(from: held + (heldFrames - tailFrames) * channels, count: tailFrames * channels)
         tailNext = 0
         heldFrames = 0
     }
@@ -162,7 +186,7 @@ final class SilenceStage {
             heldFrames = 0
         }
         guard runFrames >= minimumFrames else {
-            if heldFrames > 0 { held.withUnsafeBufferPointer { audio($0.baseAddress!, heldFrames) } }
+            if heldFrames > 0 { audio(held, heldFrames) }
             return
         }
         for frame in 0..<tailFrames {
@@ -179,7 +203,7 @@ final class SilenceStage {
         }
         let kept = headFrames + tailFrames - crossfadeFrames
         cut(SilenceCut(sourceFrameAfter: runStart + Int64(runFrames - tailFrames), skippedFrames: Int64(runFrames - kept)))
-        joined.withUnsafeBufferPointer { audio($0.baseAddress!, tailFrames) }
+        audio(joined, tailFrames)
     }
 
     private func updateThreshold() {

@@ -21,9 +21,6 @@ struct SpeechLevel: ~Copyable {
     private var window: [Int]
     private var windowNext = 0
     private var counted = 0
-    /// The block being summed: sum of squares (averaged over channels) and frames so far.
-    private var blockSum = 0.0
-    private var blockFill = 0
 
     init(rate: Int) {
         blockFrames = max(1, rate / 100)
@@ -42,15 +39,9 @@ struct SpeechLevel: ~Copyable {
         return Self.floorDecibels + Double(Self.binCount)
     }
 
-    /// Adds one frame's mean square (over its channels). Returns true when it completed a block
-    /// (the estimate may have changed).
-    mutating func add(meanSquare: Float) -> Bool {
-        blockSum += Double(meanSquare)
-        blockFill += 1
-        guard blockFill == blockFrames else { return false }
-        let meanSquare = blockSum / Double(blockFrames)
-        blockSum = 0
-        blockFill = 0
+    /// Adds one 10 ms block's mean square (over its frames and channels): the caller sums the
+    /// block itself, so the per-frame loop stays a few operations.
+    mutating func add(blockMeanSquare meanSquare: Double) {
         let decibels = meanSquare > 0 ? 10 * log10(meanSquare) : -200
         let bin = decibels < Self.floorDecibels ? -1 : min(Self.binCount - 1, Int(decibels - Self.floorDecibels))
         let leaving = window[windowNext]
@@ -64,6 +55,5 @@ struct SpeechLevel: ~Copyable {
             counts[bin] += 1
             counted += 1
         }
-        return true
     }
 }
