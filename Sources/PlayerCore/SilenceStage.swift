@@ -89,61 +89,117 @@ final class SilenceStage {
     /// less the middles of long silences; `cut` is called just before the audio that follows
     /// each cut.
     ///
-    /// The hot loop: a peak and a sum of squares per frame, in locals (the stored state is read
-    /// once and written back once, so no exclusivity checks run per frame); everything else
-    /// happens per 10 ms block or at the edges of quiet runs.
+    /// Block by block (the level's 10 ms blocks): one vectorised pass finds a block's peak and
+    /// sum of squares. A block under the threshold is all quiet: the run grows by the block. A
+    /// block with a loud frame is looked at frame by frame only from its ends inwards, to its
+    /// first and last loud frames: between them every quiet run ends inside the block, shorter
+    /// than the head of a pause (10 ms < 121 ms), so all of it passes through unchanged.
     func process(
         _ samples: UnsafePointer<Float>, frames: Int, firstSourceFrame: Int64,
         audio: Audio, cut: (SilenceCut) -> Void
     ) {
-        let passUntil = headFrames - crossfadeFrames
-        let channels = self.channels
-        let blockFrames = level.blockFrames
-        var threshold = thresholdAmplitude
-        var blockSum = self.blockSum
-        var blockFill = self.blockFill
-        var run = runFrames
-        // Frames spanStart..<index go out as they came: loud ones and the head of a run.
-        var spanStart = 0
-        for index in 0..<frames {
-            let frame = samples + index * channels
-            var peak: Float = 0
-            for channel in 0..<channels {
-                let value = frame[channel]
-                peak = max(peak, abs(value))
-                blockSum += value * value
+        var pass = Pass(samples: samples, firstSourceFrame: firstSourceFrame)
+        var index = 0
+        while index < frames {
+            let count = min(level.blockFrames - blockFill, frames - index)
+            let (peak, squares) = Self.measure(samples + index * channels, count: count * channels)
+            blockSum += squares
+            blockFill += count
+            if peak < thresholdAmplitude {
+                quiet(from: index, count: count, &pass, audio: audio)
+            } else {
+                var first = index
+                while framePeak(samples, first) < thresholdAmplitude { first += 1 }
+                var last = index + count - 1
+                while framePeak(samples, last) < thresholdAmplitude { last -= 1 }
+                if first > index { quiet(from: index, count: first - index, &pass, audio: audio) }
+                if runFrames > 0 {
+                    pass.emitSpan(until: first, channels: channels, audio: audio)
+                    endRun(audio: audio, cut: cut)
+                }
+                if last < index + count - 1 { quiet(from: last + 1, count: index + count - 1 - last, &pass, audio: audio) }
             }
-            blockFill += 1
-            if blockFill == blockFrames {
-                level.add(blockMeanSquare: Double(blockSum) / Double(blockFrames * channels))
+            if blockFill == level.blockFrames {
+                level.add(blockMeanSquare: Double(blockSum) / Double(level.blockFrames * channels))
                 updateThreshold()
-                threshold = thresholdAmplitude
                 blockSum = 0
                 blockFill = 0
             }
-            if peak >= threshold {
-                if run > 0 {
-                    if index > spanStart { audio(samples + spanStart * channels, index - spanStart) }
-                    spanStart = index
-                    runFrames = run
-                    endRun(audio: audio, cut: cut)
-                    run = 0
-                }
-                continue
-            }
-            if run == 0 { runStart = firstSourceFrame + Int64(index) }
-            if run >= passUntil {
-                if index > spanStart { audio(samples + spanStart * channels, index - spanStart) }
-                spanStart = index + 1
-                keep(frame, at: run)
-            }
-            run += 1
-            if run == minimumFrames { becomeLong() }
+            index += count
         }
-        if frames > spanStart { audio(samples + spanStart * channels, frames - spanStart) }
-        runFrames = run
-        self.blockSum = blockSum
-        self.blockFill = blockFill
+        pass.emitSpan(until: frames, channels: channels, audio: audio)
+    }
+
+    /// What one `process` call passes through unchanged: its frames `spanStart..<` up to the
+    /// next one the stage keeps or cuts.
+    private struct Pass {
+        let samples: UnsafePointer<Float>
+        let firstSourceFrame: Int64
+        var spanStart = 0
+
+        mutating func emitSpan(until end: Int, channels: Int, audio: Audio) {
+            if end > spanStart { audio(samples + spanStart * channels, end - spanStart) }
+            spanStart = end
+        }
+    }
+
+    /// Frames `from..<from+count` of the pass are quiet: the run grows by them, its head passing
+    /// through, the rest kept (held, or in the tail once the run is long).
+    private func quiet(from: Int, count: Int, _ pass: inout Pass, audio: Audio) {
+        if runFrames == 0 { runStart = pass.firstSourceFrame + Int64(from) }
+        let passUntil = headFrames - crossfadeFrames
+        let through = min(count, max(0, passUntil - runFrames))
+        runFrames += through
+        var index = from + through
+        let end = from + count
+        guard index < end else { return }
+        pass.emitSpan(until: index, channels: channels, audio: audio)
+        while index < end {
+            let frame = pass.samples + index * channels
+            if runFrames < minimumFrames {
+                let taken = min(end - index, minimumFrames - runFrames)
+                (held + heldFrames * channels).update(from: frame, count: taken * channels)
+                heldFrames += taken
+                runFrames += taken
+                index += taken
+                if runFrames == minimumFrames { becomeLong() }
+            } else {
+                let taken = min(end - index, tailFrames - tailNext)
+                (tail + tailNext * channels).update(from: frame, count: taken * channels)
+                tailNext = tailNext + taken == tailFrames ? 0 : tailNext + taken
+                runFrames += taken
+                index += taken
+            }
+        }
+        pass.spanStart = end
+    }
+
+    private func framePeak(_ samples: UnsafePointer<Float>, _ frame: Int) -> Float {
+        var peak: Float = 0
+        for channel in 0..<channels { peak = max(peak, abs(samples[frame * channels + channel])) }
+        return peak
+    }
+
+    /// The largest magnitude and the sum of squares of `count` samples, eight at a time.
+    private static func measure(_ samples: UnsafePointer<Float>, count: Int) -> (peak: Float, squares: Float) {
+        var peaks = SIMD8<Float>(repeating: 0)
+        var squares = SIMD8<Float>(repeating: 0)
+        let raw = UnsafeRawPointer(samples)
+        var index = 0
+        while index + 8 <= count {
+            let values = raw.loadUnaligned(fromByteOffset: index * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+            peaks = pointwiseMax(peaks, pointwiseMax(values, -values))
+            squares += values * values
+            index += 8
+        }
+        var peak = peaks.max()
+        var sum = squares.sum()
+        while index < count {
+            peak = max(peak, abs(samples[index]))
+            sum += samples[index] * samples[index]
+            index += 1
+        }
+        return (peak, sum)
     }
 
     /// Puts out what is held (the end of the audio, or before a mark): a long run is cut here,
@@ -159,17 +215,6 @@ final class SilenceStage {
     }
 
     // MARK: The run
-
-    /// Keeps the frame `run` frames into the quiet run.
-    private func keep(_ frame: UnsafePointer<Float>, at run: Int) {
-        if run < minimumFrames {
-            (held + heldFrames * channels).update(from: frame, count: channels)
-            heldFrames += 1
-        } else {
-            (tail + tailNext * channels).update(from: frame, count: channels)
-            tailNext = tailNext + 1 == tailFrames ? 0 : tailNext + 1
-        }
-    }
 
     /// The run reached the minimum: what is held becomes the part faded out at the cut and the
     /// tail so far (init makes the minimum at least `head + tail`, so both fit).
