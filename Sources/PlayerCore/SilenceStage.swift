@@ -186,13 +186,16 @@ final class SilenceStage {
         var squares = SIMD8<Float>(repeating: 0)
         let raw = UnsafeRawPointer(samples)
         var index = 0
+        // Peaks as squares, by masks: the generic `pointwiseMax` is not inlined here and cost
+        // more than the rest of the stage (perf).
         while index + 8 <= count {
             let values = raw.loadUnaligned(fromByteOffset: index * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-            peaks = pointwiseMax(peaks, pointwiseMax(values, -values))
-            squares += values * values
+            let squared = values * values
+            peaks.replace(with: squared, where: squared .> peaks)
+            squares += squared
             index += 8
         }
-        var peak = peaks.max()
+        var peak = peaks.max().squareRoot()
         var sum = squares.sum()
         while index < count {
             peak = max(peak, abs(samples[index]))
