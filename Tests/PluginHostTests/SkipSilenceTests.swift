@@ -196,3 +196,49 @@ import Testing
         #expect(checked > 20)
     }
 }
+
+extension SkipSilenceTests {
+    /// Synchronous: the waits block this thread.
+    @Test func aSeekIntoASilenceAndAPauseKeepPositionsTheSourceFramesHeard() throws {
+        // Given the fixture playing with skip silence on, to an output taking it as fast as it comes
+        let (url, source, pieces) = try Self.fixture()
+        let opener = RecordingSink.Opener(rate: Self.rate)
+        let engine = PlaybackEngine(decoders: PlaybackEngineTests.registry(), sinks: opener)
+        opener.engine.withLock { $0 = engine }
+        engine.setSilenceSkipping(SilenceSkipping())
+        engine.load([url.path])
+        func waitUntil(_ condition: () -> Bool) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            return condition()
+        }
+        // When, once a second was heard, it seeks 1 s into the 5 s silence, then pauses and plays again
+        #expect(waitUntil { opener.heard.withLock { $0.count } > Self.rate })
+        let fiveSecondSilence = pieces[4].start - Int(5.0 * Double(Self.rate))
+        engine.seek(to: PlaybackPosition(item: 0, frame: Int64(fiveSecondSilence + Self.rate)))
+        #expect(waitUntil { engine.position.map { $0.frame > Int64(pieces[4].start) } ?? false })
+        engine.pause()
+        #expect(waitUntil { engine.state == .paused })
+        engine.play()
+        #expect(waitUntil { engine.state == .stopped })
+        engine.shutdown()
+        opener.engine.withLock { $0 = nil }
+        let heard = opener.heard.withLock { $0 }
+        let positions = opener.positions.withLock { $0 }
+
+        // Then every position reported while tone was heard is the source frame heard next
+        var checked = 0
+        for (outputFrame, position) in positions where outputFrame + 64 < heard.count && Int(position.frame) + 64 < source.count {
+            let next = Array(heard[outputFrame..<(outputFrame + 64)])
+            guard next.contains(where: { abs($0) > 0.05 }) else { continue }
+            #expect(next == Array(source[Int(position.frame)..<(Int(position.frame) + 64)]),
+                    "output frame \(outputFrame): position \(position.frame) is not what was heard")
+            checked += 1
+        }
+        #expect(checked > 50)
+        // and no silence was heard whole: none longer than two pauses (the pause and play may
+        // have split one in two, each shortened)
+        let runs = Self.quietRuns(heard, threshold: 0.001, shortest: Self.rate / 10)
+        #expect(runs.allSatisfy { Double($0.length) / Double(Self.rate) <= 2 * SilenceSkipping.keptSeconds + 0.01 }, "\(runs.map(\.length))")
+    }
+}
