@@ -22,7 +22,9 @@ struct DSPChain {
     /// Source frames per output frame through every stage, for the position clock.
     var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
 
-    /// Output frames that `frames` source frames may become (an upper bound).
+    /// Output frames that `frames` source frames may become (an upper bound). Not counting what
+    /// skip silence held back from earlier chunks (up to its minimum, put out at once when a
+    /// quiet run ends short): the ring writer waits for room for that, as for a flush.
     func maxOutputFrames(forInput frames: Int) -> Int {
         let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
             ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
