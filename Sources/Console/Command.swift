@@ -1,3 +1,4 @@
+public import Library
 public import Player
 public import PlayerCore
 
@@ -37,6 +38,8 @@ public enum Command: Equatable, Sendable {
     case useDefault(ListenerSetting)
     case speed(Double)
     case volume(Double)
+    /// `silence [skip on|off|MS]`: skip silence for the book loaded; nil: show it.
+    case skipSilence(SkipSilence?)
     case output(String)
     case status(json: Bool)
     case quit
@@ -85,10 +88,12 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing (goto bookmark N too); 'undo' comes back"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0 | default", summary: "the book's playback speed; default: follow 'set speed' again"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
+        CommandHelp(name: "silence", usage: "silence [skip on | off | MS | default]",
+                    summary: "skip silence for this book: silences of MS milliseconds or more (600 with on) are shortened to a short pause; default: follow 'set silence' again; alone: the setting and the time it saved"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state; whether speed and skip are the book's own or the default"),
         CommandHelp(name: "set", usage: DefaultsLine.usage,
-                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts); default or unset NAME clears one; 'set' lists them"),
+                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms); default or unset NAME clears one; 'set' lists them"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 
@@ -228,7 +233,7 @@ extension Command {
             self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
         case "set": self = .defaults(try DefaultsLine.parse(arguments))
         case "unset":
-            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep") }
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence") }
             self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
@@ -237,6 +242,15 @@ extension Command {
                 self = .speed(try SettingText.speed(arguments[0]))
             } catch {
                 throw CommandError("speed: \(error)")
+            }
+        case "silence":
+            if arguments.isEmpty { self = .skipSilence(nil); return }
+            guard arguments.count == 2, arguments[0] == "skip" else { throw usage() }
+            if arguments[1] == "default" { self = .useDefault(.silence); return }
+            do {
+                self = .skipSilence(try SkipSilenceText.parse(arguments[1]))
+            } catch {
+                throw CommandError("silence skip: \(error)")
             }
         case "volume":
             guard arguments.count == 1 else { throw usage() }
@@ -282,12 +296,12 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off | silence on|off|MS] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }
         guard let setting = ListenerSetting(rawValue: name) else {
-            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind or sleep ('set' lists them)")
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep or silence ('set' lists them)")
         }
         guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
         let value = arguments[1]
@@ -298,6 +312,7 @@ enum DefaultsLine {
             case .skip: return .set(.skip, try SettingText.skip(value))
             case .rewind: return .set(.rewind, value == "off" ? 0 : try SettingText.rewind(value))
             case .sleep: return .set(.sleep, value == "off" ? nil : try SettingText.sleep(value))
+            case .silence: return .set(.silence, try SkipSilenceText.parse(value).minimumSeconds ?? 0)
             }
         } catch {
             let also = setting == .rewind || setting == .sleep ? ", off or default" : " or default"

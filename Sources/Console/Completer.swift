@@ -46,7 +46,10 @@ public struct Completer: Sendable {
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:
             names = ["default"] + (["rewind", "sleep"].contains(words[1].value) ? ["off"] : [])
+                + (words[1].value == "silence" ? ["on", "off"] : [])
         case "speed" where words.count == 1: names = ["default"]
+        case "silence" where words.count == 1: names = ["skip"]
+        case "silence" where words.count == 2: names = ["on", "off", "default"]
         case let name? where Self.libraryCommandNames.contains(name):
             switch libraryCandidates(words.map(\.value), typed: current.value) {
             case let .names(found)?: names = found

@@ -150,6 +150,7 @@ public final class Console {
         case let .useDefault(setting): try perform(.useDefault(setting))
         case let .speed(speed): try perform(.speed(speed))
         case let .volume(percent): try perform(.volume(percent: percent))
+        case let .skipSilence(setting): try perform(.skipSilence(setting))
         case let .output(name): try perform(.output(name))
         case let .status(json): try status(json: json)
         case .quit: break
@@ -272,6 +273,8 @@ public final class Console {
         case let .repeatMode(mode): say("repeat \(mode.rawValue)")
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
+        case let .skipSilence(setting, own, saved):
+            say("skip silence \(SkipSilenceText.text(setting))\(own ? "" : " (default)") · silence skipped: \(Timecode.format(seconds: saved)) in this book")
         case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
         case let .sync(outcome): showSync(outcome)
         }

@@ -1,5 +1,6 @@
 import Foundation
 public import Library
+import PlayerCore
 
 /// How the library's lists and reports read, the same in the `abplayer` subcommands and the
 /// REPL: each function gives the lines to print, the caller decides where they go. Every line is
@@ -61,14 +62,26 @@ public enum LibraryText {
     }
 
     /// Time listened per day (`days` back) and per book; or, for one book, its items' play counts.
+    /// Where skip silence saved time, how much, per book and in total.
     public static func statsLines(_ library: LibraryDatabase, book: Int64?, days: Int) throws -> [String] {
         if let book {
             return try library.itemPlays(ofBook: book).map { "\($0.playCount)×  \(TerminalText.visible($0.title))" }
+                + silenceSkippedLine(try library.silenceSkippedSeconds(ofBook: book), suffix: "")
         }
         return ["per day:"]
             + (try library.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
             + ["per book:"]
-            + (try library.listeningPerBook().map { "  \(duration($0.wallSeconds))  \($0.sessions) sessions  \(TerminalText.visible($0.title))" })
+            + (try library.listeningPerBook().map {
+                let skipped = try library.silenceSkippedSeconds(ofBook: $0.bookId)
+                let saved = skipped > 0 ? "  silence skipped: \(Timecode.format(seconds: skipped))" : ""
+                return "  \(duration($0.wallSeconds))  \($0.sessions) sessions\(saved)  \(TerminalText.visible($0.title))"
+            })
+            + silenceSkippedLine(try library.silenceSkippedSeconds(), suffix: " in total")
+    }
+
+    /// "silence skipped: 12:34" (nothing when skip silence never saved a second).
+    static func silenceSkippedLine(_ seconds: Double, suffix: String) -> [String] {
+        seconds > 0 ? ["silence skipped: \(Timecode.format(seconds: seconds))\(suffix)"] : []
     }
 
     /// What a rescan found: moved and returned files, the still-missing ones (for standard

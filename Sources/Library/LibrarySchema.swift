@@ -35,6 +35,7 @@ enum LibrarySchema {
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         // Two table rebuilds, as v4 did (foreign keys checked before the commit).
         migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
+        migrator.registerMigration(skipSilenceVersion) { db in try db.execute(sql: v9) }
         migrator.registerMigration(userChaptersVersion) { db in try db.execute(sql: UserChapter.v10) }
         // A table rebuild, as v7's (foreign keys checked before the commit).
         migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }

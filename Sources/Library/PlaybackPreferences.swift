@@ -19,6 +19,14 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     public var defaultSkipSeconds: Double?
     /// Armed when a book starts.
     public var defaultSleepSeconds: Double?
+    /// Skip silence for books with no setting of their own as stored (`SkipSilence`'s integer);
+    /// nil: none set (off). Since v9.
+    var defaultSkipSilenceMs: Int?
+
+    public var defaultSkipSilence: SkipSilence? {
+        get { defaultSkipSilenceMs.map { $0 == 0 ? .off : .on(minimumMs: $0) } }
+        set { defaultSkipSilenceMs = newValue.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } } }
+    }
 
     public init() {}
 }

@@ -183,6 +183,8 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
     /// The last sleep timer set with a time; nil when none was.
     public var sleepTimerSeconds: Double? = nil
     public var repeatMode: RepeatMode = .off
+    /// Skip silence; nil: the listener's default. Since v9.
+    public var ownSkipSilence: SkipSilence? = nil
     /// What applies where the book has no setting of its own (not stored with the book).
     public var defaults = Defaults()
 
@@ -190,12 +192,14 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
     public struct Defaults: Sendable, Equatable {
         public var speed = 1.0
         public var skipIntervalSeconds = 30.0
+        public var skipSilence = SkipSilence.off
 
         public init() {}
 
         public init(_ preferences: PlayerPreferences) {
             speed = preferences.defaultSpeed ?? 1
             skipIntervalSeconds = preferences.defaultSkipSeconds ?? 30
+            skipSilence = preferences.defaultSkipSilence ?? .off
         }
     }
 
@@ -213,8 +217,15 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         set { ownSkipIntervalSeconds = newValue }
     }
 
+    /// Skip silence as it applies: the book's own, else the default.
+    public var skipSilence: SkipSilence {
+        get { ownSkipSilence ?? defaults.skipSilence }
+        set { ownSkipSilence = newValue }
+    }
+
     public init(row: Row) throws {
         bookId = row["bookId"]
+        ownSkipSilence = row["skipSilenceMs"]
         volume = row["volume"]
         ownSpeed = row["speed"]
         shuffle = row["shuffle"]
@@ -231,6 +242,7 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         container["skipIntervalSeconds"] = ownSkipIntervalSeconds
         container["sleepTimerSeconds"] = sleepTimerSeconds
         container["repeatMode"] = repeatMode
+        container["skipSilenceMs"] = ownSkipSilence
     }
 }
 

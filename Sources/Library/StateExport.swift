@@ -16,13 +16,15 @@ import GRDB
 ///                "settings": { "volume": percent 0-150, "speed": 0.5-4, "shuffle": Bool,
 ///                              "skipIntervalSeconds": Double, "sleepTimerSeconds": Double?,
 ///                              "repeatMode": "off"|"item"|"book"?,
-///                              "speedIsDefault": true?, "skipIsDefault": true? }?,   // follows the listener's default
+///                              "speedIsDefault": true?, "skipIsDefault": true?,   // follows the listener's default
+///                              "skipSilenceMs": Int? }?,   // 0 off, else the minimum; absent: the default
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
 ///                                 "note": String?, "createdAt": ISO-8601 } ],
 ///                "userChapters": [ { "item": fingerprint, "frame": Int, "title": String } ]? } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
-///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double? }? }
+///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double?,
+///                    "defaultSkipSilenceMs": Int? }? }
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
 /// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them), and
@@ -59,6 +61,9 @@ public struct StateExport: Codable, Sendable, Equatable {
         /// applies; absent otherwise.
         public var speedIsDefault: Bool?
         public var skipIsDefault: Bool?
+        /// The book's own skip silence: 0 off, else the shortest silence shortened in
+        /// milliseconds; absent when the book follows the listener's default (as in older files).
+        public var skipSilenceMs: Int?
 
         public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
                     sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?,
@@ -121,6 +126,8 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var defaultSpeed: Double?
         public var defaultSkipSeconds: Double?
         public var defaultSleepSeconds: Double?
+        /// As `ExportedSettings.skipSilenceMs`; absent: none set.
+        public var defaultSkipSilenceMs: Int?
     }
 
     public static var encoder: JSONEncoder {
@@ -171,10 +178,12 @@ extension LibraryDatabase {
                     fingerprints[p.mediaId].map { StateExport.ExportedPosition(item: $0, frame: p.frame, updatedAt: p.updatedAt) }
                 }
                 let exportedSettings = settings[book.id!].map {
-                    StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
+                    var exported = StateExport.ExportedSettings(volume: $0.volume, speed: $0.speed, shuffle: $0.shuffle,
                                                  skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerSeconds: $0.sleepTimerSeconds,
                                                  repeatMode: $0.repeatMode, speedIsDefault: $0.ownSpeed == nil ? true : nil,
                                                  skipIsDefault: $0.ownSkipIntervalSeconds == nil ? true : nil)
+                    exported.skipSilenceMs = $0.ownSkipSilence.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } }
+                    return exported
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
                     fingerprints[b.mediaId].map {
@@ -191,7 +200,8 @@ extension LibraryDatabase {
                                                 autoRewindMaxSeconds: preferences.autoRewindMaxSeconds,
                                                 defaultSpeed: preferences.defaultSpeed,
                                                 defaultSkipSeconds: preferences.defaultSkipSeconds,
-                                                defaultSleepSeconds: preferences.defaultSleepSeconds))
+                                                defaultSleepSeconds: preferences.defaultSleepSeconds,
+                                                defaultSkipSilenceMs: preferences.defaultSkipSilenceMs))
         }
     }
 
@@ -233,6 +243,7 @@ extension LibraryDatabase {
                     settings.repeatMode = s.repeatMode ?? .off
                     if s.speedIsDefault == true { settings.ownSpeed = nil }
                     if s.skipIsDefault == true { settings.ownSkipIntervalSeconds = nil }
+                    settings.ownSkipSilence = s.skipSilenceMs.map { $0 == 0 ? .off : .on(minimumMs: $0) }
                     do {
                         try settings.save(db)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -277,6 +288,7 @@ extension LibraryDatabase {
                 if let speed = exported.defaultSpeed { preferences.defaultSpeed = speed }
                 if let skip = exported.defaultSkipSeconds { preferences.defaultSkipSeconds = skip }
                 if let sleep = exported.defaultSleepSeconds { preferences.defaultSleepSeconds = sleep }
+                if let skipSilence = exported.defaultSkipSilenceMs { preferences.defaultSkipSilenceMs = skipSilence }
                 try preferences.save(db)
             }
             return report

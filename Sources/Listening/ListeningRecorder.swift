@@ -31,6 +31,8 @@ public final class ListeningRecorder {
     private var lastSave: ContinuousClock.Instant?
     private var heard: PlaybackPosition?
     private var session: (id: Int64, started: ContinuousClock.Instant)?
+    /// Source seconds skip silence cut out during the session under way (saved with it).
+    private var silenceSkippedInSession = 0.0
     /// Items that failed to open or decode: a position in them is not where the listener is.
     private var failedItems: Set<Int> = []
 
@@ -76,6 +78,9 @@ public final class ListeningRecorder {
             break
         case .itemsReplaced:
             break // the player renumbers the indices kept here (`renumber`) when it replaces the items
+        case let .silenceSkipped(_, frames, rate):
+            guard rate > 0 else { return }
+            silenceSkippedInSession += Double(frames) / Double(rate)
         case .volumeChanged:
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
@@ -115,6 +120,7 @@ public final class ListeningRecorder {
         attempt {
             let id = try library.startSession(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame, speed: speed)
             session = (id, clock.now)
+            silenceSkippedInSession = 0
         }
     }
 
@@ -129,6 +135,9 @@ public final class ListeningRecorder {
         attempt {
             try library.saveProgress(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame,
                                      session: session?.id, wallSeconds: wall)
+            if let id = session?.id, silenceSkippedInSession > 0 {
+                try library.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
+            }
         }
         lastSave = clock.now
     }

@@ -46,6 +46,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case speed(Double)
     /// 0-150 % (`PlaybackEngine.volumeRange`).
     case volume(percent: Double)
+    /// Skip silence for the book loaded; nil: show it (and the time it saved).
+    case skipSilence(SkipSilence?)
     /// An output as the user names it (`--output` syntax).
     case output(String)
     case status
@@ -103,6 +105,8 @@ public enum RewindSetting: Equatable, Sendable {
 /// A setting a listener sets once, as a default (`set NAME VALUE`).
 public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     case speed, skip, rewind, sleep
+    /// Skip silence (`set silence on|off|MS`).
+    case silence
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.
@@ -110,6 +114,6 @@ public enum DefaultsCommand: Equatable, Sendable {
     /// What is set.
     case show
     /// Speed as a factor, the others in seconds; nil: clear it (the built-in behaviour).
-    /// `rewind` with 0 turns auto-rewind off.
+    /// `rewind` with 0 turns auto-rewind off; `silence` is the shortest silence shortened, 0: off.
     case set(ListenerSetting, Double?)
 }

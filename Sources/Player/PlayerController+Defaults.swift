@@ -1,4 +1,4 @@
-import Library
+public import Library
 import PlayerCore
 
 /// The listener's defaults (`set speed 1.3`, `set skip 30`, `set rewind 20`, `set sleep 30m`):
@@ -14,12 +14,15 @@ public struct ListenerDefaults: Sendable, Equatable {
     public var rewindMaxSeconds: Double?
     /// Armed when a book starts; nil: none.
     public var sleepSeconds: Double?
+    /// nil: none set (off).
+    public var skipSilence: SkipSilence?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
         skipSeconds = preferences.defaultSkipSeconds
         rewindMaxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         sleepSeconds = preferences.defaultSleepSeconds
+        skipSilence = preferences.defaultSkipSilence
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -32,6 +35,7 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .skip: "skip    " + (skipSeconds.map(SettingText.secondsText) ?? "30 s (not set)")
         case .rewind: "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off")
         case .sleep: "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off")
+        case .silence: "silence " + (skipSilence.map { "skip " + SkipSilenceText.text($0) } ?? "skip off (not set)")
         }
     }
 }
@@ -47,6 +51,8 @@ extension PlayerController {
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.skipRange))")
             case let (.sleep, seconds?) where !SettingText.sleepRange.contains(seconds):
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.sleepRange))")
+            case let (.silence, seconds?) where seconds != 0 && !SkipSilence.minimumMsRange.contains(Int((seconds * 1000).rounded())):
+                throw RefusedValue("'\(Int((seconds * 1000).rounded())) ms' is out of range: \(SkipSilenceText.forms)")
             case let (.rewind, seconds?) where seconds != 0 && !SettingText.rewindRange.contains(seconds):
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.rewindRange)) or off")
             default: break
@@ -58,6 +64,7 @@ extension PlayerController {
         case .speed: preferences.defaultSpeed = value
         case .skip: preferences.defaultSkipSeconds = value
         case .sleep: preferences.defaultSleepSeconds = value
+        case .silence: preferences.defaultSkipSilence = value.map { $0 == 0 ? .off : .on(minimumMs: Int(($0 * 1000).rounded())) }
         case .rewind:
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
@@ -68,6 +75,7 @@ extension PlayerController {
         if let session {
             session.settings.defaults = BookSettings.Defaults(preferences)
             session.engine.setSpeed(session.settings.speed)
+            applySkipSilence(session)
             session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         }
         return .defaults(ListenerDefaults(preferences), changed: setting)
@@ -79,12 +87,15 @@ extension PlayerController {
         switch setting {
         case .speed: session.settings.ownSpeed = nil
         case .skip: session.settings.ownSkipIntervalSeconds = nil
+        case .silence: session.settings.ownSkipSilence = nil
         case .rewind, .sleep:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
         session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
         try library.saveSettings(session.settings)
         session.engine.setSpeed(session.settings.speed)
+        applySkipSilence(session)
+        if setting == .silence { return try skipSilenceOutcome(session) }
         return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
     }
 

@@ -101,6 +101,7 @@ public final class PlayerController {
         case let .useDefault(setting): return try useDefault(setting)
         case let .speed(speed): return try setSpeed(speed)
         case let .volume(percent): return try setVolume(percent: percent)
+        case let .skipSilence(setting): return try skipSilence(setting)
         case let .output(name): return try switchOutput(to: name)
         case .status: return .status(try currentStatus())
         case let .sleep(sleep): return try self.sleep(sleep)
@@ -255,6 +256,7 @@ public final class PlayerController {
     private func prepare(_ session: PlayerSession) {
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
+        applySkipSilence(session)
         applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
@@ -284,7 +286,7 @@ public final class PlayerController {
         case let .outputMoved(message): .outputMoved(message)
         case .outputChanged: .outputChanged(session.outputName)
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
-             .itemsReplaced: nil
+             .itemsReplaced, .silenceSkipped: nil
         }
     }
 

@@ -43,6 +43,9 @@ public enum PlayerOutcome: Sendable {
     case shuffle(Bool)
     /// Auto-rewind: nil when off, else the most it goes back.
     case rewind(maxSeconds: Double?)
+    /// Skip silence for the book loaded, whether it is the book's own (else the default), and
+    /// the source seconds it saved in the book so far.
+    case skipSilence(SkipSilence, ownSetting: Bool, savedSeconds: Double)
     case stopped(book: String, reason: String)
     case sync(SyncOutcome)
 }

@@ -21,6 +21,8 @@ final class PlayerSession {
     /// the engine's automatic advance and `next`/`prev` follow; nil in order.
     var shufflePlan: [Int]?
     var sleepTimer = SleepTimer()
+    /// What skip silence saved since the book was loaded, for the time left as heard.
+    var silence = SilenceSavings()
     var rewind = RewindState()
     /// What the listener asked for last, until the engine reports it: `status` right after
     /// `pause` says paused.
@@ -106,7 +108,12 @@ final class PlayerSession {
         case let .position(heard):
             if reportedState == .playing { hasPlayed = true }
             let tolerance = Int64(timeline.items[heard.item].sampleRate) * 2
+            let before = place.position
+            let jumping = place.pendingJump != nil
             guard place.heard(heard, tolerance: tolerance) else { return }
+            if !jumping, heard.item == before.item {
+                silence.advanced(frames: heard.frame - before.frame, rate: timeline.items[heard.item].sampleRate)
+            }
         case let .itemChanged(info):
             if !info.metadata.chapters.isEmpty, timeline.items.indices.contains(info.index) {
                 timeline.items[info.index].chapters = info.metadata.chapters.map {
@@ -124,6 +131,8 @@ final class PlayerSession {
             reportedState = state
             if state == requestedState || state == .stopped { requestedState = nil }
             rewind.pausedSince = state == .paused ? .now : nil
+        case let .silenceSkipped(_, frames, rate):
+            silence.skipped(frames: frames, rate: rate)
         case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,
              .itemsReplaced:
             break

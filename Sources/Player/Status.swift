@@ -24,7 +24,8 @@ public struct Status: Codable, Equatable, Sendable {
     public var itemDuration: Double?
     public var bookPosition: Double?
     public var bookDuration: Double?
-    /// At the current speed.
+    /// As it will be heard: at the current speed, and with skip silence on, less the silence
+    /// expected to be cut (`SilenceSavings`).
     public var timeLeft: Double?
     public var speed: Double
     /// Which speed applies: "book" (the book's own) or "default" (the listener's, `set speed`).
@@ -43,6 +44,12 @@ public struct Status: Codable, Equatable, Sendable {
     public var shuffle: Bool
     /// Books waiting in the queue.
     public var queue = 0
+    /// Skip silence's shortest silence shortened, in milliseconds; nil when off. Optional, as
+    /// the other later fields, so an older player's status decodes.
+    public var skipSilenceMs: Int?
+    /// The fraction of the book's time skip silence has been cutting (the estimate `timeLeft`
+    /// uses); nil while too little was heard, or when off.
+    public var silenceSkippedFraction: Double?
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
     public var cover: String?
 
@@ -81,7 +88,14 @@ public struct Status: Codable, Equatable, Sendable {
         skipSource = session.settings.ownSkipIntervalSeconds == nil ? "default" : "book"
         volume = session.settings.volume
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
-        timeLeft = total.flatMap { total in here.map { max(0, total - $0) / speed } }
+        let skipping = session.settings.skipSilence != .off
+        timeLeft = total.flatMap { total in
+            here.map { session.silence.heardSeconds(ofSourceSeconds: max(0, total - $0), speed: speed, skipping: skipping) }
+        }
+        if case let .on(minimumMs) = session.settings.skipSilence {
+            skipSilenceMs = minimumMs
+            silenceSkippedFraction = session.silence.skippedFraction
+        }
         output = session.outputName
         sleep = session.sleepTimer.description
         repeatMode = session.settings.repeatMode.rawValue
@@ -104,7 +118,8 @@ public struct Status: Codable, Equatable, Sendable {
         } else if chapterCount > 0 {
             lines.append("chapter -/\(chapterCount)")
         }
-        lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))")
+        let heard = skipSilenceMs == nil ? "" : " skipping silence"
+        lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
@@ -116,8 +131,10 @@ public struct Status: Codable, Equatable, Sendable {
 
     /// What is left of the chapter (else of the item), at the speed; nil when unknown.
     public var chapterTimeLeft: Double? {
-        if let chapterDuration, let chapterPosition { return max(0, chapterDuration - chapterPosition) / speed }
-        return itemDuration.map { max(0, $0 - itemPosition) / speed }
+        // As heard, like `timeLeft`: less the silence skip silence is expected to cut.
+        let kept = 1 - (silenceSkippedFraction ?? 0)
+        if let chapterDuration, let chapterPosition { return max(0, chapterDuration - chapterPosition) * kept / speed }
+        return itemDuration.map { max(0, $0 - itemPosition) * kept / speed }
     }
 
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }

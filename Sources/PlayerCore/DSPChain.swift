@@ -1,5 +1,5 @@
-/// The DSP stages between the decoder and the ring buffer: speed before the converter (at the
-/// source's format), the converter when the sink's format differs from the source's, volume
+/// The DSP stages between the decoder and the ring buffer: skip silence first and speed before
+/// the converter (both at the source's format), the converter when the sink's format differs from the source's, volume
 /// after it (at the sink's). Each is skipped while it would change nothing. A value owned by
 /// `Producer`, on the decoder thread; the stages are made, reset and dropped here only, and what
 /// comes out of the chain goes to a `write` closure (the producer's ring writer).
@@ -7,6 +7,11 @@ struct DSPChain {
     /// The speed asked for; the speed stage is made at the first chunk that needs it.
     private(set) var speed = 1.0
     private(set) var speedStage: SpeedStage?
+    /// Skip silence as asked (nil: off); the stage is made at the first chunk, for its format.
+    private(set) var silenceSkipping: SilenceSkipping?
+    private(set) var silenceStage: SilenceStage?
+    /// The book's integrated loudness (LUFS) when known, for the silence threshold.
+    private(set) var referenceLoudness: Double?
     /// The format conversion stage (channels, libsoxr) while a sink runs at another format.
     private(set) var converter: FormatConverter?
     /// The gain asked for (1 = 100 %).
@@ -17,7 +22,9 @@ struct DSPChain {
     /// Source frames per output frame through every stage, for the position clock.
     var sourcePerOutput: Double { speed * (converter?.sourcePerOutput ?? 1) }
 
-    /// Output frames that `frames` source frames may become (an upper bound).
+    /// Output frames that `frames` source frames may become (an upper bound). Not counting what
+    /// skip silence held back from earlier chunks (up to its minimum, put out at once when a
+    /// quiet run ends short): the ring writer waits for room for that, as for a flush.
     func maxOutputFrames(forInput frames: Int) -> Int {
         let stretched = speed == 1 ? frames : (speedStage?.maxOutputFrames(forInput: frames)
             ?? Int((Double(frames) / speed).rounded(.up)) + 4096)
@@ -41,6 +48,7 @@ struct DSPChain {
     /// the next sink, and sonic forgets what it held.
     mutating func disconnect() {
         converter = nil
+        silenceStage?.reset()
         speedStage?.reset()
     }
 
@@ -49,10 +57,12 @@ struct DSPChain {
     mutating func close() {
         converter = nil
         speedStage = nil
+        silenceStage?.reset()
     }
 
     /// Forgets the audio the stages hold (before a jump), keeping their settings.
     func reset() {
+        silenceStage?.reset()
         speedStage?.reset()
         converter?.reset()
     }
@@ -63,6 +73,18 @@ struct DSPChain {
     mutating func setSpeed(_ newSpeed: Double) {
         speed = newSpeed
         speedStage?.setSpeed(newSpeed)
+    }
+
+    /// Skip silence on (or off, nil) for audio given from now on (flush the stage first: what
+    /// it holds would be lost).
+    mutating func setSilenceSkipping(_ skipping: SilenceSkipping?) {
+        silenceSkipping = skipping
+        if skipping == nil { silenceStage = nil }
+    }
+
+    mutating func setReferenceLoudness(_ lufs: Double?) {
+        referenceLoudness = lufs
+        silenceStage?.referenceLoudness = lufs
     }
 
     /// A new gain, reached with the volume stage's short ramp.
@@ -94,10 +116,45 @@ struct DSPChain {
         }
     }
 
-    /// Puts `frames` source frames through speed, conversion and volume, handing what comes out
-    /// to `write` (possibly nothing yet, possibly more than once). Call `prepareSpeedStage` for
-    /// the source's format first.
-    func process(_ samples: UnsafePointer<Float>, frames: Int, into write: (UnsafePointer<Float>, Int) -> Void) {
+    /// The silence stage for `format`, made (or remade, for another format) while skip silence
+    /// is on.
+    mutating func prepareSilenceStage(for format: AudioFormat) {
+        guard let silenceSkipping else { return }
+        if let silenceStage, silenceStage.format == format, silenceStage.skipping == silenceSkipping { return }
+        let stage = SilenceStage(format: format, skipping: silenceSkipping)
+        stage.referenceLoudness = referenceLoudness
+        silenceStage = stage
+    }
+
+    /// Puts `frames` source frames (the first is `firstSourceFrame`) through skip silence, speed,
+    /// conversion and volume, handing what comes out to `write` (possibly nothing yet, possibly
+    /// more than once). Where skip silence cuts, sonic is flushed (inside a silence, inaudible)
+    /// and `cut` is called: the next frame written is `sourceFrameAfter`, exactly. Call
+    /// `prepareSilenceStage` and `prepareSpeedStage` for the source's format first.
+    func process(
+        _ samples: UnsafePointer<Float>, frames: Int, firstSourceFrame: Int64,
+        into write: (UnsafePointer<Float>, Int) -> Void, cut: (SilenceCut) -> Void
+    ) {
+        if let silenceStage {
+            silenceStage.process(samples, frames: frames, firstSourceFrame: firstSourceFrame, audio: { stretch($0, frames: $1, into: write) }) {
+                flushSpeedStage(into: write)
+                cut($0)
+            }
+        } else {
+            stretch(samples, frames: frames, into: write)
+        }
+    }
+
+    /// Puts what the silence stage holds through the rest of the chain (before a mark at the
+    /// reader's next frame, or at the end).
+    func flushSilenceStage(into write: (UnsafePointer<Float>, Int) -> Void, cut: (SilenceCut) -> Void) {
+        silenceStage?.flush(audio: { stretch($0, frames: $1, into: write) }) {
+            flushSpeedStage(into: write)
+            cut($0)
+        }
+    }
+
+    private func stretch(_ samples: UnsafePointer<Float>, frames: Int, into write: (UnsafePointer<Float>, Int) -> Void) {
         if speed != 1, let speedStage {
             speedStage.process(samples, frames: frames) { convertAndApplyVolume($0, frames: $1, into: write) }
         } else {

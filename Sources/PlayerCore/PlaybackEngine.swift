@@ -5,7 +5,7 @@ import Synchronization
 /// are queued for the engine's own decoder thread, which owns the decoder and the sink. What
 /// happens is published on `events`.
 ///
-/// Pipeline: decoder thread: read -> speed (libsonic, when not 1) -> format conversion (channels,
+/// Pipeline: decoder thread: read -> skip silence (when on) -> speed (libsonic, when not 1) -> format conversion (channels,
 /// libsoxr) when the sink runs at another format -> volume (when not 100 %) -> ring buffer -> the
 /// sink's own thread pulls.
 public final class PlaybackEngine: Sendable {
@@ -79,6 +79,20 @@ public final class PlaybackEngine: Sendable {
         core.send(.setVolume(clamped))
     }
 
+    /// Skip silence: long silences shortened to a short pause (`SilenceSkipping`), before the
+    /// speed stage; nil turns it off. Positions stay source frames: a cut is a jump of the
+    /// source, and each is reported as `.silenceSkipped`.
+    public func setSilenceSkipping(_ skipping: SilenceSkipping?) {
+        core.shared.withLock { $0.silenceSkipping = skipping }
+        core.send(.setSilenceSkipping(skipping))
+    }
+
+    /// The book's integrated loudness in LUFS, when measured: the silence threshold is then
+    /// relative to it rather than to the level estimated from the audio heard. Nil forgets it.
+    public func setReferenceLoudness(_ lufs: Double?) {
+        core.send(.setReferenceLoudness(lufs.flatMap { $0.isFinite ? $0 : nil }))
+    }
+
     /// Fades the output to silence over `seconds` (through the volume stage, after the speed
     /// stage: wall time), then pauses where the silence is heard and restores the volume for
     /// the next play; reported as `.fadedOut`. Play, toggle, pause, stop or `cancelFade` during
@@ -108,6 +122,8 @@ public final class PlaybackEngine: Sendable {
     public var speed: Double { core.shared.withLock { $0.requestedSpeed } }
     /// The volume last asked for, in percent (100 until `setVolume`).
     public var volume: Double { core.shared.withLock { $0.volume } }
+    /// Skip silence as last asked for (nil: off).
+    public var silenceSkipping: SilenceSkipping? { core.shared.withLock { $0.silenceSkipping } }
 
     /// The frame being heard now: what the sink has taken, less its latency, mapped back to the
     /// source. Nil before anything was loaded.
@@ -129,6 +145,8 @@ final class EngineCore: Sendable {
         case seek(PlaybackPosition)
         case setSpeed(Double)
         case setVolume(Double)
+        case setSilenceSkipping(SilenceSkipping?)
+        case setReferenceLoudness(Double?)
         case setOutput(any SinkOpener)
         case fadeOut(seconds: Double)
         case setPausePoint(PausePoint?, fadeSeconds: Double)
@@ -149,6 +167,7 @@ final class EngineCore: Sendable {
         /// As asked by the caller (the decoder thread applies them in order).
         var requestedSpeed = 1.0
         var volume = 100.0
+        var silenceSkipping: SilenceSkipping?
         /// How many `replaceItems` the decoder thread has taken (the clock's numbering).
         var itemListsReplaced = 0
     }
@@ -176,7 +195,7 @@ final class EngineCore: Sendable {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
                 case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
-                case .play, .setSpeed, .setVolume, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
+                case .play, .setSpeed, .setVolume, .setSilenceSkipping, .setReferenceLoudness, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
                 }
             }
         }

@@ -47,6 +47,9 @@ public enum PlaybackEvent: Sendable {
     case outputChanged
     /// The decoder thread applied a new speed (what follows in the output buffer plays at it).
     case speedChanged(Double)
+    /// Skip silence cut `frames` source frames (at `sourceRate`) out of a silence in `item`. Sent
+    /// when the cut is decoded, about half a second before it is heard.
+    case silenceSkipped(item: Int, frames: Int64, sourceRate: Int)
     /// The decoder thread applied a new volume, in percent.
     case volumeChanged(Double)
     /// A fade-out (`fadeOut`, or the approach of a pause point) went to silence: playback is

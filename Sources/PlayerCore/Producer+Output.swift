@@ -20,7 +20,7 @@ extension Producer {
             // A new format: let the old one play out first, so the previous item ends whole.
             holdFadeForReopen()
             startSinkIfStopped()
-            flushSpeedStage()
+            flushSourceStages()
             flushConverter()
             // A command that ends the audio came while flushing: it goes first.
             if writeAbandoned { return nil }

@@ -129,6 +129,10 @@ final class Producer: @unchecked Sendable {
             if awaitingOutput != nil, let place = core.position { awaitingOutput = place }
         case let .setSpeed(newSpeed):
             changeSpeed(to: newSpeed)
+        case let .setSilenceSkipping(skipping):
+            changeSilenceSkipping(to: skipping)
+        case let .setReferenceLoudness(lufs):
+            dsp.setReferenceLoudness(lufs)
         case let .setVolume(percent):
             dsp.setVolume(Float(percent / 100))
             core.emit.yield(.volumeChanged(percent))
@@ -247,13 +251,15 @@ final class Producer: @unchecked Sendable {
                 advanceToNextItem()
                 return
             }
+            dsp.prepareSilenceStage(for: format)
             do {
                 try dsp.prepareSpeedStage(for: format)
             } catch {
                 // Without a speed stage the chunk plays unstretched; the next one tries again.
                 reportFailure(error, subject: "speed")
             }
-            reader.withDecoded { dsp.process($0, frames: frames) { writeToRing($0, frames: $1) } }
+            let first = reader.position.frame
+            reader.withDecoded { dsp.process($0, frames: frames, firstSourceFrame: first, into: { writeToRing($0, frames: $1) }, cut: markCut) }
             reader.advance(by: frames)
         } catch {
             reportFailure(error, subject: reader.path)
@@ -264,8 +270,9 @@ final class Producer: @unchecked Sendable {
 
     func advanceToNextItem() {
         reader.closeDecoder()
-        // What sonic holds is the end of this item: out with it, so the next item's mark is exact.
-        flushSpeedStage()
+        // What skip silence and sonic hold is the end of this item: out with it, so the next
+        // item's mark is exact.
+        flushSourceStages()
         if reader.rangeEndsHere {
             producing = false
             return
@@ -287,7 +294,7 @@ final class Producer: @unchecked Sendable {
     /// Everything is in the ring buffer: play it out, then stop.
     func finish() {
         if let sink {
-            flushSpeedStage()
+            flushSourceStages()
             flushConverter()
             // A command that ends the audio is waiting: it decides, not a drain of a sink
             // that may never take another frame.
@@ -366,10 +373,11 @@ final class Producer: @unchecked Sendable {
         markNextFrame()
     }
 
-    /// Puts what sonic holds through the rest of the chain into the ring (then every source
-    /// frame given to it has come out).
-    func flushSpeedStage() {
+    /// Puts what skip silence and sonic hold through the rest of the chain into the ring (then
+    /// every source frame given to them has come out).
+    func flushSourceStages() {
         guard ring != nil else { return }
+        dsp.flushSilenceStage(into: { writeToRing($0, frames: $1) }, cut: markCut)
         dsp.flushSpeedStage { writeToRing($0, frames: $1) }
     }
 
@@ -391,7 +399,7 @@ final class Producer: @unchecked Sendable {
     func changeSpeed(to newSpeed: Double) {
         guard newSpeed != dsp.speed else { return }
         let playingOn = state == .playing && ring != nil && awaitingOutput == nil
-        if playingOn { flushSpeedStage() }
+        if playingOn { flushSourceStages() }
         dsp.setSpeed(newSpeed)
         if playingOn {
             // Once the last frame is in the ring nothing more plays at the new speed: no mark (it

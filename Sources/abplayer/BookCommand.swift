@@ -112,6 +112,8 @@ struct BookCommand: ParsableCommand {
         @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30); default: follow 'set skip'.", valueName: "T")) var skip: String?
         @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("The book's own sleep timer, armed when it starts (over the REPL's 'set sleep'): a time from 1s to 24h (30m, 1:15:00), or off (the listener's default then).", valueName: "T"))
         var sleepTimer: String?
+        @Option(name: .customLong("skip-silence"), help: ArgumentHelp("Shorten silences to a short pause: on (silences of 600 ms or more), off, the shortest silence in milliseconds (300 to 60000), or default (follow the REPL's 'set silence').", valueName: "on|off|MS|default"))
+        var skipSilence: String?
 
         func run() throws {
             // Every value is checked before anything is written.
@@ -123,8 +125,10 @@ struct BookCommand: ParsableCommand {
             // `0` was "none" when the option took minutes; it still is.
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
+            let skipSilenceDefault = self.skipSilence == "default"
+            let skipSilence = skipSilenceDefault ? nil : try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse)
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
-                || speedDefault || skipDefault
+                || speedDefault || skipDefault || self.skipSilence != nil
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
@@ -137,6 +141,8 @@ struct BookCommand: ParsableCommand {
                 if skipDefault { settings.ownSkipIntervalSeconds = nil }
                 if let sleepTimer { settings.sleepTimerSeconds = sleepTimer }
                 if sleepTimerOff { settings.sleepTimerSeconds = nil }
+                if let skipSilence { settings.skipSilence = skipSilence }
+                if skipSilenceDefault { settings.ownSkipSilence = nil }
                 if changes {
                     try database.saveSettings(settings)
                 }
@@ -154,6 +160,9 @@ struct BookCommand: ParsableCommand {
                 + "skip \(SettingText.secondsText(settings.skipIntervalSeconds))\(skipDefault), "
                 + "sleep timer \(settings.sleepTimerSeconds.map { Timecode.format(seconds: $0) } ?? "off"), "
                 + "shuffle \(settings.shuffle ? "on" : "off")"
+                // Said once it concerns the book: on, or set for it (a feature off everywhere is not news).
+                + (settings.skipSilence == .off && settings.ownSkipSilence == nil ? ""
+                    : ", skip silence \(SkipSilenceText.text(settings.skipSilence))\(settings.ownSkipSilence == nil ? " (default)" : "")")
         }
     }
 }

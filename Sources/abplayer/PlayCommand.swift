@@ -31,6 +31,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Play at this volume in percent (0 to 150; above 100 may clip).", valueName: "P"))
     var volume: Double = 100
 
+    @Option(name: .customLong("skip-silence"), help: ArgumentHelp("Shorten silences to a short pause: on (silences of 600 ms or more), off, or the shortest silence in milliseconds (300 to 60000).", valueName: "on|off|MS"))
+    var skipSilence: String?
+
     @Argument(help: "Audio files, played in this order.", completion: .file())
     var files: [String]
 
@@ -58,7 +61,8 @@ struct Play: AsyncParsableCommand {
         let failed = !book.skipped.isEmpty
         for (path, reason) in book.skipped { printError("abplayer: \(path): \(reason)") }
         guard !book.media.isEmpty else { throw ExitCode.failure }
-        try book.prepare(from: from, speed: speed, volume: volume)
+        let skipSilence = try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse) ?? .off
+        try book.prepare(from: from, speed: speed, volume: volume, skipSilence: skipSilence)
 
         let chosen: OutputChoice
         if let output {
@@ -143,8 +147,9 @@ struct FilesBook {
 
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
     /// resumes where it paused, like a music player.
-    func prepare(from: Double?, speed: Double, volume: Double) throws {
+    func prepare(from: Double?, speed: Double, volume: Double, skipSilence: SkipSilence = .off) throws {
         var settings = try library.settings(ofBook: id)
+        settings.skipSilence = skipSilence
         settings.speed = speed
         settings.volume = volume
         try library.saveSettings(settings)

@@ -15,10 +15,10 @@ import Testing
             while frame < frames {
                 let count = min(4096, frames - frame)
                 var chunkOutput = 0
-                chain.process(samples.baseAddress! + frame * channels, frames: count) {
+                chain.process(samples.baseAddress! + frame * channels, frames: count, firstSourceFrame: Int64(frame), into: {
                     output.append(contentsOf: UnsafeBufferPointer(start: $0, count: $1 * channels))
                     chunkOutput += $1
-                }
+                }, cut: { _ in })
                 boundHeld = boundHeld && chunkOutput <= chain.maxOutputFrames(forInput: count)
                 frame += count
             }

@@ -58,7 +58,8 @@ struct PlayerScreenLayout {
         lines += [
             bar("item", status.itemPosition, status.itemDuration),
             bar("book", status.bookPosition, status.bookDuration),
-            fit("\(time(status.chapterTimeLeft)) left in \(leftIn), \(time(status.timeLeft)) in book at \(Status.speedText(status.speed))"),
+            fit("\(time(status.chapterTimeLeft)) left in \(leftIn), \(time(status.timeLeft)) in book at \(Status.speedText(status.speed))"
+                + (status.skipSilenceMs == nil ? "" : ", silences skipped")),
             "",
             fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))  output \(status.output)"),
             fit("sleep \(status.sleep ?? "off")"),
