@@ -43,6 +43,7 @@ public enum Command: Equatable, Sendable {
     case queue(QueueLine)
     case playbackMode(PlaybackModeCommand)
     case screen(ScreenCommand)
+    case loudness(LoudnessLine)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -80,6 +81,7 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing (goto bookmark N too); 'undo' comes back"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0 | default", summary: "the book's playback speed; default: follow 'set speed' again"),
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
+        CommandHelp(name: "loudness", usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
         CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state; whether speed and skip are the book's own or the default"),
         CommandHelp(name: "set", usage: DefaultsLine.usage,
@@ -222,7 +224,7 @@ extension Command {
             self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
         case "set": self = .defaults(try DefaultsLine.parse(arguments))
         case "unset":
-            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep") }
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | loudness | loudness-target") }
             self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
@@ -252,6 +254,7 @@ extension Command {
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
+        case "loudness": self = .loudness(try LoudnessLine(arguments: arguments))
         case "now", "art", "library": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         default:
             if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {
@@ -275,12 +278,12 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off | loudness on|off | loudness-target LUFS] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }
         guard let setting = ListenerSetting(rawValue: name) else {
-            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind or sleep ('set' lists them)")
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, loudness or loudness-target ('set' lists them)")
         }
         guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
         let value = arguments[1]
@@ -291,9 +294,13 @@ enum DefaultsLine {
             case .skip: return .set(.skip, try SettingText.skip(value))
             case .rewind: return .set(.rewind, value == "off" ? 0 : try SettingText.rewind(value))
             case .sleep: return .set(.sleep, value == "off" ? nil : try SettingText.sleep(value))
+            case .loudness:
+                guard value == "on" || value == "off" else { throw RefusedValue("'\(value)' is not understood: use") }
+                return .set(.loudness, value == "on" ? 1 : 0)
+            case .loudnessTarget: return .set(.loudnessTarget, try Loudness.target(value))
             }
         } catch {
-            let also = setting == .rewind || setting == .sleep ? ", off or default" : " or default"
+            let also = setting == .rewind || setting == .sleep ? ", off or default" : setting == .loudness ? " on, off or default" : " or default"
             throw CommandError("set \(name): \(error)\(also)")
         }
     }

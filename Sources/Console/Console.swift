@@ -151,6 +151,7 @@ public final class Console {
         case let .queue(queue): try self.queue(queue)
         case let .playbackMode(mode): try playbackMode(mode)
         case let .screen(command): try execute(command)
+        case let .loudness(line): try loudness(line)
         }
     }
 
@@ -264,6 +265,7 @@ public final class Console {
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
         case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
+        case let .loudness(report): say(TerminalText.visible(report.text))
         }
     }
 

@@ -19,6 +19,11 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     public var defaultSkipSeconds: Double?
     /// Armed when a book starts.
     public var defaultSleepSeconds: Double?
+    /// Books with no setting of their own are evened out to `loudnessTargetLUFS`; nil: on (the
+    /// built-in default). Since v8.
+    public var loudness: Bool?
+    /// nil: -18 LUFS (`LoudnessTarget.defaultLUFS`).
+    public var loudnessTargetLUFS: Double?
 
     public init() {}
 }

@@ -183,6 +183,9 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
     /// The last sleep timer set with a time; nil when none was.
     public var sleepTimerSeconds: Double? = nil
     public var repeatMode: RepeatMode = .off
+    /// Evened out to the listener's loudness target (on), played as recorded (off); nil: the
+    /// listener's default (`set loudness`). Since v8.
+    public var loudness: Bool? = nil
     /// What applies where the book has no setting of its own (not stored with the book).
     public var defaults = Defaults()
 
@@ -221,6 +224,7 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         ownSkipIntervalSeconds = row["skipIntervalSeconds"]
         sleepTimerSeconds = row["sleepTimerSeconds"]
         repeatMode = row["repeatMode"]
+        loudness = row["loudness"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -231,6 +235,7 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         container["skipIntervalSeconds"] = ownSkipIntervalSeconds
         container["sleepTimerSeconds"] = sleepTimerSeconds
         container["repeatMode"] = repeatMode
+        container["loudness"] = loudness
     }
 }
 

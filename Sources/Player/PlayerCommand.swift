@@ -52,6 +52,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case repeatMode(RepeatMode?)
     case shuffle(Bool?)
     case rewind(RewindSetting?)
+    /// Evening out the book's loudness (`loudness on|off|default|measure`).
+    case loudness(LoudnessCommand)
     /// Stops the book being played (position saved), saying why: its items were edited or it
     /// was deleted.
     case stop(reason: String)
@@ -99,6 +101,9 @@ public enum RewindSetting: Equatable, Sendable {
 /// A setting a listener sets once, as a default (`set NAME VALUE`).
 public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     case speed, skip, rewind, sleep
+    /// On (1) or off (0), like `rewind`'s 0 for off; and the target in LUFS.
+    case loudness
+    case loudnessTarget = "loudness-target"
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.

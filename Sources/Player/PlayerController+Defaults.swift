@@ -14,12 +14,17 @@ public struct ListenerDefaults: Sendable, Equatable {
     public var rewindMaxSeconds: Double?
     /// Armed when a book starts; nil: none.
     public var sleepSeconds: Double?
+    /// Books evened out (nil: not set, on) toward the target (nil: not set, -18 LUFS).
+    public var loudness: Bool?
+    public var loudnessTargetLUFS: Double?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
         skipSeconds = preferences.defaultSkipSeconds
         rewindMaxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         sleepSeconds = preferences.defaultSleepSeconds
+        loudness = preferences.loudness
+        loudnessTargetLUFS = preferences.loudnessTargetLUFS
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -32,6 +37,8 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .skip: "skip    " + (skipSeconds.map(SettingText.secondsText) ?? "30 s (not set)")
         case .rewind: "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off")
         case .sleep: "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off")
+        case .loudness: "loudness " + (loudness.map { $0 ? "on" : "off" } ?? "on (not set)")
+        case .loudnessTarget: "loudness-target " + (loudnessTargetLUFS.map { "\(SettingText.number($0)) LUFS" } ?? "-18 LUFS (not set)")
         }
     }
 }
@@ -61,6 +68,12 @@ extension PlayerController {
         case .rewind:
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
+        case .loudness: preferences.loudness = value.map { $0 != 0 }
+        case .loudnessTarget:
+            if let value, !Loudness.targetRange.contains(value) {
+                throw PlayerError("'\(SettingText.number(value))' is out of range: use LUFS from -30 to -10 (-18 is the default)")
+            }
+            preferences.loudnessTargetLUFS = value
         }
         try library.savePlayerPreferences(preferences)
         // The book loaded follows a new default at once where it has no setting of its own; a
@@ -69,6 +82,7 @@ extension PlayerController {
             session.settings.defaults = BookSettings.Defaults(preferences)
             session.engine.setSpeed(session.settings.speed)
             session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+            if setting == .loudness || setting == .loudnessTarget { applyLoudness(session) }
         }
         return .defaults(ListenerDefaults(preferences), changed: setting)
     }
@@ -79,7 +93,9 @@ extension PlayerController {
         switch setting {
         case .speed: session.settings.ownSpeed = nil
         case .skip: session.settings.ownSkipIntervalSeconds = nil
-        case .rewind, .sleep:
+        case .loudness:
+            return try loudness(.set(nil))
+        case .rewind, .sleep, .loudnessTarget:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
         session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())

@@ -11,6 +11,8 @@ public enum PlayerInput: Sendable {
     case engine(PlaybackEvent, generation: Int)
     /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
     case sleepTimerDue(generation: Int)
+    /// A book's loudness measured in the background (`PlayerController+Loudness.swift`).
+    case loudnessMeasured(bookId: Int64, Result<LoudnessReading, LoudnessFailure>)
 }
 
 /// What playing a book means, with no user interface: loading a book at its saved place,
@@ -37,6 +39,8 @@ public final class PlayerController {
     let covers: CoverFiles
     /// Shows what the player says without being asked; set by the front end.
     public var onNotice: (PlayerNotice) -> Void = { _ in }
+    /// The books whose loudness is being measured in the background.
+    var measuringLoudness: Set<Int64> = []
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 wake: @escaping @Sendable (PlayerInput) -> Void) {
@@ -99,6 +103,7 @@ public final class PlayerController {
         case let .repeatMode(mode): return try setRepeat(mode)
         case let .shuffle(on): return try setShuffle(on)
         case let .rewind(setting): return try setRewind(setting)
+        case let .loudness(command): return try loudness(command)
         case let .stop(reason):
             guard let session else { return .done }
             let title = session.book.title
@@ -122,6 +127,9 @@ public final class PlayerController {
             publishState(after: event)
         case let .sleepTimerDue(generation):
             sleepTimerDue(generation: generation)
+            publishState()
+        case let .loudnessMeasured(bookId, result):
+            loudnessMeasured(bookId: bookId, result)
             publishState()
         }
     }
@@ -240,6 +248,7 @@ public final class PlayerController {
     private func prepare(_ session: PlayerSession) {
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
+        applyLoudness(session)
         applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()

@@ -32,6 +32,8 @@ public enum PlayerNotice: Sendable, Equatable {
     case queueNext(Book)
     /// Something went wrong in the background (saving the position, the queue, a bookmark).
     case problem(String)
+    /// A book's loudness, measured in the background.
+    case loudnessMeasured(LoudnessReport)
 
     public var text: String {
         switch self {
@@ -52,6 +54,7 @@ public enum PlayerNotice: Sendable, Equatable {
         case .sleepTimerOff: "sleep timer off"
         case let .queueNext(book): "queue: next up #\(book.id!) \(book.title)"
         case let .problem(text): text
+        case let .loudnessMeasured(report): report.text
         }
     }
 

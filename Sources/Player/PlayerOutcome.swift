@@ -42,6 +42,8 @@ public enum PlayerOutcome: Sendable {
     /// Auto-rewind: nil when off, else the most it goes back.
     case rewind(maxSeconds: Double?)
     case stopped(book: String, reason: String)
+    /// Where a book stands with its loudness (`loudness`).
+    case loudness(LoudnessReport)
 }
 
 /// A chapter of a book as `chapters` lists it. Times are seconds; nil where unknown.

@@ -22,6 +22,8 @@ final class PlayerSession {
     var shufflePlan: [Int]?
     var sleepTimer = SleepTimer()
     var rewind = RewindState()
+    /// Whether the book is evened out, and at what gain (`PlayerController+Loudness.swift`).
+    var loudness = LoudnessState.off
     /// What the listener asked for last, until the engine reports it: `status` right after
     /// `pause` says paused.
     private var requestedState: PlaybackState?

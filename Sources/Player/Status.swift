@@ -41,6 +41,10 @@ public struct Status: Codable, Equatable, Sendable {
     public var sleep: String?
     public var repeatMode: String
     public var shuffle: Bool
+    /// Evening out loudness: "gain +4.5 dB", "loudness off", "loudness measuring", "loudness not
+    /// measured yet"; and the gain applied, in dB, once measured. Optional, like the fields above.
+    public var loudness: String?
+    public var loudnessGain: Double?
     /// Books waiting in the queue.
     public var queue = 0
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
@@ -80,6 +84,8 @@ public struct Status: Codable, Equatable, Sendable {
         skipInterval = session.settings.skipIntervalSeconds
         skipSource = session.settings.ownSkipIntervalSeconds == nil ? "default" : "book"
         volume = session.settings.volume
+        loudness = session.loudness.text
+        if case let .measured(_, gain) = session.loudness { loudnessGain = gain }
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         timeLeft = total.flatMap { total in here.map { max(0, total - $0) / speed } }
         output = session.outputName
@@ -106,7 +112,7 @@ public struct Status: Codable, Equatable, Sendable {
         }
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
-        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)")
+        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))\(loudness.map { "  \($0)" } ?? "")  output \(output)")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
     }

@@ -112,6 +112,8 @@ struct BookCommand: ParsableCommand {
         @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30); default: follow 'set skip'.", valueName: "T")) var skip: String?
         @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("The book's own sleep timer, armed when it starts (over the REPL's 'set sleep'): a time from 1s to 24h (30m, 1:15:00), or off (the listener's default then).", valueName: "T"))
         var sleepTimer: String?
+        @Option(help: ArgumentHelp("Even out the book's loudness (on), play it as recorded (off), or follow the REPL's 'set loudness' (default).", valueName: "on|off|default"))
+        var loudness: String?
 
         func run() throws {
             // Every value is checked before anything is written.
@@ -123,8 +125,12 @@ struct BookCommand: ParsableCommand {
             // `0` was "none" when the option took minutes; it still is.
             let sleepTimerOff = sleepTimer == "off" || sleepTimer == "0"
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
+            guard loudness == nil || ["on", "off", "default"].contains(loudness!) else {
+                printError("abplayer: --loudness: '\(loudness!)' is not understood: use on, off or default")
+                throw ExitCode.validationFailure
+            }
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
-                || speedDefault || skipDefault
+                || speedDefault || skipDefault || loudness != nil
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
@@ -137,6 +143,7 @@ struct BookCommand: ParsableCommand {
                 if skipDefault { settings.ownSkipIntervalSeconds = nil }
                 if let sleepTimer { settings.sleepTimerSeconds = sleepTimer }
                 if sleepTimerOff { settings.sleepTimerSeconds = nil }
+                if let loudness { settings.loudness = loudness == "default" ? nil : loudness == "on" }
                 if changes {
                     try database.saveSettings(settings)
                 }
@@ -154,6 +161,8 @@ struct BookCommand: ParsableCommand {
                 + "skip \(SettingText.secondsText(settings.skipIntervalSeconds))\(skipDefault), "
                 + "sleep timer \(settings.sleepTimerSeconds.map { Timecode.format(seconds: $0) } ?? "off"), "
                 + "shuffle \(settings.shuffle ? "on" : "off")"
+                // Said only when the book has its own (`--loudness`): else the listener's default applies.
+                + (settings.loudness.map { ", loudness \($0 ? "on" : "off")" } ?? "")
         }
     }
 }

@@ -67,9 +67,9 @@ import TestSupport
             SettingsRow(volume: 29, speed: 4, shuffle: false, skip: 10, sleepSeconds: nil, repeatMode: "item"),
             SettingsRow(volume: 0, speed: nil, shuffle: false, skip: nil, sleepSeconds: nil, repeatMode: "off"),
         ])
-        // and the old column is gone
+        // and the old column is gone (v8 added the book's loudness setting)
         let columns = try queue.read { db in try db.columns(in: "bookSettings").map(\.name) }
-        #expect(columns == ["bookId", "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerSeconds", "repeatMode"])
+        #expect(columns == ["bookId", "volume", "speed", "shuffle", "skipIntervalSeconds", "sleepTimerSeconds", "repeatMode", "loudness"])
         // and the rows that refer to the books are intact, with no foreign key broken
         let (positions, bookmarks, queued, broken) = try queue.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM position"), try Int.fetchOne(db, sql: "SELECT count(*) FROM bookmark"),
