@@ -41,7 +41,7 @@ public struct LoudnessMeter: Sendable {
             do {
                 decoder = try decoders.openDecoder(path: path)
             } catch {
-                throw LoudnessFailure("\(path): \(error)")
+                throw Self.failure(error, path: path)
             }
             let format = decoder.info.format
             let state: UnsafeMutablePointer<ebur128_state>
@@ -71,13 +71,19 @@ public struct LoudnessMeter: Sendable {
             do {
                 frames = try decoder.read(into: buffer, maxFrames: chunk)
             } catch {
-                throw LoudnessFailure("\(path): \(error)")
+                throw Self.failure(error, path: path)
             }
             if frames == 0 { return }
             guard ebur128_add_frames_float(state, buffer, frames) == Int32(EBUR128_SUCCESS.rawValue) else {
                 throw LoudnessFailure("\(path): libebur128 refused the audio")
             }
         }
+    }
+
+    /// A decoder's error names the file itself; anything else is given its name.
+    private static func failure(_ error: any Error, path: String) -> LoudnessFailure {
+        let text = "\(error)"
+        return LoudnessFailure(text.contains(path) ? text : "\(path): \(text)")
     }
 
     private func reading(of states: [UnsafeMutablePointer<ebur128_state>]) -> LoudnessReading {

@@ -66,7 +66,7 @@ extension PlayerController {
         let title = session?.book.id == bookId ? session?.book.title : (try? library.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
-            onNotice(.problem("abplayer: loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded"))
+            onNotice(.problem("loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded"))
             if let session, session.book.id == bookId, session.loudness != .off { session.loudness = .failed(failure.description) }
         case .success:
             if let session, session.book.id == bookId {
