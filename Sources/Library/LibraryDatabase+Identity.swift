@@ -33,7 +33,12 @@ extension LibraryDatabase {
         func number(at offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         let pageSize = Int(header[16]) << 8 | Int(header[17])
         let pages = number(at: 28)
-        if number(at: 24) == number(at: 92), size < (pageSize == 1 ? 65536 : pageSize) * pages {
+        // Not while the write-ahead log holds frames: a checkpoint that ran out of disk space may
+        // have written page 1 (the new count) but not the pages past the old end, which SQLite
+        // still reads from the log (a failed import on a full disk, once a migration's new table
+        // had taken the free page the import used to reuse).
+        let logBytes = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        if logBytes <= 32, number(at: 24) == number(at: 92), size < (pageSize == 1 ? 65536 : pageSize) * pages {
             throw LibraryError.damaged(path: path, reason: "truncated: \(size) bytes of the \((pageSize == 1 ? 65536 : pageSize) * pages) its header gives")
         }
 

@@ -4,7 +4,7 @@ import Listening
 import PlayerCore
 
 /// Evening out loudness: the book loaded gets its stored measure's gain at once, or is measured
-/// in a detached task (never on the audio thread nor the controller's: a 10-hour book takes a
+/// on a thread of its own (never on the audio thread nor the controller's: a 10-hour book takes a
 /// while) and gets the gain, with the engine's half-second ramp, when the measure arrives as a
 /// `PlayerInput`.
 extension PlayerController {
@@ -45,7 +45,10 @@ extension PlayerController {
         let meter = LoudnessMeter(decoders: decoders)
         let library = library
         let wake = wake
-        Task.detached(priority: .background) {
+        // A thread of its own, not a task: the measure blocks for as long as the book takes to
+        // decode (minutes for a long book), which would hold one of the cooperative pool's few
+        // threads (two on a two-core machine) away from every other task for that long.
+        let thread = Thread {
             let result = Result { () throws(LoudnessFailure) -> LoudnessReading in
                 let reading = try meter.measure(paths: media.map(\.path))
                 do {
@@ -58,6 +61,9 @@ extension PlayerController {
             }
             wake(.loudnessMeasured(bookId: bookId, result))
         }
+        thread.name = "abplayer loudness"
+        thread.qualityOfService = .background
+        thread.start()
     }
 
     /// A measure arrived: said, and applied when its book is loaded.
