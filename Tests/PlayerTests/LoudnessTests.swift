@@ -188,4 +188,30 @@ import Testing
         #expect(lines.first?.components(separatedBy: "02.flac").count == 2, "the file named once: \(lines)")
         #expect(harness.status.loudnessGain == nil)
     }
+
+    @Test func aMeasureIsStaleOnceTheBooksItemsChange() throws {
+        // Given a book of two items with a measure stored over them
+        let harness = try ControllerHarness("loudness-stale")
+        let id = try harness.book("Two", itemSeconds: [2, 3])
+        let media = try harness.library.items(ofBook: id)
+        let reading = LoudnessReading(integratedLUFS: -23, peakDBTP: -3, isTruePeak: true)
+        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: media)
+        #expect(try harness.library.loudness(ofBook: id) == reading)
+        // When its items are put in another order
+        try harness.library.reorderItems(ofBook: id, mediaIds: media.reversed().map { $0.id! })
+        // Then the measure no longer applies; measured again over them, it does
+        #expect(try harness.library.loudness(ofBook: id) == nil)
+        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: try harness.library.items(ofBook: id))
+        #expect(try harness.library.loudness(ofBook: id) == reading)
+        // and when one is removed, or its file's content changes (a rescan gives it a new
+        // fingerprint), it is stale again
+        try harness.library.removeItems(fromBook: id, mediaIds: [media[0].id!])
+        #expect(try harness.library.loudness(ofBook: id) == nil)
+        let left = try harness.library.items(ofBook: id)
+        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: left)
+        try harness.library.writer.write { db in
+            try db.execute(sql: "UPDATE media SET fingerprint = 'changed' WHERE id = ?", arguments: [left[0].id!])
+        }
+        #expect(try harness.library.loudness(ofBook: id) == nil)
+    }
 }
