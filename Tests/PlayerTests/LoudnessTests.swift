@@ -122,8 +122,8 @@ import Testing
     }
 
     @Test func boostedAudioStaysUnderMinus1dBTP() async throws {
-        // Given a narration peaking at -0.1 dBFS yet 8 dB under the target (a positive gain),
-        // played at 150 % volume: 11.5 dB more than it has room for
+        // Given a narration peaking at -8.1 dBFS and about 7.6 dB under the target (a positive
+        // gain), played at 150 % volume (+3.5 dB): its peaks would reach about +3 dBFS
         let (harness, output, ids) = try Self.harness("boosted", books: [("Peaky", -8, true)])
         try harness.perform(.loudness(.measure(bookId: ids[0])))
         #expect(await harness.run(until: { Self.measured(harness) == 1 }))
