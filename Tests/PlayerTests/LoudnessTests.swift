@@ -214,4 +214,34 @@ import Testing
         }
         #expect(try harness.library.loudness(ofBook: id) == nil)
     }
+
+    @Test func theTargetAndTheBooksOwnSettingChangeTheGainAtOnce() async throws {
+        // Given a measured book playing at its gain toward -18 LUFS
+        let (harness, _, ids) = try Self.harness("settings", books: [("Book", -10, false)])
+        try harness.perform(.loudness(.measure(bookId: ids[0])))
+        #expect(await harness.run(until: { Self.measured(harness) == 1 }))
+        try harness.perform(.play(bookId: ids[0]))
+        let gain = try #require(harness.status.loudnessGain)
+        // When the listener's target becomes -23 LUFS
+        try harness.perform(.defaults(.set(.loudnessTarget, -23)))
+        // Then the book is 5 dB quieter at once, in the status and in the engine
+        let lower = try #require(harness.status.loudnessGain)
+        #expect(abs(lower - (gain - 5)) < 1e-9)
+        #expect(harness.controller.session?.engine.loudnessGainDecibels == lower)
+        // and a target out of range is refused with the range, changing nothing
+        #expect(throws: PlayerError("'-40' is out of range: use LUFS from -30 to -10 (-18 is the default)")) {
+            try harness.perform(.defaults(.set(.loudnessTarget, -40)))
+        }
+        #expect(harness.status.loudnessGain == lower)
+        // When the book's own setting turns it off, it plays as recorded, and the library keeps that
+        guard case let .loudness(report) = try harness.perform(.loudness(.set(false))) else { Issue.record("no report"); return }
+        #expect(report.state == .off && report.source == "book")
+        #expect(harness.status.loudness == "loudness off")
+        #expect(harness.controller.session?.engine.loudnessGainDecibels == 0)
+        #expect(try harness.library.settings(ofBook: ids[0]).loudness == false)
+        // and back to the default, the stored measure applies again without measuring
+        try harness.perform(.loudness(.set(nil)))
+        #expect(harness.status.loudnessGain == lower)
+        #expect(harness.controller.measuringLoudness.isEmpty)
+    }
 }
