@@ -83,9 +83,9 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
         CommandHelp(name: "loudness", usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
-        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state; whether speed and skip are the book's own or the default"),
+        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, the loudness gain, state; whether speed and skip are the book's own or the default"),
         CommandHelp(name: "set", usage: DefaultsLine.usage,
-                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts); default or unset NAME clears one; 'set' lists them"),
+                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), loudness (on or off: books evened out) and loudness-target (-30 to -10 LUFS, -18 when not set); default or unset NAME clears one; 'set' lists them"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 

@@ -167,7 +167,7 @@ import Testing
 }
 
 /// `loudness ...` and the loudness defaults, as typed.
-@Suite struct LoudnessCommandTests {
+@Suite struct LoudnessLineTests {
     @Test func loudnessWordsParseAndBadOnesSayWhatIsRight() throws {
         #expect(try Command(words: ["loudness"]) == .loudness(.show))
         #expect(try Command(words: ["loudness", "on"]) == .loudness(.set(true)))
