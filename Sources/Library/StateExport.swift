@@ -16,12 +16,15 @@ import GRDB
 ///                "settings": { "volume": percent 0-150, "speed": 0.5-4, "shuffle": Bool,
 ///                              "skipIntervalSeconds": Double, "sleepTimerSeconds": Double?,
 ///                              "repeatMode": "off"|"item"|"book"?,
-///                              "speedIsDefault": true?, "skipIsDefault": true? }?,   // follows the listener's default
+///                              "speedIsDefault": true?, "skipIsDefault": true?,   // follows the listener's default
+///                              "loudness": Bool? }?,   // the book's own; absent: the listener's default
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
 ///                                 "note": String?, "createdAt": ISO-8601 } ] } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
-///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double? }? }
+///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double?,
+///                    "loudness": Bool?, "loudnessTargetLUFS": Double? }? }
+/// (A book's measured loudness is not exported: it is measured again from the files.)
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
 /// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them), and
@@ -56,6 +59,8 @@ public struct StateExport: Codable, Sendable, Equatable {
         /// applies; absent otherwise.
         public var speedIsDefault: Bool?
         public var skipIsDefault: Bool?
+        /// Evened out or not by the book's own setting; absent: the listener's default (since v8).
+        public var loudness: Bool?
 
         public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
                     sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?,
@@ -110,6 +115,8 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var defaultSpeed: Double?
         public var defaultSkipSeconds: Double?
         public var defaultSleepSeconds: Double?
+        public var loudness: Bool?
+        public var loudnessTargetLUFS: Double?
     }
 
     public static var encoder: JSONEncoder {
@@ -163,6 +170,10 @@ extension LibraryDatabase {
                                                  skipIntervalSeconds: $0.skipIntervalSeconds, sleepTimerSeconds: $0.sleepTimerSeconds,
                                                  repeatMode: $0.repeatMode, speedIsDefault: $0.ownSpeed == nil ? true : nil,
                                                  skipIsDefault: $0.ownSkipIntervalSeconds == nil ? true : nil)
+                }.map { exported -> StateExport.ExportedSettings in
+                    var exported = exported
+                    exported.loudness = settings[book.id!]?.loudness
+                    return exported
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
                     fingerprints[b.mediaId].map {
@@ -178,7 +189,9 @@ extension LibraryDatabase {
                                                 autoRewindMaxSeconds: preferences.autoRewindMaxSeconds,
                                                 defaultSpeed: preferences.defaultSpeed,
                                                 defaultSkipSeconds: preferences.defaultSkipSeconds,
-                                                defaultSleepSeconds: preferences.defaultSleepSeconds))
+                                                defaultSleepSeconds: preferences.defaultSleepSeconds,
+                                                loudness: preferences.loudness,
+                                                loudnessTargetLUFS: preferences.loudnessTargetLUFS))
         }
     }
 
@@ -220,6 +233,7 @@ extension LibraryDatabase {
                     settings.repeatMode = s.repeatMode ?? .off
                     if s.speedIsDefault == true { settings.ownSpeed = nil }
                     if s.skipIsDefault == true { settings.ownSkipIntervalSeconds = nil }
+                    settings.loudness = s.loudness
                     do {
                         try settings.save(db)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -263,6 +277,8 @@ extension LibraryDatabase {
                 if let speed = exported.defaultSpeed { preferences.defaultSpeed = speed }
                 if let skip = exported.defaultSkipSeconds { preferences.defaultSkipSeconds = skip }
                 if let sleep = exported.defaultSleepSeconds { preferences.defaultSleepSeconds = sleep }
+                if let loudness = exported.loudness { preferences.loudness = loudness }
+                if let target = exported.loudnessTargetLUFS { preferences.loudnessTargetLUFS = target }
                 try preferences.save(db)
             }
             return report
