@@ -73,9 +73,11 @@ var targets: [Target] = [
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI", "PathNames"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: of ours it imports only PathNames.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "PathNames"], swiftSettings: strictSwift),
+    // libebur128 (EBU R128 loudness, a book measured once): the header only (LazyLibraries loads it).
+    .systemLibrary(name: "CEbur128", path: "Sources/CEbur128"),
     // Listening: the bridge between the player and the library (saves positions and sessions from
     // the engine's events; inspects media with the decoders for the importer).
-    .target(name: "Listening", dependencies: ["PlayerCore", "Library"], swiftSettings: strictSwift),
+    .target(name: "Listening", dependencies: ["PlayerCore", "Library", "CEbur128", "LazyLibraries"], swiftSettings: strictSwift),
     // The player controller: what playing a book means (loading at the saved place, navigation,
     // chapters, the play order, the queue, the sleep timer, auto-rewind, settings, saving), with
     // no user interface. Every front end is an adapter over it.

@@ -84,6 +84,8 @@ printf '%-44s first %ss (scan), second %ss (cached index)\n' "Open 20 h VBR MP3 
 "$(dirname "$0")/bench-dsp.sh" "$bin_dir"
 # Skip silence on a narrated book against plain playback (and at speed 1.5).
 "$(dirname "$0")/bench-silence.sh" "$bin_dir"
+# Measuring a 10-hour book's loudness (libebur128) against ffmpeg's ebur128 filter.
+"$(dirname "$0")/bench-loudness.sh" "$bin_dir"
 # Sleep timer cost and precision against mpv; the queue on 10,000 books against sqlite3.
 "$(dirname "$0")/bench-playback.sh" "$bin_dir"
 # MPRIS: CPU while playing with and without it, property round trips against dbus-daemon.

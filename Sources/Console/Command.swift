@@ -49,6 +49,7 @@ public enum Command: Equatable, Sendable {
     case playbackMode(PlaybackModeCommand)
     case screen(ScreenCommand)
     case sync(SyncRequest)
+    case loudness(LoudnessLine)
 }
 
 /// A command the parser refused: one line saying what was wrong and what is right.
@@ -90,10 +91,11 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
         CommandHelp(name: "silence", usage: "silence [skip on | off | MS | default]",
                     summary: "skip silence for this book: silences of MS milliseconds or more (600 with on) are shortened to a short pause; default: follow 'set silence' again; alone: the setting and the time it saved"),
+        CommandHelp(name: "loudness", usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
         CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
-        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, state; whether speed and skip are the book's own or the default"),
+        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, the loudness gain, state; whether speed and skip are the book's own or the default"),
         CommandHelp(name: "set", usage: DefaultsLine.usage,
-                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms); default or unset NAME clears one; 'set' lists them"),
+                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms), loudness (on or off: books evened out) and loudness-target (-30 to -10 LUFS, -18 when not set); default or unset NAME clears one; 'set' lists them"),
         CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
     ] + library + playback + ScreenCommand.help
 
@@ -233,7 +235,7 @@ extension Command {
             self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
         case "set": self = .defaults(try DefaultsLine.parse(arguments))
         case "unset":
-            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence") }
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence | loudness | loudness-target") }
             self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
@@ -272,6 +274,7 @@ extension Command {
         case "sleep": self = .sleep(try SleepCommand(arguments: arguments))
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
+        case "loudness": self = .loudness(try LoudnessLine(arguments: arguments))
         case "now", "art", "library": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         case "sync": self = .sync(try SyncLine.parse(arguments))
         default:
@@ -296,12 +299,12 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off | silence on|off|MS] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off | silence on|off|MS | loudness on|off | loudness-target LUFS] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }
         guard let setting = ListenerSetting(rawValue: name) else {
-            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep or silence ('set' lists them)")
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, silence, loudness or loudness-target ('set' lists them)")
         }
         guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
         let value = arguments[1]
@@ -313,9 +316,13 @@ enum DefaultsLine {
             case .rewind: return .set(.rewind, value == "off" ? 0 : try SettingText.rewind(value))
             case .sleep: return .set(.sleep, value == "off" ? nil : try SettingText.sleep(value))
             case .silence: return .set(.silence, try SkipSilenceText.parse(value).minimumSeconds ?? 0)
+            case .loudness:
+                guard value == "on" || value == "off" else { throw RefusedValue("'\(value)' is not understood: use") }
+                return .set(.loudness, value == "on" ? 1 : 0)
+            case .loudnessTarget: return .set(.loudnessTarget, try Loudness.target(value))
             }
         } catch {
-            let also = setting == .rewind || setting == .sleep ? ", off or default" : " or default"
+            let also = setting == .rewind || setting == .sleep ? ", off or default" : setting == .loudness ? " on, off or default" : " or default"
             throw CommandError("set \(name): \(error)\(also)")
         }
     }

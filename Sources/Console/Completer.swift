@@ -46,10 +46,13 @@ public struct Completer: Sendable {
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:
             names = ["default"] + (["rewind", "sleep"].contains(words[1].value) ? ["off"] : [])
-                + (words[1].value == "silence" ? ["on", "off"] : [])
+                + (["silence", ListenerSetting.loudness.rawValue].contains(words[1].value) ? ["on", "off"] : [])
         case "speed" where words.count == 1: names = ["default"]
         case "silence" where words.count == 1: names = ["skip"]
         case "silence" where words.count == 2: names = ["on", "off", "default"]
+        case "loudness" where words.count == 1: names = ["on", "off", "default", "measure"]
+        case "loudness" where words.count == 2 && words[1].value == "measure": names = (try? library.bookTitles()) ?? []
+        case "sync" where words.count == 1: names = ["status", "now", "dir", "jump"]
         case let name? where Self.libraryCommandNames.contains(name):
             switch libraryCandidates(words.map(\.value), typed: current.value) {
             case let .names(found)?: names = found

@@ -160,6 +160,7 @@ public final class Console {
         case let .playbackMode(mode): try playbackMode(mode)
         case let .screen(command): try execute(command)
         case let .sync(request): try perform(.sync(request))
+        case let .loudness(line): try loudness(line)
         }
     }
 
@@ -276,6 +277,7 @@ public final class Console {
         case let .skipSilence(setting, own, saved):
             say("skip silence \(SkipSilenceText.text(setting))\(own ? "" : " (default)") · silence skipped: \(Timecode.format(seconds: saved)) in this book")
         case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
+        case let .loudness(report): say(TerminalText.visible(report.text))
         case let .sync(outcome): showSync(outcome)
         }
     }

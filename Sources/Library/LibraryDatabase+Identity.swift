@@ -33,11 +33,12 @@ extension LibraryDatabase {
         func number(at offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         let pageSize = Int(header[16]) << 8 | Int(header[17])
         let pages = number(at: 28)
-        // A checkpoint cut short by a full disk leaves page 1 giving more pages than the file
-        // reached; the write-ahead log beside it still holds them, and SQLite finishes the
-        // checkpoint from it when the library is next opened: short, but not damaged.
-        let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        if logSize == 0, number(at: 24) == number(at: 92), size < (pageSize == 1 ? 65536 : pageSize) * pages {
+        // Not while the write-ahead log holds frames: a checkpoint that ran out of disk space may
+        // have written page 1 (the new count) but not the pages past the old end, which SQLite
+        // still reads from the log (a failed import on a full disk, once a migration's new table
+        // had taken the free page the import used to reuse).
+        let logBytes = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        if logBytes <= 32, number(at: 24) == number(at: 92), size < (pageSize == 1 ? 65536 : pageSize) * pages {
             throw LibraryError.damaged(path: path, reason: "truncated: \(size) bytes of the \((pageSize == 1 ? 65536 : pageSize) * pages) its header gives")
         }
 

@@ -18,6 +18,9 @@ enum LibrarySchema {
     static let listenerDefaultsVersion = "v7-listener-defaults-bookmark-jumps"
     /// Chapters the listener made or fixed, the book's own (`UserChapter`): the files are never written.
     static let userChaptersVersion = "v10-user-chapters"
+    /// Each book's measured loudness (EBU R128), whether a book is evened out, and the listener's
+    /// default for that and its target.
+    static let bookLoudnessVersion = "v8-book-loudness"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -35,6 +38,7 @@ enum LibrarySchema {
         migrator.registerMigration(bookDetailsVersion) { db in try db.execute(sql: v6) }
         // Two table rebuilds, as v4 did (foreign keys checked before the commit).
         migrator.registerMigration(listenerDefaultsVersion) { db in try db.execute(sql: v7) }
+        migrator.registerMigration(bookLoudnessVersion) { db in try db.execute(sql: v8) }
         migrator.registerMigration(skipSilenceVersion) { db in try db.execute(sql: v9) }
         migrator.registerMigration(userChaptersVersion) { db in try db.execute(sql: UserChapter.v10) }
         // A table rebuild, as v7's (foreign keys checked before the commit).
@@ -249,5 +253,25 @@ enum LibrarySchema {
         DROP TABLE bookmark;
         ALTER TABLE bookmark_v7 RENAME TO bookmark;
         CREATE INDEX bookmark_book ON bookmark(bookId, createdAt);
+        """
+
+    /// A book's loudness as measured once (`LoudnessMeter`), with what it was measured over (its
+    /// items' media ids and fingerprints in order, `BookLoudness.key`): a rescan or an edit that
+    /// changes the items makes it stale, and it is measured again. A table of its own, not
+    /// columns of `book`: it is the player's cache, dropped with the book. Integrated loudness
+    /// and peak are NULL for silence (no loudness, no gain). Plain added columns besides: NULL
+    /// is "not set" (the listener's default; evened out at -18 LUFS by default).
+    static let v8 = """
+        CREATE TABLE bookLoudness (
+            bookId INTEGER PRIMARY KEY REFERENCES book(id) ON DELETE CASCADE,
+            integratedLUFS REAL CHECK (integratedLUFS BETWEEN -150 AND 30),
+            peakDBTP REAL CHECK (peakDBTP BETWEEN -300 AND 50),
+            isTruePeak BOOLEAN NOT NULL,
+            measuredOver TEXT NOT NULL,
+            measuredAt DATETIME NOT NULL
+        );
+        ALTER TABLE bookSettings ADD COLUMN loudness BOOLEAN;
+        ALTER TABLE playerPreferences ADD COLUMN loudness BOOLEAN;
+        ALTER TABLE playerPreferences ADD COLUMN loudnessTargetLUFS REAL CHECK (loudnessTargetLUFS BETWEEN -30 AND -10);
         """
 }

@@ -27,6 +27,11 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
         get { defaultSkipSilenceMs.map { $0 == 0 ? .off : .on(minimumMs: $0) } }
         set { defaultSkipSilenceMs = newValue.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } } }
     }
+    /// Books with no setting of their own are evened out to `loudnessTargetLUFS`; nil: on (the
+    /// built-in default). Since v8.
+    public var loudness: Bool?
+    /// nil: -18 LUFS (`LoudnessTarget.defaultLUFS`).
+    public var loudnessTargetLUFS: Double?
 
     public init() {}
 }

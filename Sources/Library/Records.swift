@@ -185,6 +185,9 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
     public var repeatMode: RepeatMode = .off
     /// Skip silence; nil: the listener's default. Since v9.
     public var ownSkipSilence: SkipSilence? = nil
+    /// Evened out to the listener's loudness target (on), played as recorded (off); nil: the
+    /// listener's default (`set loudness`). Since v8.
+    public var loudness: Bool? = nil
     /// What applies where the book has no setting of its own (not stored with the book).
     public var defaults = Defaults()
 
@@ -232,6 +235,7 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         ownSkipIntervalSeconds = row["skipIntervalSeconds"]
         sleepTimerSeconds = row["sleepTimerSeconds"]
         repeatMode = row["repeatMode"]
+        loudness = row["loudness"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -243,6 +247,7 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         container["sleepTimerSeconds"] = sleepTimerSeconds
         container["repeatMode"] = repeatMode
         container["skipSilenceMs"] = ownSkipSilence
+        container["loudness"] = loudness
     }
 }
 

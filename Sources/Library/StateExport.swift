@@ -17,14 +17,16 @@ import GRDB
 ///                              "skipIntervalSeconds": Double, "sleepTimerSeconds": Double?,
 ///                              "repeatMode": "off"|"item"|"book"?,
 ///                              "speedIsDefault": true?, "skipIsDefault": true?,   // follows the listener's default
-///                              "skipSilenceMs": Int? }?,   // 0 off, else the minimum; absent: the default
+///                              "skipSilenceMs": Int?,   // 0 off, else the minimum; absent: the default
+///                              "loudness": Bool? }?,   // the book's own; absent: the listener's default
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
 ///                                 "note": String?, "createdAt": ISO-8601 } ],
 ///                "userChapters": [ { "item": fingerprint, "frame": Int, "title": String } ]? } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
 ///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double?,
-///                    "defaultSkipSilenceMs": Int? }? }
+///                    "defaultSkipSilenceMs": Int?, "loudness": Bool?, "loudnessTargetLUFS": Double? }? }
+/// (A book's measured loudness is not exported: it is measured again from the files.)
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
 /// `series`, `seriesNumber` and `year` were added within version 2 (older readers ignore them), and
@@ -64,6 +66,8 @@ public struct StateExport: Codable, Sendable, Equatable {
         /// The book's own skip silence: 0 off, else the shortest silence shortened in
         /// milliseconds; absent when the book follows the listener's default (as in older files).
         public var skipSilenceMs: Int?
+        /// Evened out or not by the book's own setting; absent: the listener's default (since v8).
+        public var loudness: Bool?
 
         public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
                     sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?,
@@ -128,6 +132,8 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var defaultSleepSeconds: Double?
         /// As `ExportedSettings.skipSilenceMs`; absent: none set.
         public var defaultSkipSilenceMs: Int?
+        public var loudness: Bool?
+        public var loudnessTargetLUFS: Double?
     }
 
     public static var encoder: JSONEncoder {
@@ -183,6 +189,7 @@ extension LibraryDatabase {
                                                  repeatMode: $0.repeatMode, speedIsDefault: $0.ownSpeed == nil ? true : nil,
                                                  skipIsDefault: $0.ownSkipIntervalSeconds == nil ? true : nil)
                     exported.skipSilenceMs = $0.ownSkipSilence.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } }
+                    exported.loudness = $0.loudness
                     return exported
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
@@ -201,7 +208,9 @@ extension LibraryDatabase {
                                                 defaultSpeed: preferences.defaultSpeed,
                                                 defaultSkipSeconds: preferences.defaultSkipSeconds,
                                                 defaultSleepSeconds: preferences.defaultSleepSeconds,
-                                                defaultSkipSilenceMs: preferences.defaultSkipSilenceMs))
+                                                defaultSkipSilenceMs: preferences.defaultSkipSilenceMs,
+                                                loudness: preferences.loudness,
+                                                loudnessTargetLUFS: preferences.loudnessTargetLUFS))
         }
     }
 
@@ -244,6 +253,7 @@ extension LibraryDatabase {
                     if s.speedIsDefault == true { settings.ownSpeed = nil }
                     if s.skipIsDefault == true { settings.ownSkipIntervalSeconds = nil }
                     settings.ownSkipSilence = s.skipSilenceMs.map { $0 == 0 ? .off : .on(minimumMs: $0) }
+                    settings.loudness = s.loudness
                     do {
                         try settings.save(db)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -289,6 +299,8 @@ extension LibraryDatabase {
                 if let skip = exported.defaultSkipSeconds { preferences.defaultSkipSeconds = skip }
                 if let sleep = exported.defaultSleepSeconds { preferences.defaultSleepSeconds = sleep }
                 if let skipSilence = exported.defaultSkipSilenceMs { preferences.defaultSkipSilenceMs = skipSilence }
+                if let loudness = exported.loudness { preferences.loudness = loudness }
+                if let target = exported.loudnessTargetLUFS { preferences.loudnessTargetLUFS = target }
                 try preferences.save(db)
             }
             return report

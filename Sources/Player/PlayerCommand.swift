@@ -58,6 +58,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case rewind(RewindSetting?)
     /// `sync`, `sync now`, `sync dir FOLDER|off`, `sync jump`.
     case sync(SyncRequest)
+    /// Evening out the book's loudness (`loudness on|off|default|measure`).
+    case loudness(LoudnessCommand)
     /// Stops the book being played (position saved), saying why: its items were edited or it
     /// was deleted.
     case stop(reason: String)
@@ -107,6 +109,9 @@ public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     case speed, skip, rewind, sleep
     /// Skip silence (`set silence on|off|MS`).
     case silence
+    /// On (1) or off (0), like `rewind`'s 0 for off; and the target in LUFS.
+    case loudness
+    case loudnessTarget = "loudness-target"
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.

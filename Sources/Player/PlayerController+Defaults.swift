@@ -16,6 +16,9 @@ public struct ListenerDefaults: Sendable, Equatable {
     public var sleepSeconds: Double?
     /// nil: none set (off).
     public var skipSilence: SkipSilence?
+    /// Books evened out (nil: not set, on) toward the target (nil: not set, -18 LUFS).
+    public var loudness: Bool?
+    public var loudnessTargetLUFS: Double?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
@@ -23,6 +26,8 @@ public struct ListenerDefaults: Sendable, Equatable {
         rewindMaxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         sleepSeconds = preferences.defaultSleepSeconds
         skipSilence = preferences.defaultSkipSilence
+        loudness = preferences.loudness
+        loudnessTargetLUFS = preferences.loudnessTargetLUFS
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -36,6 +41,8 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .rewind: "rewind  " + (rewindMaxSeconds.map { "auto, at most \(SettingText.secondsText($0))" } ?? "off")
         case .sleep: "sleep   " + (sleepSeconds.map { "\(Timecode.compact(seconds: $0)) from the start of every book" } ?? "off")
         case .silence: "silence " + (skipSilence.map { "skip " + SkipSilenceText.text($0) } ?? "skip off (not set)")
+        case .loudness: "loudness " + (loudness.map { $0 ? "on" : "off" } ?? "on (not set)")
+        case .loudnessTarget: "loudness-target " + (loudnessTargetLUFS.map { "\(SettingText.number($0)) LUFS" } ?? "-18 LUFS (not set)")
         }
     }
 }
@@ -68,6 +75,12 @@ extension PlayerController {
         case .rewind:
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
+        case .loudness: preferences.loudness = value.map { $0 != 0 }
+        case .loudnessTarget:
+            if let value, !Loudness.targetRange.contains(value) {
+                throw PlayerError("'\(SettingText.number(value))' is out of range: use LUFS from -30 to -10 (-18 is the default)")
+            }
+            preferences.loudnessTargetLUFS = value
         }
         try library.savePlayerPreferences(preferences)
         // The book loaded follows a new default at once where it has no setting of its own; a
@@ -77,6 +90,7 @@ extension PlayerController {
             session.engine.setSpeed(session.settings.speed)
             applySkipSilence(session)
             session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+            if setting == .loudness || setting == .loudnessTarget { applyLoudness(session) }
         }
         return .defaults(ListenerDefaults(preferences), changed: setting)
     }
@@ -88,7 +102,9 @@ extension PlayerController {
         case .speed: session.settings.ownSpeed = nil
         case .skip: session.settings.ownSkipIntervalSeconds = nil
         case .silence: session.settings.ownSkipSilence = nil
-        case .rewind, .sleep:
+        case .loudness:
+            return try loudness(.set(nil))
+        case .rewind, .sleep, .loudnessTarget:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
         session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())

@@ -15,6 +15,8 @@ public enum PlayerInput: Sendable {
     case syncFolderChanged
     /// An exchange with the sync folder ended.
     case syncExchanged(Result<SyncExchangeReport, SyncProblem>)
+    /// A book's loudness measured in the background (`PlayerController+Loudness.swift`).
+    case loudnessMeasured(bookId: Int64, Result<LoudnessReading, LoudnessFailure>)
 }
 
 /// What playing a book means, with no user interface: loading a book at its saved place,
@@ -43,6 +45,8 @@ public final class PlayerController {
     public var onNotice: (PlayerNotice) -> Void = { _ in }
     /// Sync through a shared folder, when the library has one.
     let sync: PlayerSync
+    /// The books whose loudness is being measured in the background.
+    var measuringLoudness: Set<Int64> = []
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 wake: @escaping @Sendable (PlayerInput) -> Void) {
@@ -110,6 +114,7 @@ public final class PlayerController {
         case let .shuffle(on): return try setShuffle(on)
         case let .rewind(setting): return try setRewind(setting)
         case let .sync(request): return try sync(request)
+        case let .loudness(command): return try loudness(command)
         case let .stop(reason):
             guard let session else { return .done }
             let title = session.book.title
@@ -138,6 +143,9 @@ public final class PlayerController {
             sync.exchangeInBackground(playing: session?.book.id)
         case let .syncExchanged(result):
             syncExchanged(result)
+        case let .loudnessMeasured(bookId, result):
+            loudnessMeasured(bookId: bookId, result)
+            publishState()
         }
     }
 
@@ -257,6 +265,7 @@ public final class PlayerController {
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
         applySkipSilence(session)
+        applyLoudness(session)
         applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()

@@ -34,6 +34,8 @@ public enum PlayerNotice: Sendable, Equatable {
     case problem(String)
     /// What an exchange with the sync folder changed here, or offers (`SyncText`'s lines).
     case synced(String)
+    /// A book's loudness, measured in the background.
+    case loudnessMeasured(LoudnessReport)
 
     public var text: String {
         switch self {
@@ -55,6 +57,7 @@ public enum PlayerNotice: Sendable, Equatable {
         case let .queueNext(book): "queue: next up #\(book.id!) \(book.title)"
         case let .problem(text): text
         case let .synced(text): text
+        case let .loudnessMeasured(report): report.text
         }
     }
 

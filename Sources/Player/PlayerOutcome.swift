@@ -48,6 +48,8 @@ public enum PlayerOutcome: Sendable {
     case skipSilence(SkipSilence, ownSetting: Bool, savedSeconds: Double)
     case stopped(book: String, reason: String)
     case sync(SyncOutcome)
+    /// Where a book stands with its loudness (`loudness`).
+    case loudness(LoudnessReport)
 }
 
 /// A chapter of a book as `chapters` lists it. Times are seconds; nil where unknown.

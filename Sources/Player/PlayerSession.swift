@@ -24,6 +24,8 @@ final class PlayerSession {
     /// What skip silence saved since the book was loaded, for the time left as heard.
     var silence = SilenceSavings()
     var rewind = RewindState()
+    /// Whether the book is evened out, and at what gain (`PlayerController+Loudness.swift`).
+    var loudness = LoudnessState.off
     /// What the listener asked for last, until the engine reports it: `status` right after
     /// `pause` says paused.
     private var requestedState: PlaybackState?
@@ -106,6 +108,9 @@ final class PlayerSession {
     func follow(_ event: PlaybackEvent) {
         switch event {
         case let .position(heard):
+            // The engine reports the place after its last item when that item fails to open: past
+            // the book, nothing to follow.
+            guard timeline.items.indices.contains(heard.item) else { break }
             if reportedState == .playing { hasPlayed = true }
             let tolerance = Int64(timeline.items[heard.item].sampleRate) * 2
             let before = place.position

@@ -42,6 +42,10 @@ public struct Status: Codable, Equatable, Sendable {
     public var sleep: String?
     public var repeatMode: String
     public var shuffle: Bool
+    /// Evening out loudness: "gain +4.5 dB", "loudness off", "loudness measuring", "loudness not
+    /// measured yet"; and the gain applied, in dB, once measured. Optional, like the fields above.
+    public var loudness: String?
+    public var loudnessGain: Double?
     /// Books waiting in the queue.
     public var queue = 0
     /// Skip silence's shortest silence shortened, in milliseconds; nil when off. Optional, as
@@ -87,6 +91,8 @@ public struct Status: Codable, Equatable, Sendable {
         skipInterval = session.settings.skipIntervalSeconds
         skipSource = session.settings.ownSkipIntervalSeconds == nil ? "default" : "book"
         volume = session.settings.volume
+        loudness = session.loudness.text
+        if case let .measured(_, gain) = session.loudness { loudnessGain = gain }
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         let skipping = session.settings.skipSilence != .off
         timeLeft = total.flatMap { total in
@@ -121,7 +127,7 @@ public struct Status: Codable, Equatable, Sendable {
         let heard = skipSilenceMs == nil ? "" : " skipping silence"
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
-        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)")
+        lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         return lines.joined(separator: "\n")
     }

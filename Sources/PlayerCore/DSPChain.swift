@@ -14,8 +14,12 @@ struct DSPChain {
     private(set) var referenceLoudness: Double?
     /// The format conversion stage (channels, libsoxr) while a sink runs at another format.
     private(set) var converter: FormatConverter?
-    /// The gain asked for (1 = 100 %).
-    private(set) var volumeGain: Float = 1
+    /// The gain asked for: the listener's volume (1 = 100 %) times the book's loudness gain.
+    var volumeGain: Float { listenerVolume * loudnessGain }
+    /// The listener's volume (1 = 100 %).
+    private(set) var listenerVolume: Float = 1
+    /// What evens out the book's loudness (1: none, or not measured yet).
+    private(set) var loudnessGain: Float = 1
     /// Made for each sink opened, at its format. Fades ramp it (`Producer+Fade.swift`).
     private(set) var volumeStage: VolumeStage?
 
@@ -89,8 +93,17 @@ struct DSPChain {
 
     /// A new gain, reached with the volume stage's short ramp.
     mutating func setVolume(_ gain: Float) {
-        volumeGain = gain
-        volumeStage?.setGain(gain)
+        listenerVolume = gain
+        volumeStage?.setGain(volumeGain)
+    }
+
+    /// A new loudness gain, reached over half a second (a measure that arrives while the book
+    /// plays is heard as a smooth change, not a jump); during a fade only kept, for when the fade
+    /// ends and the gain asked for comes back.
+    mutating func setLoudnessGain(_ gain: Float, fading: Bool) {
+        loudnessGain = gain
+        guard !fading, let volumeStage else { return }
+        volumeStage.ramp(to: volumeGain, overFrames: volumeStage.rate / 2)
     }
 
     /// Back to the gain asked for with the short ramp (a fade dropped while audio plays on).

@@ -93,6 +93,15 @@ public final class PlaybackEngine: Sendable {
         core.send(.setReferenceLoudness(lufs.flatMap { $0.isFinite ? $0 : nil }))
     }
 
+    /// The gain that evens out the book's loudness, in dB (0: none), on top of the volume; heard
+    /// with a half-second ramp. Over 0 dB, or with the volume over 100 %, a limiter keeps the
+    /// output under -1 dBTP. A value that is not a number is ignored.
+    public func setLoudnessGain(decibels: Double) {
+        guard decibels.isFinite else { return }
+        core.shared.withLock { $0.loudnessGainDecibels = decibels }
+        core.send(.setLoudnessGain(Float(pow(10, decibels / 20))))
+    }
+
     /// Fades the output to silence over `seconds` (through the volume stage, after the speed
     /// stage: wall time), then pauses where the silence is heard and restores the volume for
     /// the next play; reported as `.fadedOut`. Play, toggle, pause, stop or `cancelFade` during
@@ -122,6 +131,8 @@ public final class PlaybackEngine: Sendable {
     public var speed: Double { core.shared.withLock { $0.requestedSpeed } }
     /// The volume last asked for, in percent (100 until `setVolume`).
     public var volume: Double { core.shared.withLock { $0.volume } }
+    /// The loudness gain last asked for, in dB (0 until `setLoudnessGain`).
+    public var loudnessGainDecibels: Double { core.shared.withLock { $0.loudnessGainDecibels } }
     /// Skip silence as last asked for (nil: off).
     public var silenceSkipping: SilenceSkipping? { core.shared.withLock { $0.silenceSkipping } }
 
@@ -144,6 +155,8 @@ final class EngineCore: Sendable {
         case play, pause, toggle, stop
         case seek(PlaybackPosition)
         case setSpeed(Double)
+        /// Linear, on top of the volume.
+        case setLoudnessGain(Float)
         case setVolume(Double)
         case setSilenceSkipping(SilenceSkipping?)
         case setReferenceLoudness(Double?)
@@ -167,6 +180,7 @@ final class EngineCore: Sendable {
         /// As asked by the caller (the decoder thread applies them in order).
         var requestedSpeed = 1.0
         var volume = 100.0
+        var loudnessGainDecibels = 0.0
         var silenceSkipping: SilenceSkipping?
         /// How many `replaceItems` the decoder thread has taken (the clock's numbering).
         var itemListsReplaced = 0
@@ -195,7 +209,7 @@ final class EngineCore: Sendable {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
                 case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
-                case .play, .setSpeed, .setVolume, .setSilenceSkipping, .setReferenceLoudness, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
+                case .play, .setSpeed, .setVolume, .setLoudnessGain, .setSilenceSkipping, .setReferenceLoudness, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
                 }
             }
         }

@@ -136,6 +136,8 @@ final class Producer: @unchecked Sendable {
         case let .setVolume(percent):
             dsp.setVolume(Float(percent / 100))
             core.emit.yield(.volumeChanged(percent))
+        case let .setLoudnessGain(gain):
+            dsp.setLoudnessGain(gain, fading: autoPause.fade != nil)
         case let .fadeOut(seconds):
             startFadeOut(seconds: seconds)
         case let .setPausePoint(point, fadeSeconds):

@@ -1,6 +1,8 @@
-/// The last DSP stage: a gain, changed with a short linear ramp so that a change does not click.
-/// Above 100 % the signal may clip: samples are clamped to [-1, 1] rather than wrapping in a sink.
-/// Runs on the decoder thread only; at a steady 100 % the caller skips it (bit-exact).
+/// The last DSP stage: a gain (the listener's volume times the book's loudness gain), changed
+/// with a short linear ramp so that a change does not click. Above 1 the peak limiter keeps the
+/// samples under -1 dBTP (`PeakLimiter`) rather than letting them clip; at 1 or below samples are
+/// clamped to [-1, 1] rather than wrapping in a sink. Runs on the decoder thread only; at a
+/// steady 1 the caller skips it (bit-exact).
 ///
 /// Hand-written because it is one multiply per sample; no Debian library would be simpler.
 final class VolumeStage {
@@ -12,13 +14,18 @@ final class VolumeStage {
     private let channels: Int
     /// Frames a change takes: 15 ms at the output's rate.
     private let rampFrames: Int
+    /// The output's rate, for ramps given in seconds.
+    let rate: Int
     private var scaled = GrowingBuffer()
+    private var limiter: PeakLimiter
 
     init(gain: Float, channels: Int, rate: Int) {
         target = gain
         current = gain
         self.channels = channels
         rampFrames = max(1, rate * 15 / 1000)
+        self.rate = rate
+        limiter = PeakLimiter(rate: rate)
     }
 
     /// True when the stage would change nothing (unity gain, no ramp under way).
@@ -42,10 +49,13 @@ final class VolumeStage {
         target = gain
         current = gain
         step = 0
+        limiter.reset()
     }
 
-    /// The frames scaled by the gain (ramping towards the target), clamped to [-1, 1].
+    /// The frames scaled by the gain (ramping towards the target), limited while it boosts,
+    /// else clamped to [-1, 1].
     func apply(_ samples: UnsafePointer<Float>, frames: Int) -> UnsafePointer<Float> {
+        if target > 1 || current > 1 || limiter.reduction < 1 { return applyLimited(samples, frames: frames) }
         let out = scaled.reserve(frames * channels)
         for frame in 0..<frames {
             if current != target {
@@ -57,6 +67,26 @@ final class VolumeStage {
             for channel in 0..<channels {
                 out[base + channel] = min(1, max(-1, samples[base + channel] * current))
             }
+        }
+        return UnsafePointer(out)
+    }
+
+    /// `apply` while boosting: the gain, then the limiter's reduction for the frame's loudest
+    /// channel (the same for every channel, so the stereo image stays).
+    private func applyLimited(_ samples: UnsafePointer<Float>, frames: Int) -> UnsafePointer<Float> {
+        let out = scaled.reserve(frames * channels)
+        for frame in 0..<frames {
+            if current != target {
+                current += step
+                if (step > 0 && current >= target) || (step < 0 && current <= target) { current = target }
+            }
+            let base = frame * channels
+            var peak: Float = 0
+            for channel in 0..<channels { peak = max(peak, abs(samples[base + channel] * current)) }
+            let gain = current * limiter.reduction(forPeak: peak)
+            // The clamp only catches the last bit the float division may leave over the ceiling.
+            let ceiling = PeakLimiter.sampleCeiling
+            for channel in 0..<channels { out[base + channel] = min(ceiling, max(-ceiling, samples[base + channel] * gain)) }
         }
         return UnsafePointer(out)
     }

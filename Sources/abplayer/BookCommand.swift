@@ -114,6 +114,8 @@ struct BookCommand: ParsableCommand {
         var sleepTimer: String?
         @Option(name: .customLong("skip-silence"), help: ArgumentHelp("Shorten silences to a short pause: on (silences of 600 ms or more), off, the shortest silence in milliseconds (300 to 60000), or default (follow the REPL's 'set silence').", valueName: "on|off|MS|default"))
         var skipSilence: String?
+        @Option(help: ArgumentHelp("Even out the book's loudness (on), play it as recorded (off), or follow the REPL's 'set loudness' (default).", valueName: "on|off|default"))
+        var loudness: String?
 
         func run() throws {
             // Every value is checked before anything is written.
@@ -127,8 +129,12 @@ struct BookCommand: ParsableCommand {
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let skipSilenceDefault = self.skipSilence == "default"
             let skipSilence = skipSilenceDefault ? nil : try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse)
+            guard loudness == nil || ["on", "off", "default"].contains(loudness!) else {
+                printError("abplayer: --loudness: '\(loudness!)' is not understood: use on, off or default")
+                throw ExitCode.validationFailure
+            }
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
-                || speedDefault || skipDefault || self.skipSilence != nil
+                || speedDefault || skipDefault || self.skipSilence != nil || loudness != nil
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.book(matching: book).id!
@@ -143,6 +149,7 @@ struct BookCommand: ParsableCommand {
                 if sleepTimerOff { settings.sleepTimerSeconds = nil }
                 if let skipSilence { settings.skipSilence = skipSilence }
                 if skipSilenceDefault { settings.ownSkipSilence = nil }
+                if let loudness { settings.loudness = loudness == "default" ? nil : loudness == "on" }
                 if changes {
                     try database.saveSettings(settings)
                 }
@@ -163,6 +170,8 @@ struct BookCommand: ParsableCommand {
                 // Said once it concerns the book: on, or set for it (a feature off everywhere is not news).
                 + (settings.skipSilence == .off && settings.ownSkipSilence == nil ? ""
                     : ", skip silence \(SkipSilenceText.text(settings.skipSilence))\(settings.ownSkipSilence == nil ? " (default)" : "")")
+                // Said only when the book has its own (`--loudness`): else the listener's default applies.
+                + (settings.loudness.map { ", loudness \($0 ? "on" : "off")" } ?? "")
         }
     }
 }

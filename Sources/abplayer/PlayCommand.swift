@@ -155,6 +155,9 @@ struct FilesBook {
         try library.saveSettings(settings)
         var preferences = try library.playerPreferences()
         preferences.autoRewind = false
+        // Files played as given are heard as they are, like a music player plays them; a
+        // library in memory would measure their loudness again at every run.
+        preferences.loudness = false
         try library.savePlayerPreferences(preferences)
         if let from, firstGivenPlays, let first = media.first {
             try library.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))

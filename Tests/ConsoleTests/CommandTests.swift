@@ -145,7 +145,7 @@ import Testing
         #expect(try parse("speed default") == .useDefault(.speed))
         #expect(try failure("set speed 5") == "set speed: '5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal) or default")
         #expect(try failure("set sleep 2d").hasPrefix("set sleep: '2d' is not a time"))
-        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep or silence ('set' lists them)")
+        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep, silence, loudness or loudness-target ('set' lists them)")
         #expect(try failure("set speed") == "usage: set speed VALUE | default")
     }
 }
@@ -163,5 +163,33 @@ import Testing
         #expect(TimeArgument.seekTarget("1e2%") == nil)
         #expect(TimeArgument.seekTarget("+") == nil)
         #expect(TimeArgument.seekTarget("+-5") == nil)
+    }
+}
+
+/// `loudness ...` and the loudness defaults, as typed.
+@Suite struct LoudnessLineTests {
+    @Test func loudnessWordsParseAndBadOnesSayWhatIsRight() throws {
+        #expect(try Command(words: ["loudness"]) == .loudness(.show))
+        #expect(try Command(words: ["loudness", "on"]) == .loudness(.set(true)))
+        #expect(try Command(words: ["loudness", "off"]) == .loudness(.set(false)))
+        #expect(try Command(words: ["loudness", "default"]) == .loudness(.set(nil)))
+        #expect(try Command(words: ["loudness", "measure"]) == .loudness(.measure(book: nil)))
+        #expect(try Command(words: ["loudness", "measure", "Ender's", "Game"]) == .loudness(.measure(book: "Ender's Game")))
+        #expect(throws: CommandError("loudness: 'loud' is not understood: usage: loudness [on | off | default | measure [BOOK]]")) {
+            try Command(words: ["loudness", "loud"])
+        }
+    }
+
+    @Test func theLoudnessDefaultsTakeOnOffAndATargetInRange() throws {
+        #expect(try Command(words: ["set", "loudness", "off"]) == .defaults(.set(.loudness, 0)))
+        #expect(try Command(words: ["set", "loudness", "on"]) == .defaults(.set(.loudness, 1)))
+        #expect(try Command(words: ["unset", "loudness"]) == .defaults(.set(.loudness, nil)))
+        #expect(try Command(words: ["set", "loudness-target", "-20.5"]) == .defaults(.set(.loudnessTarget, -20.5)))
+        #expect(throws: CommandError("set loudness-target: '-40' is out of range: use LUFS from -30 to -10 (-18 is the default) or default")) {
+            try Command(words: ["set", "loudness-target", "-40"])
+        }
+        #expect(throws: CommandError("set loudness: 'loud' is not understood: use on, off or default")) {
+            try Command(words: ["set", "loudness", "loud"])
+        }
     }
 }

@@ -32,6 +32,14 @@ import Testing
         #expect(completer.complete("zz") == nil)
     }
 
+    @Test func loudnessCompletesItsWordsItsDefaultsAndBooksToMeasure() {
+        #expect(completer.complete("loudness m")?.replacement == "measure ")
+        #expect(completer.complete("loudness ")?.candidates == ["on", "off", "default", "measure"])
+        #expect(completer.complete("loudness measure End")?.replacement == #""Ender's Game" "#)
+        #expect(completer.complete("set loudness-")?.replacement == "loudness-target ")
+        #expect(completer.complete("set loudness o")?.candidates == ["on", "off"])
+    }
+
     @Test func aBookNameWithAnApostropheComesBackQuoted() throws {
         let completion = try #require(completer.complete("play End"))
         #expect(completion == Completion(start: 5, replacement: #""Ender's Game" "#, candidates: ["Ender's Game"]))

@@ -27,6 +27,21 @@ import Testing
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
+    @Test func theSettingsLineShowsTheLoudnessGainBesideTheVolume() throws {
+        // Given a book evened out by +4.5 dB, another still being measured, a third with loudness off
+        for (loudness, expected) in [("gain +4.5 dB", "volume 80%  gain +4.5 dB  output pulse"),
+                                     ("loudness measuring", "volume 80%  loudness measuring  output pulse"),
+                                     ("loudness off", "volume 80%  output pulse")] {
+            var status = try Self.status()
+            status.loudness = loudness
+            // When the player screen is drawn
+            let text = PlayerScreenLayout(status: status, message: nil).lines(size: ScreenSize(columns: 80, rows: 24), style: Self.monochrome)
+                .map(Self.visible).joined(separator: "\n")
+            // Then the settings line says it between the volume and the output (nothing when off)
+            #expect(text.contains("speed 1.5x  " + expected), "\(text)")
+        }
+    }
+
     @Test func theScreenShowsEveryFieldWithBarsForItemAndBook() throws {
         // Given a paused book a quarter through, on an 80x24 screen
         let layout = PlayerScreenLayout(status: try Self.status(sleep: "in 9:41"), message: "bookmarked 12:30")

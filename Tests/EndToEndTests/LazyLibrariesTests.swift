@@ -13,7 +13,8 @@ import Testing
         defer { player.send("quit") }
         #expect(await waitForPlace(player, atLeast: 1, timeout: 120), "stdout: \(player.stdout) stderr: \(player.stderr)")
         // Then libchafa, glib, libturbojpeg and libpng are not in its memory map (they are loaded
-        // when the first cover is drawn), nor libdbus (MPRIS), nor the libraries of the outputs
+        // when the first cover is drawn), nor libdbus (MPRIS), nor libebur128 (files played as
+        // given are not evened out: nothing measures them), nor the libraries of the outputs
         // not used, though their plugins are loaded: each loads its library when first opened
         // Read to its end: a /proc file says it is empty, and a read by its size stops early.
         let mapsFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(player.processIdentifier)/maps"))
@@ -22,8 +23,18 @@ import Testing
         for plugin in ["pulse", "jack", "alsa"] {
             #expect(maps.contains("libabplayer-\(plugin).so"), "the \(plugin) plugin is not loaded")
         }
-        for library in ["libchafa", "libglib-2.0", "libturbojpeg", "libpng16", "libdbus-1", "libpulse", "libjack", "libasound", "libsoxr", "libgomp"] {
+        for library in ["libchafa", "libglib-2.0", "libturbojpeg", "libpng16", "libdbus-1", "libpulse", "libjack", "libasound", "libsoxr", "libgomp", "libebur128"] {
             #expect(!maps.contains(library), "\(library) is loaded while playing")
         }
+    }
+
+    @Test func theBinaryDoesNotLinkLibebur128() throws {
+        // Given the built binary, when its dynamic section is read
+        let dynamic = try Command.run("readelf", ["-d", BuildProducts.abplayer.path]).requireSuccess().stdoutString
+        // Then libebur128 is not among the libraries it needs: it is loaded when a book is first
+        // measured (a library book played for the first time, or `loudness measure`), so `--help`,
+        // `remote status`, files played as given and a book already measured never map it
+        #expect(dynamic.contains("NEEDED"), "\(dynamic)")
+        #expect(!dynamic.contains("libebur128"), "\(dynamic)")
     }
 }

@@ -6,9 +6,11 @@ extension ListenTests {
     /// Synchronous: its waits block this thread (Thread.sleep) instead of yielding it, so other
     /// tests holding the cooperative pool cannot make it miss the moment to stop.
     @Test func listenPlaysAtTheBooksSpeedAndVolume() throws {
-        // Given a book whose settings say speed 2 and volume 50 %
+        // Given a book whose settings say speed 2 and volume 50 % (and loudness off: the level
+        // heard is the volume's alone, not evened out)
         let (abplayer, library) = try Self.libraryWithBook("listen-settings")
-        _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "50"]).requireSuccess()
+        _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "50",
+                              "--loudness", "off"]).requireSuccess()
         let output = abplayer.home.appending(path: "heard.wav")
         // When it is listened to (in real time, into a WAV file) for about 2 s, then stopped
         let clock = ContinuousClock()

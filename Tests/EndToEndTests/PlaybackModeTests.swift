@@ -28,6 +28,8 @@ import Testing
             }
             _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
         }
+        // The tests here hear the volume stage's levels (fades): the books are played as recorded.
+        _ = try abplayer.run(["-c", "set loudness off", "--library", library]).requireSuccess()
         return (abplayer, library)
     }
 

@@ -37,6 +37,38 @@ import TestSupport
         #expect(otherMaster.ownSpeed == nil && otherMaster.speed == 1.3 && otherMaster.volume == 120)
     }
 
+    @Test func theLoudnessSettingsTravelButNotTheMeasures() throws {
+        // Given a library with loudness off by default at a -20 LUFS target, one book evened out
+        // by its own setting and measured
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
+        let other = try LibraryDatabase()
+        _ = try importer(other).importPaths([try copyOfAudiobookTree("export-loudness").path])
+        var preferences = try library.playerPreferences()
+        preferences.loudness = false
+        preferences.loudnessTargetLUFS = -20
+        try library.savePlayerPreferences(preferences)
+        let war = try library.book(matching: "War")
+        var own = try library.settings(ofBook: war.id!)
+        own.loudness = true
+        try library.saveSettings(own)
+        try library.saveLoudness(LoudnessReading(integratedLUFS: -23, peakDBTP: -2, isTruePeak: true), ofBook: war.id!,
+                                 measuredOver: try library.items(ofBook: war.id!))
+
+        // When the state travels to the other library
+        let json = try StateExport.encoder.encode(try library.exportState())
+        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+
+        // Then the defaults and the book's own setting are there; the measure is not (it is
+        // measured again from the files)
+        let imported = try other.playerPreferences()
+        #expect(imported.loudness == false && imported.loudnessTargetLUFS == -20)
+        let otherWar = try other.book(matching: "War").id!
+        #expect(try other.settings(ofBook: otherWar).loudness == true)
+        #expect(try other.settings(ofBook: try other.book(matching: "Мастер").id!).loudness == nil)
+        #expect(try other.loudness(ofBook: otherWar) == nil)
+    }
+
     @Test func positionsBookmarksAndSettingsTravelBetweenLibrariesByFingerprint() throws {
         // Given two libraries of the same files, imported from different places
         let library = try LibraryDatabase()

@@ -20,10 +20,13 @@ import Testing
         #expect(zip(left, stride(from: 1, to: output.count, by: 2).map { output[$0] }).allSatisfy { $0 == $1 })
     }
 
-    @Test func gainAbove1ClampsToTheRange() {
+    @Test func gainAbove1IsLimitedUnderTheCeilingInsteadOfClipping() {
+        // Given a boost of 1.5 and samples that it would take past full scale
         let stage = VolumeStage(gain: 1.5, channels: 1, rate: 48000)
         let input: [Float] = [0.5, -0.5, 0.9, -0.9, 1, -1]
         let output = input.withUnsafeBufferPointer { Array(UnsafeBufferPointer(start: stage.apply($0.baseAddress!, frames: 6), count: 6)) }
-        #expect(output == [0.75, -0.75, 1, -1, 1, -1])
+        // Then those under the ceiling are boosted as they are, and the others held at it
+        #expect(Array(output[0..<2]) == [0.75, -0.75])
+        #expect(output[2...].allSatisfy { abs($0) <= PeakLimiter.sampleCeiling && abs($0) > PeakLimiter.sampleCeiling * 0.99 })
     }
 }

@@ -61,7 +61,7 @@ struct PlayerScreenLayout {
             fit("\(time(status.chapterTimeLeft)) left in \(leftIn), \(time(status.timeLeft)) in book at \(Status.speedText(status.speed))"
                 + (status.skipSilenceMs == nil ? "" : ", silences skipped")),
             "",
-            fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))  output \(status.output)"),
+            fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))\(loudnessText)  output \(status.output)"),
             fit("sleep \(status.sleep ?? "off")"),
             "",
         ] + (message == nil ? [""] : messageLines(width: width).map { style.styled($0, "1") })
@@ -78,6 +78,13 @@ struct PlayerScreenLayout {
         let lines = TextFit.wrap(message.split(separator: " ").map(String.init), separator: " ", width: width)
         guard lines.count > 2 else { return lines.map { TextFit.truncate($0, to: width) } }
         return [TextFit.truncate(lines[0], to: width), TextFit.truncate(lines[1...].joined(separator: " "), to: width)]
+    }
+
+    /// "  gain +4.5 dB", "  loudness measuring" beside the volume; nothing when loudness is off
+    /// (or the status comes from a player that does not even out loudness).
+    var loudnessText: String {
+        guard let loudness = status.loudness, loudness != LoudnessState.off.text else { return "" }
+        return "  " + loudness
     }
 
     /// One plain line for a dumb terminal or a script: no escape sequence, no bar.

@@ -1,6 +1,7 @@
 // Libraries abplayer needs only for some of what it does, loaded with dlopen the first time they
 // are needed instead of linked: libdbus-1 (MPRIS), libchafa with libturbojpeg and libpng (cover
-// art in the full screens) and libsoxr with libgomp (a book at another rate than its output).
+// art in the full screens), libsoxr with libgomp (a book at another rate than its output) and
+// libebur128 (measuring a book's loudness).
 // Linked, every command paid for them (and for glib and libsystemd, which they bring) at
 // start-up and in memory, `remote status` and `--help` included.
 //
@@ -25,5 +26,10 @@ const char *abp_cover_libraries_load_error(void);
 /// false, abp_soxr_load_error() says why, in one line.
 bool abp_soxr_load(void);
 const char *abp_soxr_load_error(void);
+
+/// Loads libebur128 (EBU R128 loudness) once (thread-safe); true when its functions may be
+/// called. On false, abp_ebur128_load_error() says why, in one line.
+bool abp_ebur128_load(void);
+const char *abp_ebur128_load_error(void);
 
 #endif
