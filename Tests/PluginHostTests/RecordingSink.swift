@@ -4,7 +4,9 @@ import Synchronization
 
 /// An output that runs at its own rate (the engine resamples to it) and takes frames from its
 /// ring as fast as they come, keeping all it heard and, after each pull, the position the engine
-/// reported then (its latency is 0: what it took is what was heard).
+/// reported then (its latency is 0: what it took is what was heard). It also keeps where it was
+/// stopped (the engine stops the output before a jump and drops what the ring still holds), so a
+/// test knows where what was heard stops following on from what came before; a pause does not.
 final class RecordingSink: Sink, Sendable {
     let format: AudioFormat
     let name = "recording"
@@ -20,6 +22,12 @@ final class RecordingSink: Sink, Sendable {
         /// Mono (channel 0): the tests' fixtures are mono.
         let heard = Mutex<[Float]>([])
         let positions = Mutex<[(outputFrame: Int, position: PlaybackPosition)]>([])
+        /// The output frames (counts of `heard`) at which the sink was stopped, in order: after
+        /// each, what is heard comes from wherever the engine jumped to.
+        let stops = Mutex<[Int]>([])
+
+        /// The first stop after `outputFrame`: the end of the audio heard in one run from there.
+        func stop(after outputFrame: Int) -> Int? { stops.withLock { $0.first { $0 > outputFrame } } }
 
         init(rate: Int) { self.rate = rate }
 
@@ -42,6 +50,9 @@ final class RecordingSink: Sink, Sendable {
             let channels = format.channels
             var chunk = [Float](repeating: 0, count: 256 * channels)
             while running.load(ordering: .acquiring) {
+                // Whole chunks when it can: starved of CPU, taking a few frames at a time would
+                // only spin against the decoder thread (at the end, the wait times out).
+                if ring.availableFrames < 256 { ring.waitForData(frames: 256, timeout: 0.05) }
                 let frames = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 256) }
                 if frames == 0 {
                     ring.waitForData(frames: 256, timeout: 0.05)
@@ -60,12 +71,20 @@ final class RecordingSink: Sink, Sendable {
     }
 
     func stop() throws {
+        halt()
+        // Stopped even when paused: the engine drops the ring's rest now.
+        let heard = opener.heard.withLock { $0.count }
+        opener.stops.withLock { $0.append(heard) }
+    }
+
+    /// Ends the pulling thread; what the ring holds stays for `start`.
+    private func halt() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         ring.wakeConsumerNow()
         stopped.wait()
     }
 
-    func pause() throws { try stop() }
+    func pause() throws { halt() }
     func resume() throws { try start() }
 
     func drain() throws {
