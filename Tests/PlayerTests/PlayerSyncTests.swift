@@ -43,6 +43,8 @@ import TestSupport
 
         // When the book plays and pauses, and the laptop listens later, to 0:02
         try harness.perform(.play(bookId: bookId))
+        // Paused once the place it starts from is heard (a loaded machine can take a while).
+        #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 1 && $0.frame >= 2 * rate })
         try harness.perform(.pause)
         try laptop.savePosition(bookId: theirBook, mediaId: theirItems[0], frame: 2 * rate, at: Date().addingTimeInterval(60))
         _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
