@@ -38,8 +38,25 @@ read -r sw sc _ <<<"$(measure "$abplayer" play --output wav:/dev/null --skip-sil
 read -r s15w s15c _ <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1.5 "$book")"
 read -r ss15w ss15c _ <<<"$(measure "$abplayer" play --output wav:/dev/null --speed 1.5 --skip-silence on "$book")"
 
+# Both listening features of issue 16 at once, as a library book plays them with `listen`:
+# skip silence and even loudness (its gain and limiter; the measure taken before, not timed)
+# against the same book with both off.
+library="$work/silence-bench-library.sqlite"
+if [ ! -f "$library" ]; then
+    mkdir -p "$work/silence-bench-books/Narration"
+    cp "$book" "$work/silence-bench-books/Narration/narration.mp3"
+    "$abplayer" import --library "$library" "$work/silence-bench-books/Narration" >/dev/null
+    "$abplayer" loudness measure --library "$library" Narration >/dev/null
+fi
+"$abplayer" book settings --library "$library" Narration --loudness off --skip-silence off >/dev/null
+read -r lpw lpc _ <<<"$(measure "$abplayer" listen --library "$library" --output wav:/dev/null,paced=false Narration)"
+"$abplayer" book settings --library "$library" Narration --loudness on --skip-silence on >/dev/null
+read -r lbw lbc _ <<<"$(measure "$abplayer" listen --library "$library" --output wav:/dev/null,paced=false Narration)"
+
 echo "skip silence: ${minutes} min narration MP3, unpaced, $runs runs each, medians"
 printf '  plain               %6.2fs wall %6.2fs cpu\n' "$pw" "$pc"
 printf '  skip silence        %6.2fs wall %6.2fs cpu   cpu x%s (target <= 1.3)\n' "$sw" "$sc" "$(ratio "$sc" "$pc")"
 printf '  speed 1.5           %6.2fs wall %6.2fs cpu\n' "$s15w" "$s15c"
 printf '  speed 1.5 + skip    %6.2fs wall %6.2fs cpu   cpu x%s over speed 1.5\n' "$ss15w" "$ss15c" "$(ratio "$ss15c" "$s15c")"
+printf '  listen, both off    %6.2fs wall %6.2fs cpu\n' "$lpw" "$lpc"
+printf '  listen, skip silence + loudness on  %6.2fs wall %6.2fs cpu   cpu x%s (target <= 1.3)\n' "$lbw" "$lbc" "$(ratio "$lbc" "$lpc")"

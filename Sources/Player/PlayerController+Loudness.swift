@@ -53,6 +53,10 @@ extension PlayerController {
         // decode (minutes for a long book), which would hold one of the cooperative pool's few
         // threads (two on a two-core machine) away from every other task for that long.
         let thread = Thread {
+            // Background work beside the book it measures: the player's decoder must win the CPU
+            // on a busy machine, or the first seconds heard stutter while the whole book decodes
+            // here. Linux's nice is per thread (qualityOfService alone does not lower it).
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 15)
             let result = Result { () throws(LoudnessFailure) -> LoudnessReading in
                 let reading = try meter.measure(paths: media.map(\.path))
                 do {
