@@ -58,11 +58,7 @@ final class VolumeStage {
         if target > 1 || current > 1 || limiter.reduction < 1 { return applyLimited(samples, frames: frames) }
         let out = scaled.reserve(frames * channels)
         for frame in 0..<frames {
-            if current != target {
-                current += step
-                // Land exactly on the target, never past it.
-                if (step > 0 && current >= target) || (step < 0 && current <= target) { current = target }
-            }
+            advanceRamp()
             let base = frame * channels
             for channel in 0..<channels {
                 out[base + channel] = min(1, max(-1, samples[base + channel] * current))
@@ -71,15 +67,20 @@ final class VolumeStage {
         return UnsafePointer(out)
     }
 
+    /// One frame further along a ramp under way, landing exactly on the target, never past it.
+    @inline(__always)
+    private func advanceRamp() {
+        guard current != target else { return }
+        current += step
+        if (step > 0 && current >= target) || (step < 0 && current <= target) { current = target }
+    }
+
     /// `apply` while boosting: the gain, then the limiter's reduction for the frame's loudest
     /// channel (the same for every channel, so the stereo image stays).
     private func applyLimited(_ samples: UnsafePointer<Float>, frames: Int) -> UnsafePointer<Float> {
         let out = scaled.reserve(frames * channels)
         for frame in 0..<frames {
-            if current != target {
-                current += step
-                if (step > 0 && current >= target) || (step < 0 && current <= target) { current = target }
-            }
+            advanceRamp()
             let base = frame * channels
             var peak: Float = 0
             for channel in 0..<channels { peak = max(peak, abs(samples[base + channel] * current)) }

@@ -113,8 +113,9 @@ extension PlayerControllerTests {
         }
 
         @Test func aFileAddedToAShuffledBookIsInThePlanOnce() async throws {
-            // Given a shuffled book of three items, loaded and paused, its folder watched
-            let player = try ControllerHarness("watch-shuffle", paced: false)
+            // Given a shuffled book of three items, loaded and paused, its folder watched (played
+            // in real time: unpaced, a loaded machine played all 6 s before the pause arrived)
+            let player = try ControllerHarness("watch-shuffle")
             let book = try player.book("Deck", itemSeconds: [1, 2, 3])
             try player.watchLibrary()
             try player.perform(.play(bookId: book))

@@ -46,6 +46,9 @@ import TestSupport
         // Paused once the place it starts from is heard (a loaded machine can take a while).
         #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 1 && $0.frame >= 2 * rate })
         try harness.perform(.pause)
+        // Where it is once the engine has paused (a loaded machine plays on a moment after the command).
+        #expect(await harness.run(until: { harness.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } },
+                                  seconds: 60))
         let pausedAt = try #require(harness.status.bookPosition)
         try laptop.savePosition(bookId: theirBook, mediaId: theirItems[0], frame: 2 * rate, at: Date().addingTimeInterval(60))
         _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
