@@ -14,7 +14,7 @@ import TestSupport
     @Test func anotherDevicesLaterPlaceMovesABookNotLoadedAndIsOfferedForTheOneLoaded() async throws {
         // Given a player syncing through a folder, and another library of the same files
         let harness = try ControllerHarness("sync")
-        let bookId = try harness.book("Code", itemSeconds: [4, 5]) // two files of other content: the library knows files by content
+        let bookId = try harness.book("Code", itemSeconds: [4, 30]) // two files of other content (the library knows files by content); the second long enough that a loaded machine pauses it before its end
         let laptop = try LibraryDatabase()
         _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
             .importPaths([harness.folder.appending(path: "Code").path])
