@@ -286,17 +286,12 @@ public final class Console {
         switch outcome {
         case let .status(settings, books, problems):
             for problem in problems { complain(TerminalText.visible("sync: \(problem)")) }
-            say(TerminalText.visible("syncing through \(settings.folder ?? "-") as \(settings.deviceName) (\(settings.device))"))
-            let lines = SyncText.statusLines(books)
-            if lines.isEmpty { say("no other device has a place in any of these books yet") }
-            for line in lines { say(TerminalText.visible(line)) }
+            for line in SyncText.statusReport(settings, books) { say(TerminalText.visible(line)) }
         case let .exchanged(report):
             for problem in report.problems { complain(TerminalText.visible("sync: \(problem)")) }
-            let lines = SyncText.reportLines(report)
-            if lines.isEmpty { say("in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)") }
-            for line in lines { say(TerminalText.visible(line)) }
+            for line in SyncText.exchangeReport(report) { say(TerminalText.visible(line)) }
         case let .folder(settings):
-            say(TerminalText.visible(settings.folder.map { "syncing through \($0) as \(settings.deviceName) (\(settings.device))" } ?? "not syncing"))
+            say(TerminalText.visible(SyncText.folderLine(settings)))
         }
     }
 

@@ -39,6 +39,23 @@ public enum SyncText {
         }
     }
 
+    /// "syncing through FOLDER as NAME (DEVICE)", or "not syncing".
+    public static func folderLine(_ settings: SyncSettings) -> String {
+        settings.folder.map { "syncing through \($0) as \(settings.deviceName) (\(settings.device))" } ?? "not syncing"
+    }
+
+    /// What `sync status` says: the folder, then each book's lines (or that there are none yet).
+    public static func statusReport(_ settings: SyncSettings, _ books: [SyncBookStatus], now: Date = Date()) -> [String] {
+        let lines = statusLines(books, now: now)
+        return [folderLine(settings)] + (lines.isEmpty ? ["no other device has a place in any of these books yet"] : lines)
+    }
+
+    /// What `sync now` says: each change, or that nothing came in and how much went out.
+    public static func exchangeReport(_ report: SyncExchangeReport, now: Date = Date()) -> [String] {
+        let lines = reportLines(report, now: now)
+        return lines.isEmpty ? ["in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)"] : lines
+    }
+
     /// A book not playing that another device's later listening moved.
     public static func movedLine(_ move: SyncExchangeReport.Move, now: Date = Date()) -> String {
         "\(move.title): now at \(Timecode.format(seconds: move.seconds)), where \(name(move.claim.device, move.deviceName)) "

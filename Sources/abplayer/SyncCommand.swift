@@ -34,7 +34,7 @@ struct Sync: ParsableCommand {
                 }
                 try database.setSyncFolder(path)
                 let settings = try database.syncSettings()
-                print(TerminalText.visible("syncing through \(path) as \(settings.deviceName) (\(settings.device))"))
+                print(TerminalText.visible(SyncText.folderLine(settings)))
             }
         }
     }
@@ -59,9 +59,7 @@ struct Sync: ParsableCommand {
                 let report = try database.exchangeSync(folder: settings.folder!, device: settings.device,
                                                        deviceName: settings.deviceName, playing: nil)
                 for problem in report.problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
-                let lines = SyncText.reportLines(report)
-                for line in lines { print(TerminalText.visible(line)) }
-                if lines.isEmpty { print("in step with the other devices (\(report.written) change\(report.written == 1 ? "" : "s") written)") }
+                for line in SyncText.exchangeReport(report) { print(TerminalText.visible(line)) }
             }
         }
     }
@@ -76,10 +74,7 @@ struct Sync: ParsableCommand {
                 let settings = try syncingSettings(database)
                 let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device)
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
-                print(TerminalText.visible("syncing through \(settings.folder!) as \(settings.deviceName) (\(settings.device))"))
-                let lines = SyncText.statusLines(books)
-                for line in lines { print(TerminalText.visible(line)) }
-                if lines.isEmpty { print("no other device has a place in any of these books yet") }
+                for line in SyncText.statusReport(settings, books) { print(TerminalText.visible(line)) }
             }
         }
     }
