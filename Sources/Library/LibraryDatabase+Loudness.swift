@@ -59,9 +59,15 @@ extension LibraryDatabase {
 
     /// Stores a measure made over `media` (the book's items when the measure started). When the
     /// book's items changed meanwhile the measure is stored all the same, and is stale at once.
+    /// Keeps a book's measure; nothing when the book is no longer in the library.
     public func saveLoudness(_ reading: LoudnessReading, ofBook bookId: Int64, measuredOver media: [Media], at date: Date = Date()) throws {
         let record = BookLoudness(bookId: bookId, integratedLUFS: reading.integratedLUFS, peakDBTP: reading.peakDBTP,
                                   isTruePeak: reading.isTruePeak, measuredOver: BookLoudness.key(of: media), measuredAt: date)
-        try writer.write { db in try record.save(db) }
+        try writer.write { db in
+            // A book removed while it was being measured (the measure runs for minutes in the
+            // background) has nothing left to keep the measure for: not an error.
+            guard try Book.exists(db, key: bookId) else { return }
+            try record.save(db)
+        }
     }
 }
