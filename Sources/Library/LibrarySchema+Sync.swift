@@ -42,4 +42,16 @@ extension LibrarySchema {
         CREATE UNIQUE INDEX bookmark_sync ON bookmark(syncId) WHERE syncId IS NOT NULL;
         ALTER TABLE book ADD COLUMN finishedChangedAt DATETIME;
         """
+
+    /// What sync carries beyond places, bookmarks and finished marks (issue 17): when a book's
+    /// settings and its user chapters last changed here (NULL: not since v12), so the newest change
+    /// of either wins on every device; and whether a book loaded here jumps to another device's
+    /// later place when it is started again (1), or only says where that is (0).
+    static let syncSettingsVersion = "v12-sync-settings-chapters"
+
+    static let v12 = """
+        ALTER TABLE book ADD COLUMN settingsChangedAt DATETIME;
+        ALTER TABLE book ADD COLUMN chaptersChangedAt DATETIME;
+        ALTER TABLE syncState ADD COLUMN jumpOnStart BOOLEAN NOT NULL DEFAULT 1;
+        """
 }

@@ -43,6 +43,7 @@ enum LibrarySchema {
         migrator.registerMigration(userChaptersVersion) { db in try db.execute(sql: UserChapter.v10) }
         // A table rebuild, as v7's (foreign keys checked before the commit).
         migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }
+        migrator.registerMigration(syncSettingsVersion) { db in try db.execute(sql: v12) }
         return migrator
     }
 

@@ -14,8 +14,9 @@ import TestSupport
     }
 
     @Test func theMigrationsAreNamedAndOrderedAsShipped() {
-        #expect(Array(LibrarySchema.migrator.migrations.suffix(5))
-                == ["v7-listener-defaults-bookmark-jumps", "v8-book-loudness", "v9-skip-silence", "v10-user-chapters", "v11-sync-device"])
+        #expect(Array(LibrarySchema.migrator.migrations.suffix(6))
+                == ["v7-listener-defaults-bookmark-jumps", "v8-book-loudness", "v9-skip-silence", "v10-user-chapters", "v11-sync-device",
+                    "v12-sync-settings-chapters"])
     }
 
     @Test func chaptersAreStoredRenamedAndRemoved() throws {
