@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import PlayerCore
+import Player
 import Synchronization
 
 /// The shelf the REPL is in ("" at the top). Read by the line editor's thread for the prompt
@@ -42,12 +43,19 @@ extension Console {
         let shelves = try childShelves(of: current)
         for shelf in shelves { say(TerminalText.visible("\(shelf)/")) }
         let books = try library.bookListings(directlyOn: current)
-        for book in books { say(Self.line(for: book)) }
+        for book in books { say(Self.line(for: book) + elsewhere(book.id)) }
         // An empty library is a dead end for someone new: say what fills it. (An empty shelf
         // stays an empty answer: scripts read `ls`.)
         if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.hasNoBooks {
             say("(the library is empty: 'import FOLDER' adds the books in a folder)")
         }
+    }
+
+    /// "  · laptop 3:12:40 (yesterday 22:10)": the device that listened to the book last, when
+    /// it is another one syncing with this library (as the player's last exchange found).
+    func elsewhere(_ bookId: Int64) -> String {
+        guard let newest = player.placesElsewhere(ofBook: bookId).first else { return "" }
+        return TerminalText.visible("  · " + SyncText.placeText(newest))
     }
 
     static func line(for book: BookListing) -> String {
@@ -88,6 +96,6 @@ extension Console {
     func find(_ text: String) throws {
         let found = try library.bookListings(containing: text)
         if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
-        for book in found { say(TerminalText.visible("/\(book.shelf ?? "")  ") + Self.line(for: book)) }
+        for book in found { say(TerminalText.visible("/\(book.shelf ?? "")  ") + Self.line(for: book) + elsewhere(book.id)) }
     }
 }

@@ -228,6 +228,12 @@ public final class Console {
         shown.item = TerminalText.visible(status.item)
         shown.chapter = status.chapter.map(TerminalText.visible)
         shown.output = TerminalText.visible(status.output)
+        // Device names come from other machines' journals.
+        shown.elsewhere = status.elsewhere?.map { place in
+            var place = place
+            place.device = TerminalText.visible(place.device)
+            return place
+        }
         say(shown.text)
     }
 
@@ -292,6 +298,8 @@ public final class Console {
             for line in SyncText.exchangeReport(report) { say(TerminalText.visible(line)) }
         case let .folder(settings):
             say(TerminalText.visible(SyncText.folderLine(settings)))
+        case let .jumpOnStart(settings):
+            say(SyncText.jumpOnStartLine(settings))
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 public import Player
 
-/// `sync [status] | sync now | sync dir FOLDER|off | sync jump`.
+/// `sync [status] | sync now | sync dir FOLDER|off | sync jump | sync auto-jump on|off`.
 enum SyncLine {
-    static let usage = "sync [status] | sync now | sync dir FOLDER|off | sync jump"
+    static let usage = "sync [status] | sync now | sync dir FOLDER|off | sync jump | sync auto-jump on|off"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> SyncRequest {
         switch arguments {
@@ -11,6 +11,8 @@ enum SyncLine {
         case ["now"]: return .now
         case ["jump"]: return .jump
         case ["dir", "off"]: return .folder(nil)
+        case ["auto-jump", "on"]: return .jumpOnStart(true)
+        case ["auto-jump", "off"]: return .jumpOnStart(false)
         case let words where words.first == "dir" && words.count == 2:
             // A folder as typed (~ and relative paths too), made absolute: it is stored.
             let typed = NSString(string: words[1]).expandingTildeInPath

@@ -8,6 +8,9 @@ public struct SyncSettings: Equatable, Sendable {
     public var deviceName: String
     /// Nil: not syncing.
     public var folder: String?
+    /// A book loaded here whose later place another device has goes there when it is started
+    /// again (true), or the player only says where that is and `sync jump` goes (false).
+    public var jumpOnStart = true
 }
 
 extension LibraryDatabase {
@@ -15,9 +18,9 @@ extension LibraryDatabase {
     /// library's journal in the sync folder from then on).
     public func syncSettings() throws -> SyncSettings {
         try writer.write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT deviceId, deviceName, folder FROM syncState WHERE id = 1"),
+            if let row = try Row.fetchOne(db, sql: "SELECT deviceId, deviceName, folder, jumpOnStart FROM syncState WHERE id = 1"),
                let device = DeviceID(row[0]) {
-                return SyncSettings(device: device, deviceName: row[1], folder: row[2])
+                return SyncSettings(device: device, deviceName: row[1], folder: row[2], jumpOnStart: row[3])
             }
             let settings = SyncSettings(device: DeviceID.random(), deviceName: Self.hostName(), folder: nil)
             try db.execute(sql: "INSERT OR REPLACE INTO syncState (id, deviceId, deviceName, folder) VALUES (1, ?, ?, NULL)",
@@ -30,6 +33,12 @@ extension LibraryDatabase {
     public func setSyncFolder(_ folder: String?) throws {
         _ = try syncSettings()
         try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ? WHERE id = 1", arguments: [folder]) }
+    }
+
+    /// Whether a book loaded here goes to another device's later place when it is started again.
+    public func setSyncJumpOnStart(_ jump: Bool) throws {
+        _ = try syncSettings()
+        try writer.write { db in try db.execute(sql: "UPDATE syncState SET jumpOnStart = ? WHERE id = 1", arguments: [jump]) }
     }
 
     /// The bookmark's id on every device, given to it now if it has none yet.

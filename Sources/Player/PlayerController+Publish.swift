@@ -5,8 +5,11 @@ public import PlayerCore
 extension PlayerController {
     /// The status with the queue's length; throws when nothing is loaded.
     func currentStatus() throws -> Status {
-        var status = Status(session: try playing())
+        let session = try playing()
+        var status = Status(session: session)
         status.queue = try library.queue().count
+        let elsewhere = placesElsewhere(ofBook: session.book.id!)
+        if !elsewhere.isEmpty { status.elsewhere = elsewhere.map(Status.Elsewhere.init) }
         return status
     }
 

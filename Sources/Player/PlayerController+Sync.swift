@@ -1,10 +1,11 @@
 import Foundation
-import Library
+public import Library
 import PlayerCore
 
 /// `sync`: exchanges with the other devices through the sync folder, as the player plays. A book
 /// not loaded takes another device's later place at once (with an undo point); the book loaded
-/// is never moved: its later place elsewhere is offered, and `sync jump` goes there.
+/// is never moved under the listener: its later place elsewhere is said when it is not playing,
+/// and taken when it is started again (`sync auto-jump on`, the default) or with `sync jump`.
 extension PlayerController {
     func sync(_ request: SyncRequest) throws -> PlayerOutcome {
         switch request {
@@ -13,8 +14,15 @@ extension PlayerController {
             let (books, problems) = try library.syncStatus(folder: folder, device: settings.device)
             return .sync(.status(settings, books, problems: problems))
         case .now:
-            let report = try sync.exchangeNow(playing: session?.book.id)
-            takeOffer(from: report)
+            var report = try sync.exchangeNow(playing: session?.book.id)
+            sync.elsewhere = report.elsewhere
+            takeOffer(from: &report)
+            report.waiting = nil
+            // Asked for: said even while playing (saying is not moving), and again if said before.
+            if let offer = sync.offer {
+                sync.offerSaid = true
+                onNotice(.synced(SyncText.offerLine(offer, jumpOnStart: sync.settings?.jumpOnStart ?? false)))
+            }
             return .sync(.exchanged(report))
         case let .folder(folder):
             if let folder {
@@ -24,30 +32,35 @@ extension PlayerController {
                 }
             }
             return .sync(.folder(try sync.setFolder(folder)))
+        case let .jumpOnStart(jump):
+            return .sync(.jumpOnStart(try sync.setJumpOnStart(jump)))
         case .jump:
             let session = try playing()
             guard let offer = sync.offer, offer.bookId == session.book.id else {
                 throw PlayerError("no other device has a later place in \(session.book.title) ('sync' shows where each is)")
             }
-            let media = try library.items(ofBook: session.book.id!)
-            guard let mediaId = media.first(where: { $0.fingerprint == offer.claim.item })?.id,
-                  let item = session.mediaIds.firstIndex(of: mediaId) else {
+            guard let target = try place(of: offer, in: session) else {
                 throw PlayerError("\(session.book.title) has no longer the file \(offer.deviceName ?? offer.claim.device.text) was in")
             }
+            sync.taken = offer.claim
             sync.offer = nil
-            session.jump(to: PlaybackPosition(item: item, frame: offer.claim.frame), kind: .beforeSyncJump)
+            session.jump(to: target, kind: .beforeSyncJump)
             return .moved(Place(session))
         }
     }
 
-    /// What an exchange in the background found: said as notices.
+    /// What an exchange in the background found: said as notices. The offer for the book
+    /// loaded is said only when it is not playing (after a pause, or at once when paused).
     func syncExchanged(_ result: Result<SyncExchangeReport, SyncProblem>) {
         switch result {
-        case let .success(report):
+        case var .success(report):
             sync.lastProblem = nil
-            takeOffer(from: report)
+            sync.elsewhere = report.elsewhere
+            takeOffer(from: &report)
+            report.waiting = nil
             for problem in report.problems { onNotice(.problem("sync: \(problem)")) }
             for line in SyncText.reportLines(report) { onNotice(.synced(line)) }
+            sayOfferIfNotPlaying()
         case let .failure(problem):
             guard problem.text != sync.lastProblem else { return }
             sync.lastProblem = problem.text
@@ -55,21 +68,70 @@ extension PlayerController {
         }
     }
 
-    /// The offer for the book loaded, if the report has one for it.
-    private func takeOffer(from report: SyncExchangeReport) {
-        if let waiting = report.waiting, waiting.bookId == session?.book.id { sync.offer = waiting }
+    /// Keeps the report's offer for the book loaded (none: an offer made before is gone, this
+    /// device having listened later since). A move of the book loaded is an offer too: it was
+    /// loaded while the exchange ran, and the session plays from where it loaded it.
+    private func takeOffer(from report: inout SyncExchangeReport) {
+        guard let session, let loaded = session.book.id else {
+            sync.offer = nil
+            return
+        }
+        if let index = report.moved.firstIndex(where: { $0.bookId == loaded }) {
+            let move = report.moved.remove(at: index)
+            if let target = try? place(of: move, in: session), target != session.position { report.waiting = move }
+        }
+        if report.waiting?.claim == sync.taken { report.waiting = nil }
+        sync.offer = report.waiting?.bookId == loaded ? report.waiting : nil
     }
 
-    /// After a pause or a stop: this device's place goes to its journal at once.
+    /// Says the offer for the book loaded once, when it is not playing.
+    private func sayOfferIfNotPlaying() {
+        guard let offer = sync.offer, !sync.offerSaid, let session, session.state != .playing else { return }
+        sync.offerSaid = true
+        onNotice(.synced(SyncText.offerLine(offer, jumpOnStart: sync.settings?.jumpOnStart ?? false)))
+    }
+
+    /// At `play`: goes to another device's later place in the book loaded, when the listener
+    /// asked for that (`sync auto-jump on`), leaving an undo point. True when it jumped.
+    func jumpToSyncOfferOnStart(_ session: PlayerSession) -> Bool {
+        guard sync.settings?.jumpOnStart == true, let offer = sync.offer, offer.bookId == session.book.id,
+              let target = try? place(of: offer, in: session) else { return false }
+        sync.taken = offer.claim
+        sync.offer = nil
+        session.jump(to: target, kind: .beforeSyncJump)
+        onNotice(.synced(SyncText.jumpedLine(offer)))
+        return true
+    }
+
+    /// Where another device's place is in the session's items; nil when the book no longer has
+    /// the file it was in.
+    private func place(of move: SyncExchangeReport.Move, in session: PlayerSession) throws -> PlaybackPosition? {
+        let media = try library.items(ofBook: session.book.id!)
+        guard let mediaId = media.first(where: { $0.fingerprint == move.claim.item })?.id,
+              let item = session.mediaIds.firstIndex(of: mediaId) else { return nil }
+        return PlaybackPosition(item: item, frame: move.claim.frame)
+    }
+
+    /// After a pause or a stop: this device's place goes to its journal at once, and an offer
+    /// kept while the book played is said.
     func syncAfter(_ command: PlayerCommand) {
         guard sync.isOn else { return }
         switch command {
-        case .pause, .stop: sync.exchangeInBackground(playing: session?.book.id)
-        case .toggle where session?.state != .playing: sync.exchangeInBackground(playing: session?.book.id)
+        case .pause, .stop:
+            sayOfferIfNotPlaying()
+            sync.exchangeInBackground(playing: session?.book.id)
+        case .toggle where session?.state != .playing:
+            sayOfferIfNotPlaying()
+            sync.exchangeInBackground(playing: session?.book.id)
         case .play:
             // Another book loaded: an offer for the one before no longer stands.
             if sync.offer?.bookId != session?.book.id { sync.offer = nil }
         default: break
         }
+    }
+
+    /// Other devices' places in a book, as the last exchange found (for `status` and `ls`).
+    public func placesElsewhere(ofBook bookId: Int64) -> [SyncBookStatus.Place] {
+        sync.elsewhere[bookId] ?? []
     }
 }

@@ -192,6 +192,10 @@ public final class PlayerController {
     /// Plays on, going back a little first after a long pause (auto-rewind). At the end of the
     /// book: the queue's next book if one waits, else this one from its start.
     func resume(_ session: PlayerSession) throws {
+        if jumpToSyncOfferOnStart(session) {
+            session.play()
+            return
+        }
         if session.hasEnded {
             if let next = try library.dequeue() {
                 onNotice(.queueNext(next))
@@ -230,6 +234,9 @@ public final class PlayerController {
             throw PlayerError("\(book.title): \(missing.path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
         }
         guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
+        // Another device's later listening is taken first (at the player's start, the first
+        // exchange may still be reading the folder).
+        sync.waitForFirstExchange()
         let start = try library.startingPlace(ofBook: book.id!)
         let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
         let sinks = try openOutput(outputName)

@@ -9,6 +9,8 @@ public enum SyncRequest: Sendable, Equatable {
     case now
     /// Sync through this folder from now on; nil: stop syncing.
     case folder(String?)
+    /// Whether the book loaded goes to another device's later place when it is started again.
+    case jumpOnStart(Bool)
     /// Go to the place another device offers for the book loaded.
     case jump
 }
@@ -18,6 +20,7 @@ public enum SyncOutcome: Sendable {
     case status(SyncSettings, [SyncBookStatus], problems: [String])
     case exchanged(SyncExchangeReport)
     case folder(SyncSettings)
+    case jumpOnStart(SyncSettings)
 }
 
 /// Sync for a running player: the folder watched with inotify, exchanges run on a queue of their
@@ -31,9 +34,21 @@ final class PlayerSync {
     private let queue = DispatchQueue(label: "abplayer.sync", qos: .utility)
     private let wake: @Sendable (PlayerInput) -> Void
     /// Another device's later place in the book loaded, until it is taken or another book loads.
-    var offer: SyncExchangeReport.Move?
+    var offer: SyncExchangeReport.Move? {
+        didSet { if offer != oldValue { offerSaid = false } }
+    }
+    /// Whether the listener has been told of `offer` (it is told once, when not playing).
+    var offerSaid = false
+    /// The place last gone to: never offered again (a clock ahead of ours keeps dating it later
+    /// than the listening done here since).
+    var taken: PositionClaim?
+    /// Where the other devices are in each book, as the last exchange found.
+    var elsewhere: [Int64: [SyncBookStatus.Place]] = [:]
     /// The last problem told (a folder that went missing is said once, not at every exchange).
     var lastProblem: String?
+    /// Left when the exchange the player starts with has ended: the first book loaded waits for
+    /// it (briefly), so it starts where another device listened last, not from an older place.
+    private let firstExchange = DispatchGroup()
 
     init(library: LibraryDatabase, wake: @escaping @Sendable (PlayerInput) -> Void) {
         self.library = library
@@ -51,14 +66,23 @@ final class PlayerSync {
         guard let settings, let folder = settings.folder else { return }
         let wake = self.wake
         watch = try? SyncFolderWatch(folder: folder, device: settings.device) { wake(.syncFolderChanged) }
-        exchangeInBackground(playing: nil)
+        exchangeInBackground(playing: nil, first: true)
+    }
+
+    deinit { watch?.stop() }
+
+    /// Waits for the exchange the player started with, at most `timeout` (a slow folder, a
+    /// network mount, must not hold the first book back for long).
+    func waitForFirstExchange(timeout: Duration = .seconds(2)) {
+        let (seconds, attoseconds) = timeout.components
+        _ = firstExchange.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
     }
 
     /// An exchange on the sync queue; its report (or why it failed) comes back as `.syncExchanged`.
-    func exchangeInBackground(playing: Int64?) {
+    func exchangeInBackground(playing: Int64?, first: Bool = false) {
         guard let settings, let folder = settings.folder else { return }
         let (library, wake) = (self.library, self.wake)
-        queue.async {
+        queue.async(group: first ? firstExchange : nil) {
             do {
                 let report = try library.exchangeSync(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
                 wake(.syncExchanged(.success(report)))
@@ -89,6 +113,13 @@ final class PlayerSync {
     func stop() {
         watch?.stop()
         watch = nil
+    }
+
+    func setJumpOnStart(_ jump: Bool) throws -> SyncSettings {
+        try library.setSyncJumpOnStart(jump)
+        let settings = try library.syncSettings()
+        self.settings = settings
+        return settings
     }
 
     static let notSyncing = "not syncing: 'sync dir FOLDER' names a folder that Syncthing (or the like) keeps the same on each computer"

@@ -56,6 +56,25 @@ public struct Status: Codable, Equatable, Sendable {
     public var silenceSkippedFraction: Double?
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
     public var cover: String?
+    /// Where the other devices syncing with this library are in the book, newest listening
+    /// first; nil when none has a place in it (or sync is off).
+    public var elsewhere: [Elsewhere]?
+
+    /// Another device's place in the book.
+    public struct Elsewhere: Codable, Equatable, Sendable {
+        /// What the device calls itself (its id when its journal does not say).
+        public var device: String
+        /// Seconds into the whole book; nil when an item's length is unknown.
+        public var position: Double?
+        /// When it listened there: seconds since 1970 (UTC).
+        public var listenedAt: Double
+
+        init(_ place: SyncBookStatus.Place) {
+            device = place.deviceName ?? place.device.text
+            position = place.seconds
+            listenedAt = place.listenedAt.timeIntervalSince1970
+        }
+    }
 
     init(session: PlayerSession) {
         let timeline = session.timeline
@@ -129,6 +148,11 @@ public struct Status: Codable, Equatable, Sendable {
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
         lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
+        if let elsewhere, !elsewhere.isEmpty {
+            lines.append("elsewhere: " + elsewhere.map { place in
+                "\(place.device) \(time(place.position)) (\(SyncText.when(Date(timeIntervalSince1970: place.listenedAt))))"
+            }.joined(separator: ", "))
+        }
         return lines.joined(separator: "\n")
     }
 

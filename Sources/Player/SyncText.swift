@@ -63,10 +63,30 @@ public enum SyncText {
             + (move.leftUndoPoint ? " (the place before is kept as an automatic bookmark)" : "")
     }
 
-    /// The book playing is never moved: where another device listened later, offered.
-    public static func offerLine(_ move: SyncExchangeReport.Move, now: Date = Date()) -> String {
+    /// The book loaded is never moved: where another device listened later, offered; with
+    /// `jumpOnStart`, playing goes there.
+    public static func offerLine(_ move: SyncExchangeReport.Move, jumpOnStart: Bool = false, now: Date = Date()) -> String {
         "\(move.title): \(name(move.claim.device, move.deviceName)) was at \(Timecode.format(seconds: move.seconds)) "
-            + "(\(when(move.claim.listenedAt, now: now))); 'sync jump' to go there"
+            + "(\(when(move.claim.listenedAt, now: now))); "
+            + (jumpOnStart ? "play goes there ('sync auto-jump off' stays here)" : "'sync jump' to go there")
+    }
+
+    /// The book loaded, started again, went to another device's later place.
+    public static func jumpedLine(_ move: SyncExchangeReport.Move, now: Date = Date()) -> String {
+        "\(move.title): on at \(Timecode.format(seconds: move.seconds)), where \(name(move.claim.device, move.deviceName)) "
+            + "listened \(when(move.claim.listenedAt, now: now)); 'undo' goes back"
+    }
+
+    /// "laptop 3:12:40 (yesterday 22:10)": another device's place, as `status` and `ls` show it.
+    public static func placeText(_ place: SyncBookStatus.Place, now: Date = Date()) -> String {
+        "\(name(place.device, place.deviceName)) \(Timecode.format(seconds: place.seconds)) (\(when(place.listenedAt, now: now)))"
+    }
+
+    /// "auto-jump on: ...": what the setting does.
+    public static func jumpOnStartLine(_ settings: SyncSettings) -> String {
+        settings.jumpOnStart
+            ? "sync auto-jump on: a book loaded here goes to another device's later place when you play it (with an undo point)"
+            : "sync auto-jump off: another device's later place in the book loaded is said; 'sync jump' goes there"
     }
 
     /// What an exchange did, a line a change; nothing when nothing changed.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import Player
 
 struct Books: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +32,7 @@ struct Books: ParsableCommand {
             return try database.bookListings(shelf: shelf)
         }
         let encoder = JSONEncoder.forScripts
+        let elsewhere = json ? [:] : placesElsewhere(database)
         for book in listings {
             if json { print(encoder.line(book)); continue }
             let progress = book.finished ? "finished" : book.positionSeconds == nil ? "not started"
@@ -46,12 +48,23 @@ struct Books: ParsableCommand {
                 line += " (\(series)\(number))"
             }
             print(TerminalText.visible(line) + "  \(formatDuration(book.durationSeconds)), \(progress)")
+            if let places = elsewhere[book.id], !places.isEmpty {
+                print(TerminalText.visible("    elsewhere: " + places.map { SyncText.placeText($0) }.joined(separator: ", ")))
+            }
             guard !brief else { continue }
             for (index, item) in book.items.enumerated() {
                 print("    " + LibraryText.itemLine(number: index + 1, item))
             }
         }
     }
+}
+
+/// Where the other devices syncing with this library are in each book, by book id; none when
+/// the library does not sync (a sync folder that went missing is `sync status`'s to say).
+private func placesElsewhere(_ database: LibraryDatabase) -> [Int64: [SyncBookStatus.Place]] {
+    guard let settings = try? database.syncSettings(), let folder = settings.folder,
+          let (books, _) = try? database.syncStatus(folder: folder, device: settings.device) else { return [:] }
+    return Dictionary(books.map { ($0.bookId, $0.elsewhere) }, uniquingKeysWith: { a, _ in a })
 }
 
 /// Parses one of an enum's raw values, listing them all when the text is none of them.

@@ -10,7 +10,27 @@ import Player
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep places, bookmarks and finished books the same on every computer, through a synced folder.",
-        subcommands: [Folder.self, Now.self, Status.self], defaultSubcommand: Status.self)
+        subcommands: [Folder.self, Now.self, Status.self, AutoJump.self], defaultSubcommand: Status.self)
+
+    struct AutoJump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "auto-jump",
+            abstract: "on: playing the book loaded goes to another computer's later place (with an undo point); off: it is only said.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: ArgumentHelp("on or off.", valueName: "on|off")) var setting: String
+
+        func validate() throws {
+            guard ["on", "off"].contains(setting) else { throw ValidationError("'\(setting)' is not on or off") }
+        }
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors(database) {
+                try database.setSyncJumpOnStart(setting == "on")
+                print(SyncText.jumpOnStartLine(try database.syncSettings()))
+            }
+        }
+    }
 
     struct Folder: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -13,31 +13,14 @@ import TestSupport
 @Suite struct PlayerSyncTests {
     @Test func anotherDevicesLaterPlaceMovesABookNotLoadedAndIsOfferedForTheOneLoaded() async throws {
         // Given a player syncing through a folder, and another library of the same files
-        let harness = try ControllerHarness("sync")
-        let bookId = try harness.book("Code", itemSeconds: [4, 30]) // two files of other content (the library knows files by content); the second long enough that a loaded machine pauses it before its end
-        let laptop = try LibraryDatabase()
-        _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
-            .importPaths([harness.folder.appending(path: "Code").path])
-        let theirBook = try laptop.book(matching: "Code").id!
-        let theirItems = try laptop.items(ofBook: theirBook).map { $0.id! }
-        let rate = Int64(try laptop.items(ofBook: theirBook)[0].sampleRate)
-        let shared = try BuildProducts.temporaryDirectory("player-sync-folder")
-        let laptopDevice = DeviceID("LAPTOP")!
-        guard case let .sync(.folder(settings)) = try harness.perform(.sync(.folder(shared.path))) else {
-            Issue.record("sync dir did not answer with the folder")
-            return
-        }
-        #expect(settings.folder == shared.path)
-        func notices(containing text: String) -> Int {
-            harness.notices.filter { if case let .synced(line) = $0 { line.contains(text) } else { false } }.count
-        }
+        let world = try SyncingPlayer()
+        let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
 
         // When the laptop listens to 0:06 (item 2 at 2 s) and exchanges
-        try laptop.savePosition(bookId: theirBook, mediaId: theirItems[1], frame: 2 * rate, at: Date())
-        _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+        try world.laptopListens(item: 1, seconds: 2, after: 0)
 
         // Then the player hears of it without being asked, and the book (not loaded) is there
-        #expect(await harness.run(until: { notices(containing: "Code: now at 0:06, where laptop listened") == 1 }, seconds: 60),
+        #expect(await harness.run(until: { world.notices(containing: "Code: now at 0:06, where laptop listened") == 1 }, seconds: 60),
                 "\(harness.notices)")
         #expect(try harness.saved(bookId).item == 1 && harness.saved(bookId).frame == 2 * rate)
 
@@ -47,14 +30,12 @@ import TestSupport
         #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 1 && $0.frame >= 2 * rate })
         try harness.perform(.pause)
         // Where it is once the engine has paused (a loaded machine plays on a moment after the command).
-        #expect(await harness.run(until: { harness.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } },
-                                  seconds: 60))
+        #expect(await harness.run(until: { world.reported(.paused, from: 0) }, seconds: 60))
         let pausedAt = try #require(harness.status.bookPosition)
-        try laptop.savePosition(bookId: theirBook, mediaId: theirItems[0], frame: 2 * rate, at: Date().addingTimeInterval(60))
-        _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+        try world.laptopListens(item: 0, seconds: 2, after: 60)
 
         // Then the place is offered, not taken
-        #expect(await harness.run(until: { notices(containing: "laptop was at 0:02") >= 1 }, seconds: 60), "\(harness.notices)")
+        #expect(await harness.run(until: { world.notices(containing: "laptop was at 0:02") >= 1 }, seconds: 60), "\(harness.notices)")
         #expect(harness.status.itemNumber == 2)
 
         // When the listener takes it, then the player is there, and undo goes back
@@ -70,5 +51,106 @@ import TestSupport
         #expect(abs((back.bookSeconds ?? 0) - pausedAt) < 0.3, "\(back.text), paused at \(pausedAt)")
         // and with no offer standing, sync jump says so
         #expect(throws: PlayerError.self) { try harness.perform(.sync(.jump)) }
+    }
+
+    @Test func playingTheBookLoadedGoesToTheLaterPlaceWhenAutoJumpIsOnAndOnlySaysWhereItIsWhenOff() async throws {
+        // Given a player syncing, playing its book from the start
+        let world = try SyncingPlayer()
+        let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
+        try harness.perform(.play(bookId: bookId))
+        #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 1 && $0.frame >= rate })
+
+        // When the laptop listens later, to 0:03, while this player plays
+        try world.laptopListens(item: 0, seconds: 3, after: 60)
+
+        // Then status shows where the laptop is, and nothing is said or moved while it plays
+        #expect(await harness.run(until: { harness.status.elsewhere?.first?.device == "laptop" }, seconds: 60))
+        #expect(abs((harness.status.elsewhere?.first?.position ?? 0) - 3) < 0.05)
+        #expect(harness.status.text.contains("elsewhere: laptop 0:03"), "\(harness.status.text)")
+        #expect(world.notices(containing: "laptop was at") == 0, "\(harness.notices)")
+        #expect(harness.status.itemNumber == 2)
+
+        // When it pauses, then the listener is told that playing goes there
+        var from = harness.events.count
+        try harness.perform(.pause)
+        #expect(await harness.run(until: { world.reported(.paused, from: from) }, seconds: 60))
+        let pausedAt = try #require(harness.status.bookPosition)
+        #expect(world.notices(containing: "laptop was at 0:03") == 1, "\(harness.notices)")
+        #expect(world.notices(containing: "play goes there") == 1)
+
+        // When it plays again, then it plays on from the laptop's place, and undo goes back
+        try harness.perform(.play(bookId: nil))
+        #expect(world.notices(containing: "on at 0:03, where laptop listened") == 1, "\(harness.notices)")
+        #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 0 && $0.frame >= 3 * rate })
+        from = harness.events.count
+        try harness.perform(.pause)
+        #expect(await harness.run(until: { world.reported(.paused, from: from) }, seconds: 60))
+        guard case let .undone(back) = try harness.perform(.undo) else {
+            Issue.record("undo did not go back")
+            return
+        }
+        #expect(abs((back.bookSeconds ?? 0) - pausedAt) < 0.3, "\(back.text), paused at \(pausedAt)")
+
+        // When auto-jump is off and the laptop listens later again, to 0:10 (item 2 at 6 s)
+        guard case let .sync(.jumpOnStart(settings)) = try harness.perform(.sync(.jumpOnStart(false))), !settings.jumpOnStart else {
+            Issue.record("sync auto-jump off did not answer with the setting")
+            return
+        }
+        try world.laptopListens(item: 1, seconds: 6, after: 120)
+
+        // Then, paused, the listener is told where it is and how to go there; playing stays here
+        #expect(await harness.run(until: { world.notices(containing: "laptop was at 0:10") == 1 }, seconds: 60), "\(harness.notices)")
+        #expect(world.notices(containing: "'sync jump' to go there") == 1)
+        let here = try #require(harness.status.bookPosition)
+        try harness.perform(.play(bookId: nil))
+        #expect(world.notices(containing: "on at 0:10") == 0)
+        #expect(abs((harness.status.bookPosition ?? 0) - here) < 1, "\(harness.status.text)")
+        try harness.perform(.pause)
+        #expect(try harness.library.syncSettings().jumpOnStart == false)
+    }
+}
+
+/// A player syncing through a folder (`sync dir`), with a book of two files (4 s and 30 s: the
+/// second long enough that a loaded machine pauses it before its end), and another library
+/// ("laptop") that imported the same files and writes its journal there.
+private struct SyncingPlayer {
+    let harness: ControllerHarness
+    let bookId: Int64
+    let laptop: LibraryDatabase
+    let theirBook: Int64
+    let theirItems: [Int64]
+    let rate: Int64
+    let shared: URL
+    let laptopDevice = DeviceID("LAPTOP")!
+
+    init() throws {
+        harness = try ControllerHarness("sync")
+        bookId = try harness.book("Code", itemSeconds: [4, 30])
+        laptop = try LibraryDatabase()
+        _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
+            .importPaths([harness.folder.appending(path: "Code").path])
+        theirBook = try laptop.book(matching: "Code").id!
+        theirItems = try laptop.items(ofBook: theirBook).map { $0.id! }
+        rate = Int64(try laptop.items(ofBook: theirBook)[0].sampleRate)
+        shared = try BuildProducts.temporaryDirectory("player-sync-folder")
+        guard case let .sync(.folder(settings)) = try harness.perform(.sync(.folder(shared.path))), settings.folder == shared.path else {
+            throw PlayerError("sync dir did not answer with the folder")
+        }
+    }
+
+    /// The laptop listens at `frame` of its item `item`, `after` seconds from now, and exchanges.
+    func laptopListens(item: Int, seconds: Int64, after: TimeInterval) throws {
+        try laptop.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
+        _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+    }
+
+    /// How many of the player's sync notices contain `text`.
+    func notices(containing text: String) -> Int {
+        harness.notices.filter { if case let .synced(line) = $0 { line.contains(text) } else { false } }.count
+    }
+
+    /// Whether the engine has reported `state` since event `from`.
+    func reported(_ state: PlaybackState, from: Int) -> Bool {
+        harness.events.dropFirst(from).contains { if case .stateChanged(state) = $0 { true } else { false } }
     }
 }

@@ -26,6 +26,9 @@ public struct SyncExchangeReport: Sendable {
     public var bookmarksChanged = 0
     public var bookmarksRemoved = 0
     public var finishedChanged = 0
+    /// Where the other devices are in each book they have a place in, newest listening first
+    /// (`status` shows the book loaded's, `books` every book's).
+    public var elsewhere: [Int64: [SyncBookStatus.Place]] = [:]
     /// Records this library appended to its own journal.
     public var written = 0
     /// One line for each journal that could not be read whole.
@@ -62,6 +65,8 @@ extension LibraryDatabase {
         try self.writer.write { db in
             for (bookId, state) in merged {
                 guard let book = snapshot.books[bookId] else { continue }
+                let places = SyncBookStatus.places(state, of: book, excluding: device, names: names)
+                if !places.isEmpty { report.elsewhere[bookId] = places }
                 try applyPosition(state, to: book, rules: rules, playing: playing, names: names, db, report: &report)
                 try applyFinished(state, to: book, device: device, db, report: &report)
                 try applyBookmarks(state, to: book, snapshot: snapshot, db, report: &report)

@@ -19,6 +19,17 @@ public struct SyncBookStatus: Sendable {
     public var elsewhere: [Place]
 }
 
+extension SyncBookStatus {
+    /// The other devices' places in `state`, newest listening first, as seconds into `book`.
+    static func places(_ state: MergedBook, of book: SyncSnapshot.Book, excluding device: DeviceID,
+                       names: [DeviceID: String]) -> [Place] {
+        state.positions.filter { $0.device != device }.sorted { $0.listenedAt > $1.listenedAt }.map {
+            Place(device: $0.device, deviceName: names[$0.device], seconds: book.seconds(item: $0.item, frame: $0.frame),
+                  listenedAt: $0.listenedAt)
+        }
+    }
+}
+
 extension LibraryDatabase {
     /// Every book some other device's journal in `folder` has a place for, with this library's
     /// own place beside it; and one line for each journal that could not be read whole. Reads;
@@ -38,11 +49,8 @@ extension LibraryDatabase {
                                          listenedAt: position.updatedAt)
                 }
             }
-            let elsewhere = state.positions.sorted { $0.listenedAt > $1.listenedAt }.map {
-                SyncBookStatus.Place(device: $0.device, deviceName: names[$0.device], seconds: book.seconds(item: $0.item, frame: $0.frame),
-                                     listenedAt: $0.listenedAt)
-            }
-            return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here, elsewhere: elsewhere)
+            return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here,
+                                  elsewhere: SyncBookStatus.places(state, of: book, excluding: device, names: names))
         }
         return (books.sorted { ($0.elsewhere.first?.listenedAt ?? .distantPast) > ($1.elsewhere.first?.listenedAt ?? .distantPast) },
                 others.problems)
