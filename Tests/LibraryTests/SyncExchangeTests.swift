@@ -67,6 +67,34 @@ import TestSupport
         #expect(try p.here.bookmarks(ofBook: p.war).filter { $0.kind == .beforeSyncJump }.isEmpty)
     }
 
+    @Test func aDeviceWhoseClockIsTenMinutesAheadIsUsedButDoesNotBeatListeningHere() throws {
+        // Given there's clock running ten minutes ahead of here's: it listens to War and to the
+        // Master "now" by its clock; here listened to War two minutes ago, and never to the Master
+        let p = try pair("skew")
+        let now = Date()
+        let theirNow = now.addingTimeInterval(600)
+        let master = try p.here.book(matching: "Мастер").id!
+        let theirMaster = try p.there.book(matching: "Мастер").id!
+        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 22_050, at: now.addingTimeInterval(-120))
+        try p.there.savePosition(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 1000, at: theirNow)
+        try p.there.savePosition(bookId: theirMaster, mediaId: try p.there.items(ofBook: theirMaster)[1].id!, frame: 4410, at: theirNow)
+        try p.exchangeThere(now: theirNow)
+
+        // When here exchanges, by its own clock
+        let report = try p.exchangeHere(now: now)
+
+        // Then War stays where here listened (a place dated in the future does not beat it), and
+        // the Master, which here never listened to, takes there's place
+        #expect(try p.here.position(ofBook: p.war)?.frame == 22_050)
+        #expect(report.moved.map(\.bookId) == [master])
+        #expect(try p.here.position(ofBook: master)?.mediaId == p.here.items(ofBook: master)[1].id
+                && p.here.position(ofBook: master)?.frame == 4410)
+        // and there, by its clock, stays where it listened last
+        let back = try p.exchangeThere(now: theirNow)
+        #expect(back.moved.isEmpty)
+        #expect(try p.there.position(ofBook: p.theirWar)?.frame == 1000)
+    }
+
     @Test func theBookPlayingIsNeverMovedButTheLaterPlaceIsOffered() throws {
         let p = try pair("playing")
         try p.there.savePosition(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 1000, at: hourAgo)

@@ -119,4 +119,47 @@ import TestSupport
         try writer.append([SyncRecord(book: book, at: at(7300), change: .finished(true))])
         #expect(try SyncJournal.read(path: path).records.last?.change == .finished(true))
     }
+
+    @Test func aFiftyMegabyteJournalIsReadWholeAndCompactedAtItsWritersNextAppend() throws {
+        // Given a stereo's journal that was never compacted: a day of a place a second, written
+        // once and repeated to about 50 MB, then one place later than all of them
+        let directory = try folder("fifty-megabytes")
+        let stereo = DeviceID("STEREO")!
+        let path = directory + "/STEREO.abplayer-journal"
+        let day = 86_400
+        try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append((1...day).map { second in
+            SyncRecord(book: book, at: at(Double(second)), change: .position(item: book.items[second % 2], frame: Int64(second) * 441))
+        })
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        let firstRecord = try #require(written.indices.filter { written[$0] == 0x0A }.dropFirst(1).first) + 1 // after the header and B lines
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        let repeats = 50_000_000 / (written.count - firstRecord)
+        for _ in 0..<repeats { handle.write(written[firstRecord...]) }
+        try handle.close()
+        let seconds = day + 1
+        try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append([
+            SyncRecord(book: book, at: at(Double(seconds)), change: .position(item: book.items[seconds % 2], frame: Int64(seconds) * 441)),
+        ])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > 50_000_000)
+
+        // When the laptop reads the folder
+        let contents = try #require(SyncFolder.read(directory, excluding: laptop))
+
+        // Then every line is read, nothing is damaged, and the newest place is the last one written
+        #expect(contents.problems.isEmpty)
+        #expect(contents.journals.map(\.entries.count) == [day * (repeats + 1) + 1])
+        let newest = SyncMergeRules.merge(contents.journals) { _ in 1 }[1]?.positions
+        #expect(newest?.map(\.frame) == [Int64(seconds) * 441] && newest?.map(\.item) == [book.items[seconds % 2]])
+
+        // When the stereo appends once more with the usual limit (1 MiB)
+        try SyncJournalWriter(folder: directory, device: stereo).append([SyncRecord(book: book, at: at(Double(seconds + 1)), change: .finished(true))])
+
+        // Then its journal is compacted to what still counts
+        let compacted = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(compacted < 2048)
+        let state = SyncMergeRules.merge([try SyncJournal.read(path: path)]) { _ in 1 }[1]
+        #expect(state?.positions.map(\.frame) == [Int64(seconds) * 441] && state?.finished?.value == true)
+    }
 }

@@ -74,6 +74,75 @@ import TestSupport
         #expect(winner.device == desktop && winner.frame == 44_100 * 3)
     }
 
+    /// Exchanges `library` as `device` until `done` holds for its report (the other journal
+    /// may not be delivered yet); the report that did, or nil at the deadline.
+    func exchange(_ library: LibraryDatabase, as device: DeviceID, in folder: URL, timeout: Double = 60,
+                  until done: (SyncExchangeReport) throws -> Bool) throws -> SyncExchangeReport? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while clock.now < deadline {
+            let report = try library.exchangeSync(folder: folder.path, device: device, playing: nil)
+            if try done(report) { return report }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return nil
+    }
+
+    @Test func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOffline() throws {
+        // Given two libraries of the same books at different paths, each exchanging through its
+        // own copy of a folder that Syncthing keeps the same
+        let (here, there, war, theirWar) = try twoLibraries("sync-offline")
+        let pair = try SyncthingPair()
+        let (mine, theirs) = (try here.items(ofBook: war), try there.items(ofBook: theirWar))
+        let hour = Date().addingTimeInterval(-3600)
+
+        // When the laptop listens to War's second file and exchanges
+        try here.savePosition(bookId: war, mediaId: mine[1].id!, frame: 44_100, at: hour)
+        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
+
+        // Then the desktop, once Syncthing has delivered, is there too
+        let moved = try #require(try exchange(there, as: desktop, in: pair.b.folder) { !$0.moved.isEmpty })
+        #expect(moved.moved.map(\.bookId) == [theirWar])
+        #expect(try there.position(ofBook: theirWar)?.mediaId == theirs[1].id && there.position(ofBook: theirWar)?.frame == 44_100)
+
+        // When the desktop bookmarks a place, then the laptop has the bookmark
+        try there.addBookmark(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
+        _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
+        #expect(try exchange(here, as: laptop, in: pair.a.folder) { $0.bookmarksAdded == 1 } != nil)
+        #expect(try here.bookmarks(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
+
+        // When both go offline and both listen, the desktop later, each exchanging with its own folder
+        try pair.a.setPaused(true)
+        try pair.b.setPaused(true)
+        try here.savePosition(bookId: war, mediaId: mine[0].id!, frame: 11_025, at: hour.addingTimeInterval(600))
+        try there.savePosition(bookId: theirWar, mediaId: theirs[1].id!, frame: 88_200, at: hour.addingTimeInterval(1200))
+        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
+        _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
+        #expect(try here.position(ofBook: war)?.frame == 11_025, "offline, each keeps its own place")
+
+        // and come back
+        try pair.a.setPaused(false)
+        try pair.b.setPaused(false)
+
+        // Then the laptop takes the desktop's later place and keeps its own as an undo point
+        let caughtUp = try #require(try exchange(here, as: laptop, in: pair.a.folder, timeout: 120) { !$0.moved.isEmpty })
+        #expect(caughtUp.moved.first?.leftUndoPoint == true)
+        #expect(try here.position(ofBook: war)?.mediaId == mine[1].id && here.position(ofBook: war)?.frame == 88_200)
+        let undo = try here.bookmarks(ofBook: war).filter { $0.kind == .beforeSyncJump }
+        #expect(undo.map(\.frame) == [11_025] && undo.map(\.mediaId) == [mine[0].id])
+        // and the desktop, once the laptop's journal is back, stays where it listened last
+        #expect(try journal(of: laptop, in: pair.b.folder, records: 3, timeout: 120) != nil) // its place, the bookmark it took, its offline place
+        let settled = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
+        #expect(settled.moved.isEmpty && settled.waiting == nil)
+        #expect(try there.position(ofBook: theirWar)?.frame == 88_200)
+
+        // When the laptop marks War finished, then the desktop has it finished too
+        try here.markFinished(bookId: war)
+        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
+        #expect(try exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
+        #expect(try there.book(matching: "#\(theirWar)").finishedAt != nil)
+    }
+
     @Test func theSameJournalCopiedByRsyncReadsTheSame() throws {
         // Given a journal written in one folder and copied to another by rsync, as a cron job would
         let (here, there, war, theirWar) = try twoLibraries("sync-rsync")
