@@ -53,12 +53,26 @@ import Testing
         #expect(try fixture.savedSeconds().map { abs($0 - 7) < 0.05 } == true)
         let status = try run(["sync", "status"], on: fixture.library).stdoutString
         #expect(status.contains("Code") && status.contains("0:07"), "status: \(status)")
+        // and so does its book list, A told apart by its id (both libraries are on this computer, of one name)
+        let deviceA = try #require(try run(["sync", "dir", shared.path], on: libraryA).stdoutString
+            .split(separator: "(").last?.split(separator: ")").first.map(String.init))
+        let books = try run(["books", "--brief"], on: fixture.library).stdoutString
+        #expect(books.contains("    elsewhere: ") && books.contains("(\(deviceA)) 0:07 (today "), "books: \(books)")
+
+        // When auto-jump is turned off, then it says what that means
+        let off = try run(["sync", "auto-jump", "off"], on: fixture.library).requireSuccess()
+        #expect(off.stdoutString.hasPrefix("sync auto-jump off: "))
+        #expect(try run(["sync", "auto-jump", "maybe"], on: fixture.library).status != 0)
 
         // When a player runs on B, `sync now` there waits for it to stop, in one line
         let daemon = try DaemonProcess(fixture, output: "null")
         #expect(daemon.waitForSocket { fixture.socketPath() })
         let refused = try run(["sync", "now"], on: fixture.library)
         #expect(refused.status == 1 && refused.stderr.contains("a player is running") && refused.stderr.split(separator: "\n").count == 1)
+        // and the player's own, asked through remote as that line says, exchanges
+        let remote = try Command.run(BuildProducts.abplayer.path, ["remote", "--library", fixture.library, "sync", "now"],
+                                     environment: fixture.environment, timeout: 60)
+        #expect(remote.status == 0 && remote.stdoutString.contains("in step with the other devices"), "out: \(remote.stdoutString) err: \(remote.stderr)")
         #expect(daemon.stop() == 0)
     }
 }

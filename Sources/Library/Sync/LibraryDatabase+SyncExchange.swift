@@ -61,7 +61,7 @@ extension LibraryDatabase {
         let journals = others.journals + [ownNow].compactMap { $0 }
         let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
-        let names = Dictionary(others.journals.compactMap { j in j.deviceName.map { (j.device, $0) } }, uniquingKeysWith: { a, _ in a })
+        let names = others.deviceNames(besides: deviceName)
         try self.writer.write { db in
             for (bookId, state) in merged {
                 guard let book = snapshot.books[bookId] else { continue }

@@ -40,7 +40,7 @@ extension LibraryDatabase {
         }
         let snapshot = try writer.read { db in try SyncSnapshot(db) }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
-        let names = Dictionary(others.journals.compactMap { j in j.deviceName.map { (j.device, $0) } }, uniquingKeysWith: { a, _ in a })
+        let names = others.deviceNames(besides: try syncSettings().deviceName)
         let books = merged.compactMap { bookId, state -> SyncBookStatus? in
             guard let book = snapshot.books[bookId], !state.positions.isEmpty else { return nil }
             let here = book.position.flatMap { position in

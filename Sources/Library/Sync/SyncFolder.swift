@@ -32,3 +32,15 @@ public enum SyncFolder {
         return contents
     }
 }
+
+extension SyncFolder.Contents {
+    /// What each device calls itself, as its journal says; a name two devices share (two
+    /// computers both called "debian", or this one's own) is told apart by the device id after it.
+    public func deviceNames(besides ownName: String?) -> [DeviceID: String] {
+        let named = journals.compactMap { journal in journal.deviceName.map { (journal.device, $0) } }
+        var uses: [String: Int] = [:]
+        for name in named.map(\.1) + [ownName].compactMap({ $0 }) { uses[name, default: 0] += 1 }
+        return Dictionary(named.map { device, name in (device, uses[name, default: 0] > 1 ? "\(name) (\(device))" : name) },
+                          uniquingKeysWith: { a, _ in a })
+    }
+}
