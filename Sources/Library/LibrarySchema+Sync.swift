@@ -56,7 +56,8 @@ extension LibrarySchema {
     /// volume: each machine's speakers differ), and only when one really changed: GRDB's `save`
     /// writes every column, so `UPDATE OF` alone would fire on a volume change too. A row made with
     /// none of them set is no setting at all. A sync exchange taking another device's change writes
-    /// the rows, then sets the time to that device's, over the trigger's.
+    /// the rows, then sets the time to that device's, over the trigger's. A later migration that
+    /// rebuilds bookSettings or userChapter drops these triggers with the table: it must make them again.
     static let v12 = """
         ALTER TABLE book ADD COLUMN settingsChangedAt DATETIME;
         ALTER TABLE book ADD COLUMN chaptersChangedAt DATETIME;
