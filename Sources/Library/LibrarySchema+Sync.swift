@@ -49,9 +49,47 @@ extension LibrarySchema {
     /// later place when it is started again (1), or only says where that is (0).
     static let syncSettingsVersion = "v12-sync-settings-chapters"
 
+    ///
+    /// The two times are stamped by triggers, so no writer of settings or chapters (the player, the
+    /// `book` command, a state import, a rescan dropping a file) can forget to: `strftime(..., '%f')`
+    /// is StoredDate's text form. Only the settings that travel stamp `settingsChangedAt` (not the
+    /// volume: each machine's speakers differ), and only when one really changed: GRDB's `save`
+    /// writes every column, so `UPDATE OF` alone would fire on a volume change too. A row made with
+    /// none of them set is no setting at all. A sync exchange taking another device's change writes
+    /// the rows, then sets the time to that device's, over the trigger's. A later migration that
+    /// rebuilds bookSettings or userChapter drops these triggers with the table: it must make them again.
     static let v12 = """
         ALTER TABLE book ADD COLUMN settingsChangedAt DATETIME;
         ALTER TABLE book ADD COLUMN chaptersChangedAt DATETIME;
         ALTER TABLE syncState ADD COLUMN jumpOnStart BOOLEAN NOT NULL DEFAULT 1;
+
+        CREATE TRIGGER bookSettings_travelling_inserted AFTER INSERT ON bookSettings
+        WHEN NEW.speed IS NOT NULL OR NEW.shuffle != 0 OR NEW.skipIntervalSeconds IS NOT NULL
+            OR NEW.sleepTimerSeconds IS NOT NULL OR NEW.repeatMode != 'off' OR NEW.skipSilenceMs IS NOT NULL
+            OR NEW.loudness IS NOT NULL
+        BEGIN
+            UPDATE book SET settingsChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = NEW.bookId;
+        END;
+        CREATE TRIGGER bookSettings_travelling_updated
+        AFTER UPDATE OF speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode, skipSilenceMs, loudness ON bookSettings
+        WHEN NEW.speed IS NOT OLD.speed OR NEW.shuffle IS NOT OLD.shuffle OR NEW.skipIntervalSeconds IS NOT OLD.skipIntervalSeconds
+            OR NEW.sleepTimerSeconds IS NOT OLD.sleepTimerSeconds OR NEW.repeatMode IS NOT OLD.repeatMode
+            OR NEW.skipSilenceMs IS NOT OLD.skipSilenceMs OR NEW.loudness IS NOT OLD.loudness
+        BEGIN
+            UPDATE book SET settingsChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = NEW.bookId;
+        END;
+
+        CREATE TRIGGER userChapter_inserted AFTER INSERT ON userChapter
+        BEGIN
+            UPDATE book SET chaptersChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = NEW.bookId;
+        END;
+        CREATE TRIGGER userChapter_updated AFTER UPDATE ON userChapter
+        BEGIN
+            UPDATE book SET chaptersChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id IN (OLD.bookId, NEW.bookId);
+        END;
+        CREATE TRIGGER userChapter_deleted AFTER DELETE ON userChapter
+        BEGIN
+            UPDATE book SET chaptersChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = OLD.bookId;
+        END;
         """
 }

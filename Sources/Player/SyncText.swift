@@ -99,6 +99,13 @@ public enum SyncText {
         if report.finishedChanged > 0 {
             lines.append("\(report.finishedChanged) book\(report.finishedChanged == 1 ? "" : "s") marked finished or not, as on another device")
         }
+        if report.settingsChanged > 0 {
+            lines.append("\(report.settingsChanged) book\(report.settingsChanged == 1 ? "" : "s") set as on another device "
+                + "(speed, skips, sleep timer, repeat, shuffle; the volume stays this device's)")
+        }
+        if report.chaptersChanged > 0 {
+            lines.append("\(report.chaptersChanged) book\(report.chaptersChanged == 1 ? "" : "s") with chapters as on another device")
+        }
         return lines
     }
 }

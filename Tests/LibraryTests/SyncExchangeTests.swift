@@ -30,10 +30,12 @@ import TestSupport
         }
     }
 
+    /// Two libraries in SQLite files of their own (`path` reopens one to read it back).
     func pair(_ name: String) throws -> Pair {
-        let here = try LibraryDatabase()
+        let files = try BuildProducts.temporaryDirectory("exchange-\(name)-libraries").path
+        let here = try LibraryDatabase(path: files + "/here.sqlite")
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
-        let there = try LibraryDatabase()
+        let there = try LibraryDatabase(path: files + "/there.sqlite")
         _ = try importer(there).importPaths([try copyOfAudiobookTree("exchange-\(name)").path])
         let war = try here.book(matching: "War").id!
         let theirWar = try there.book(matching: "War").id!

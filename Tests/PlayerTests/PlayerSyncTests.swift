@@ -110,7 +110,7 @@ import TestSupport
     }
 }
 
-/// A player syncing through a folder (`sync dir`), with a book of two files (4 s and 30 s: the
+/// A player syncing through a folder (`sync dir`), with a book of two files (4 s and 120 s: the
 /// second long enough that a loaded machine pauses it before its end), and another library
 /// ("laptop") that imported the same files and writes its journal there.
 private struct SyncingPlayer {
@@ -125,7 +125,7 @@ private struct SyncingPlayer {
 
     init() throws {
         harness = try ControllerHarness("sync")
-        bookId = try harness.book("Code", itemSeconds: [4, 30])
+        bookId = try harness.book("Code", itemSeconds: [4, 120])
         laptop = try LibraryDatabase()
         _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
             .importPaths([harness.folder.appending(path: "Code").path])

@@ -29,6 +29,10 @@ public struct SyncExchangeReport: Sendable {
     /// Where the other devices are in each book they have a place in, newest listening first
     /// (`status` shows the book loaded's, `books` every book's).
     public var elsewhere: [Int64: [SyncBookStatus.Place]] = [:]
+    /// Books whose settings (all but the volume) were taken from another device.
+    public var settingsChanged = 0
+    /// Books whose user chapters were taken from another device (an empty list among them).
+    public var chaptersChanged = 0
     /// Records this library appended to its own journal.
     public var written = 0
     /// One line for each journal that could not be read whole.
@@ -70,13 +74,16 @@ extension LibraryDatabase {
                 try applyPosition(state, to: book, rules: rules, playing: playing, names: names, db, report: &report)
                 try applyFinished(state, to: book, device: device, db, report: &report)
                 try applyBookmarks(state, to: book, snapshot: snapshot, db, report: &report)
+                try applySettings(state, to: book, rules: rules, playing: playing, db, report: &report)
+                try applyChapters(state, to: book, rules: rules, playing: playing, db, report: &report)
             }
         }
         return report
     }
 
     /// This library's state where its own journal says otherwise (or nothing): places, finished
-    /// marks, user bookmarks made or edited, and bookmarks its journal has that are gone here.
+    /// marks, user bookmarks made or edited, bookmarks its journal has that are gone here, and
+    /// settings and chapter lists changed since.
     private func outgoingRecords(snapshot: SyncSnapshot, own: SyncJournal?, device: DeviceID, now: Date) throws -> [SyncRecord] {
         let journaled = own.map { journal in
             SyncMergeRules.merge([journal]) { snapshot.bookId(matching: $0, library: self) }
@@ -112,6 +119,7 @@ extension LibraryDatabase {
             for gone in (said?.bookmarks ?? []).map(\.id) where !live.contains(gone) {
                 records.append(SyncRecord(book: book.identity, at: now, change: .bookmarkRemoved(id: gone)))
             }
+            records += settingsAndChaptersRecords(book, said: said)
         }
         return records
     }

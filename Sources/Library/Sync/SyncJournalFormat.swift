@@ -9,6 +9,8 @@ import Foundation
 /// F  REF  AT  1|0                                finished, or not finished any more
 /// M  REF  AT  ID  ITEM  FRAME  KIND  CREATED  NOTE   a bookmark made or edited
 /// R  REF  AT  ID                                 a bookmark removed
+/// S  REF  AT  KEY=VALUE ...                      the book's settings, whole (SyncJournalFormat+SettingsChapters)
+/// C  REF  AT  ITEM:FRAME:TITLE,...               the book's user chapters, whole
 /// ```
 /// AT and CREATED are milliseconds since 1970 (UTC); ITEM is the item's place in the book's `B`
 /// line, from 0 (FP is an item's content fingerprint); an empty AUTHOR, SECONDS or NOTE is none.
@@ -62,6 +64,11 @@ public enum SyncJournalFormat {
                       bookmark.kind.rawValue, String(milliseconds(bookmark.createdAt)), escaped(bookmark.note ?? "")]
         case let .bookmarkRemoved(id):
             fields = ["R", reference, at, escaped(id)]
+        case let .settings(settings):
+            fields = ["S", reference, at] + settingsFields(settings)
+        case let .chapters(chapters):
+            guard let list = chaptersField(chapters, items: record.book.items) else { return nil }
+            fields = ["C", reference, at, list]
         }
         return fields.joined(separator: "\t") + "\n"
     }

@@ -167,7 +167,8 @@ private enum LineParser {
             }
             return .book(reference: reference, SyncBookIdentity(items: items, title: title, author: author.isEmpty ? nil : author, seconds: seconds))
         }
-        guard [UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R")].contains(tag) else { return .unknownTag }
+        guard [UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R"), UInt8(ascii: "S"), UInt8(ascii: "C")].contains(tag)
+        else { return .unknownTag }
         guard let reference = fields.string(1, buffer), let book = books[reference], let at = fields.number(2, buffer) else { return .damaged }
         let items = journal.books[book].items
         /// An item of the book, by its index in the book's line.
@@ -187,6 +188,13 @@ private enum LineParser {
             else { return .damaged }
             change = .bookmark(SyncBookmark(id: id, item: item, frame: frame, kind: kind, note: note.isEmpty ? nil : note,
                                             createdAt: SyncJournalFormat.date(milliseconds: created)))
+        case UInt8(ascii: "S"):
+            guard let settings = SyncJournalFormat.settings((3..<max(3, fields.count)).compactMap { fields.bytes($0, buffer) })
+            else { return .damaged }
+            change = .settings(settings)
+        case UInt8(ascii: "C"):
+            guard let list = fields.bytes(3, buffer), let chapters = SyncJournalFormat.chapters(list, items: items) else { return .damaged }
+            change = .chapters(chapters)
         default:
             guard let id = fields.string(3, buffer) else { return .damaged }
             change = .bookmarkRemoved(id: id)

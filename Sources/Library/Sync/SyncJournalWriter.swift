@@ -91,14 +91,16 @@ public final class SyncJournalWriter {
     }
 }
 
-/// What a compacted journal keeps of a book: its newest place and finished mark, each bookmark's
-/// newest record and every removal. Everything else was superseded by what is kept.
+/// What a compacted journal keeps of a book: its newest place, finished mark, settings and chapter
+/// list, each bookmark's newest record and every removal. Everything else was superseded by what is kept.
 enum SyncCompaction {
     static func kept(_ records: [SyncRecord]) -> [SyncRecord] {
         var newestPosition: [SyncBookIdentity: Int] = [:]
         var newestFinished: [SyncBookIdentity: Int] = [:]
         var newestBookmark: [String: Int] = [:]
         var removal: [String: Int] = [:]
+        var newestSettings: [SyncBookIdentity: Int] = [:]
+        var newestChapters: [SyncBookIdentity: Int] = [:]
         for (index, record) in records.enumerated() {
             func isNewer(_ than: Int?) -> Bool { than.map { records[$0].at <= record.at } ?? true }
             switch record.change {
@@ -106,9 +108,11 @@ enum SyncCompaction {
             case .finished: if isNewer(newestFinished[record.book]) { newestFinished[record.book] = index }
             case let .bookmark(bookmark): if isNewer(newestBookmark[bookmark.id]) { newestBookmark[bookmark.id] = index }
             case let .bookmarkRemoved(id): if removal[id] == nil { removal[id] = index }
+            case .settings: if isNewer(newestSettings[record.book]) { newestSettings[record.book] = index }
+            case .chapters: if isNewer(newestChapters[record.book]) { newestChapters[record.book] = index }
             }
         }
-        var keep = Set(newestPosition.values).union(newestFinished.values)
+        var keep = Set(newestPosition.values).union(newestFinished.values).union(newestSettings.values).union(newestChapters.values)
         keep.formUnion(newestBookmark.filter { removal[$0.key] == nil }.values)
         keep.formUnion(removal.values)
         return records.enumerated().compactMap { keep.contains($0.offset) ? $0.element : nil }

@@ -29,12 +29,17 @@ public struct MergedBook: Equatable, Sendable {
     public var removedBookmarks: Set<String> = []
     /// When each bookmark in `bookmarks` was last made or edited (its newest record's time).
     public var bookmarkEditedAt: [String: Date] = [:]
+    /// The newest settings record, by the same order as places: it wins the book's settings whole.
+    public var settings: SyncNewest<SyncBookSettings>?
+    /// The newest user-chapter list, likewise whole.
+    public var chapters: SyncNewest<[SyncChapter]>?
 
     public static func == (lhs: MergedBook, rhs: MergedBook) -> Bool {
         Set(lhs.positions.map(\.device)) == Set(rhs.positions.map(\.device))
             && lhs.positions.allSatisfy { rhs.positions.contains($0) } && lhs.bookmarks == rhs.bookmarks && lhs.removedBookmarks == rhs.removedBookmarks
             && lhs.finished?.value == rhs.finished?.value && lhs.finished?.at == rhs.finished?.at
             && lhs.finished?.device == rhs.finished?.device
+            && lhs.settings == rhs.settings && lhs.chapters == rhs.chapters
     }
 }
 
@@ -96,7 +101,7 @@ public struct SyncMergeRules: Sendable {
                     if newestPosition[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestPosition[entry.book] = index }
                 case .finished:
                     if newestFinished[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestFinished[entry.book] = index }
-                case .bookmark, .bookmarkRemoved:
+                case .bookmark, .bookmarkRemoved, .settings, .chapters:
                     merger.add(entry.change, at: entry.at, device: journal.device, book: bookKeys[entry.book]!)
                 }
             }
@@ -134,6 +139,8 @@ private struct Merger {
     private var finished: [Int64: (value: Bool, at: Date, device: DeviceID)] = [:]
     private var newestBookmark: [Int64: [String: (at: Date, device: DeviceID, bookmark: SyncBookmark)]] = [:]
     private var removed: [Int64: Set<String>] = [:]
+    private var settings: [Int64: SyncNewest<SyncBookSettings>] = [:]
+    private var chapters: [Int64: SyncNewest<[SyncChapter]>] = [:]
 
     /// `firstOfDevice`: the caller knows no change of this device's was added before (the first
     /// journal of a device), so its place is appended without looking for an older one.
@@ -156,20 +163,28 @@ private struct Merger {
             newestBookmark[book, default: [:]][bookmark.id] = (at, device, bookmark)
         case let .bookmarkRemoved(id):
             removed[book, default: []].insert(id)
+        case let .settings(value):
+            if let old = settings[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
+            settings[book] = SyncNewest(value: value, at: at, device: device)
+        case let .chapters(list):
+            if let old = chapters[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
+            chapters[book] = SyncNewest(value: list, at: at, device: device)
         }
     }
 
     /// The books, each with its bookmarks that no device removed, oldest first.
     var books: [Int64: MergedBook] {
         var books: [Int64: MergedBook] = [:]
-        for book in Set(positions.keys).union(finished.keys).union(newestBookmark.keys).union(removed.keys) {
+        for book in Set(positions.keys).union(finished.keys).union(newestBookmark.keys).union(removed.keys)
+            .union(settings.keys).union(chapters.keys) {
             let gone = removed[book] ?? []
             books[book] = MergedBook(
                 positions: positions[book] ?? [], finished: finished[book],
                 bookmarks: (newestBookmark[book] ?? [:]).values.map(\.bookmark).filter { !gone.contains($0.id) }
                     .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
                 removedBookmarks: gone,
-                bookmarkEditedAt: (newestBookmark[book] ?? [:]).filter { !gone.contains($0.key) }.mapValues(\.at))
+                bookmarkEditedAt: (newestBookmark[book] ?? [:]).filter { !gone.contains($0.key) }.mapValues(\.at),
+                settings: settings[book], chapters: chapters[book])
         }
         return books
     }

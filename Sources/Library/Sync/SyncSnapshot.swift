@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// What this library holds that sync carries, read in a few queries: each book's identity, place,
-/// finished mark and user bookmarks. Automatic bookmarks (before a seek, a jump, a sleep) are this
+/// finished mark, user bookmarks, settings and user chapters. Automatic bookmarks (before a seek, a jump, a sleep) are this
 /// device's own undo points and never travel.
 struct SyncSnapshot {
     struct Book {
@@ -17,6 +17,14 @@ struct SyncSnapshot {
         /// When it was marked finished or not finished here (or taken from another device); nil: not since v11.
         var finishedChangedAt: Date?
         var bookmarks: [Bookmark]
+        /// Its settings that travel (all nil or off when it has none of its own).
+        var settings: SyncBookSettings
+        /// When they last changed here (or were taken from another device); nil: not since v12.
+        var settingsChangedAt: Date?
+        /// Its user chapters, in the book's order (item, frame).
+        var chapters: [SyncChapter]
+        /// When they last changed here (or were taken from another device); nil: not since v12.
+        var chaptersChangedAt: Date?
 
         func fingerprint(ofMedia mediaId: Int64) -> String? { mediaIds.firstIndex(of: mediaId).map { identity.items[$0] } }
         func mediaId(ofFingerprint fingerprint: String) -> Int64? { identity.items.firstIndex(of: fingerprint).map { mediaIds[$0] } }
@@ -60,17 +68,34 @@ struct SyncSnapshot {
             if let edited: String = row["editedAt"], let date = StoredDate.date(fromText: edited) { editedAt[bookmark.id!] = date }
         }
         var finishedChanges: [Int64: Date] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, finishedChangedAt FROM book WHERE finishedChangedAt IS NOT NULL") {
+        var settingsChanges: [Int64: Date] = [:]
+        var chaptersChanges: [Int64: Date] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, finishedChangedAt, settingsChangedAt, chaptersChangedAt FROM book
+            WHERE finishedChangedAt IS NOT NULL OR settingsChangedAt IS NOT NULL OR chaptersChangedAt IS NOT NULL
+            """) {
             if let text: String = row[1], let date = StoredDate.date(fromText: text) { finishedChanges[row[0]] = date }
+            if let text: String = row[2], let date = StoredDate.date(fromText: text) { settingsChanges[row[0]] = date }
+            if let text: String = row[3], let date = StoredDate.date(fromText: text) { chaptersChanges[row[0]] = date }
         }
+        let settings = Dictionary(try BookSettings.fetchAll(db).map { ($0.bookId, SyncBookSettings($0)) }, uniquingKeysWith: { a, _ in a })
+        var userChapters: [Int64: [UserChapter]] = [:]
+        for chapter in try UserChapter.fetchAll(db) { userChapters[chapter.bookId, default: []].append(chapter) }
         for book in try Library.Book.fetchAll(db) {
             guard let id = book.id, let bookItems = items[id] else { continue }
             let lengths = bookItems.map(\.seconds)
             let identity = SyncBookIdentity(items: bookItems.map(\.fingerprint), title: book.title, author: book.author,
                                             seconds: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + $1! })
-            books[id] = Book(id: id, identity: identity, mediaIds: bookItems.map(\.mediaId), sampleRates: bookItems.map(\.rate),
+            let mediaIds = bookItems.map(\.mediaId)
+            // A chapter on a media row that is not one of the book's items cannot be named to another library.
+            let chapters = (userChapters[id] ?? []).compactMap { chapter in
+                mediaIds.firstIndex(of: chapter.mediaId).map { SyncChapter(item: identity.items[$0], frame: chapter.frame, title: chapter.title) }
+            }
+            books[id] = Book(id: id, identity: identity, mediaIds: mediaIds, sampleRates: bookItems.map(\.rate),
                              itemSeconds: lengths, position: positions[id],
-                             finishedAt: book.finishedAt, finishedChangedAt: finishedChanges[id], bookmarks: bookmarks[id] ?? [])
+                             finishedAt: book.finishedAt, finishedChangedAt: finishedChanges[id], bookmarks: bookmarks[id] ?? [],
+                             settings: settings[id] ?? SyncBookSettings(), settingsChangedAt: settingsChanges[id],
+                             chapters: SyncChapter.ordered(chapters, items: identity.items), chaptersChangedAt: chaptersChanges[id])
             for fingerprint in Set(identity.items) { booksByFingerprint[fingerprint, default: []].append(id) }
         }
     }
