@@ -66,9 +66,8 @@ struct Sync: ParsableCommand {
 
         func run() throws {
             let database = try library.open()
-            // The player would go on saving its own place over what an exchange writes, and
-            // cannot be told which book it plays: sync waits for it to stop (the player's own
-            // `sync` is still to come).
+            // The player would go on saving its own place over what an exchange writes here:
+            // the player's own exchange (`remote sync now`) knows which book it has loaded.
             guard let lock = try library.lockForPlaying() else {
                 printError("abplayer: sync now: a player is running on \(library.resolvedPath) and syncs by itself; 'abplayer remote sync now' asks it to now")
                 throw ExitCode.failure
