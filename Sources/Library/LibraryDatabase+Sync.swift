@@ -29,8 +29,15 @@ extension LibraryDatabase {
         }
     }
 
-    /// Syncs through `folder` from now on (nil: stops syncing). The device stays what it was.
+    /// Syncs through `folder` from now on (nil: stops syncing). The device stays what it was. A
+    /// folder that is not there is refused: the sync tool makes it, or the listener does, first.
     public func setSyncFolder(_ folder: String?) throws {
+        if let folder {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw LibraryError.invalid("\(folder): no such folder; make it (or let the sync tool make it) first")
+            }
+        }
         _ = try syncSettings()
         try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ? WHERE id = 1", arguments: [folder]) }
     }

@@ -25,12 +25,6 @@ extension PlayerController {
             }
             return .sync(.exchanged(report))
         case let .folder(folder):
-            if let folder {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw PlayerError("sync dir \(folder): no such folder; make it (or let the sync tool make it) first")
-                }
-            }
             return .sync(.folder(try sync.setFolder(folder)))
         case let .jumpOnStart(jump):
             return .sync(.jumpOnStart(try sync.setJumpOnStart(jump)))

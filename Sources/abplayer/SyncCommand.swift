@@ -46,13 +46,7 @@ struct Sync: ParsableCommand {
                     print("not syncing")
                     return
                 }
-                let path = URL(fileURLWithPath: folder).standardizedFileURL.path
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    printError("abplayer: sync dir \(TerminalText.visible(folder)): no such folder; make it (or let the sync tool make it) first")
-                    throw ExitCode.failure
-                }
-                try database.setSyncFolder(path)
+                try database.setSyncFolder(URL(fileURLWithPath: folder).standardizedFileURL.path)
                 let settings = try database.syncSettings()
                 print(TerminalText.visible(SyncText.folderLine(settings)))
             }

@@ -9,17 +9,19 @@ import TestSupport
 @Suite struct SyncSettingsTests {
     @Test func theDeviceIsMadeOnceAndKeptInTheLibraryFile() throws {
         // Given a library file that never synced
-        let path = try BuildProducts.temporaryDirectory("sync-settings").appending(path: "library.sqlite").path
+        let directory = try BuildProducts.temporaryDirectory("sync-settings")
+        let path = directory.appending(path: "library.sqlite").path
         let first = try LibraryDatabase(path: path).syncSettings()
 
-        // When it is opened again and given a folder, then the folder is cleared
+        // When it is opened again and given a folder that is not there, then one that is, then the folder is cleared
         let library = try LibraryDatabase(path: path)
-        try library.setSyncFolder("/srv/sync/abplayer")
+        #expect(throws: LibraryError.self) { try library.setSyncFolder(directory.path + "/not-made-yet") }
+        try library.setSyncFolder(directory.path)
         let syncing = try library.syncSettings()
         try library.setSyncFolder(nil)
 
         // Then the device never changed, and the folder is what was said last
-        #expect(syncing.device == first.device && syncing.folder == "/srv/sync/abplayer")
+        #expect(syncing.device == first.device && syncing.folder == directory.path)
         let reopened = try LibraryDatabase(path: path).syncSettings()
         #expect(reopened.device == first.device && reopened.deviceName == first.deviceName && reopened.folder == nil)
         #expect(!first.deviceName.isEmpty)
