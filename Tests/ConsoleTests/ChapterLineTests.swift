@@ -6,20 +6,6 @@ import Testing
 
 /// `chapter add/rename/rm` and `chapters reset/detect` as typed, and their completion.
 @Suite struct ChapterLineTests {
-    func parse(_ line: String) throws -> Command {
-        try Command(words: try #require(try Tokenizer.commands(in: line).first))
-    }
-
-    func failure(_ line: String) throws -> String {
-        do {
-            _ = try parse(line)
-        } catch let error as CommandError {
-            return error.description
-        }
-        Issue.record("'\(line)' parsed")
-        return ""
-    }
-
     @Test func editsParseWithTimesInEveryFormAndTitlesAsTyped() throws {
         #expect(try parse("chapter add The Storm") == .chapterLine(.add(seconds: nil, title: "The Storm")))
         #expect(try parse("chapter add 90 The Storm") == .chapterLine(.add(seconds: 90, title: "The Storm")))

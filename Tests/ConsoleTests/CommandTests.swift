@@ -2,20 +2,6 @@
 import Testing
 
 @Suite struct CommandTests {
-    func parse(_ line: String) throws -> Command {
-        try Command(words: try #require(try Tokenizer.commands(in: line).first))
-    }
-
-    func failure(_ line: String) throws -> String {
-        do {
-            _ = try parse(line)
-        } catch let error as CommandError {
-            return error.description
-        }
-        Issue.record("'\(line)' parsed")
-        return ""
-    }
-
     @Test func playbackCommands() throws {
         #expect(try parse("play") == .play(nil))
         #expect(try parse("play Dune Messiah") == .play("Dune Messiah"))

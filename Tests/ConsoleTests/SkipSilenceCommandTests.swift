@@ -5,20 +5,6 @@ import Testing
 
 /// `silence skip ...` and `set silence ...` as typed: the forms taken, and the refusals.
 @Suite struct SkipSilenceCommandTests {
-    func parse(_ line: String) throws -> Command {
-        try Command(words: try #require(try Tokenizer.commands(in: line).first))
-    }
-
-    func failure(_ line: String) throws -> String {
-        do {
-            _ = try parse(line)
-        } catch let error as CommandError {
-            return error.description
-        }
-        Issue.record("'\(line)' was taken")
-        return ""
-    }
-
     @Test func theBooksSettingIsOnOffAMinimumInMillisecondsOrTheDefault() throws {
         #expect(try parse("silence") == .skipSilence(nil))
         #expect(try parse("silence skip on") == .skipSilence(.on(minimumMs: 600)))
