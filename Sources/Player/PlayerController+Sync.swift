@@ -15,6 +15,8 @@ extension PlayerController {
             return .sync(.status(settings, books, problems: problems))
         case .now:
             var report = try sync.exchangeNow(playing: session?.book.id)
+            sync.lastProblem = nil
+            sync.watchFolder()
             sync.elsewhere = report.elsewhere
             takeOffer(from: &report)
             report.waiting = nil
@@ -48,7 +50,9 @@ extension PlayerController {
     func syncExchanged(_ result: Result<SyncExchangeReport, SyncProblem>) {
         switch result {
         case var .success(report):
+            if sync.lastProblem != nil { onNotice(.synced("sync folder back: syncing again")) }
             sync.lastProblem = nil
+            sync.watchFolder()
             sync.elsewhere = report.elsewhere
             takeOffer(from: &report)
             report.waiting = nil

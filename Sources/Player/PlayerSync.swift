@@ -63,10 +63,18 @@ final class PlayerSync {
     private func startWatching() {
         watch?.stop()
         watch = nil
-        guard let settings, let folder = settings.folder else { return }
+        watchFolder()
+        exchangeInBackground(playing: nil, first: true)
+    }
+
+    /// Watches the folder, if it is there and not watched already. A folder that is missing at
+    /// the start, or went away (unmounted, removed), is watched again after the first exchange
+    /// that finds it back (at a pause or a stop, or `sync now`).
+    func watchFolder() {
+        guard let settings, let folder = settings.folder, watch == nil || watch?.isLost == true else { return }
+        watch?.stop()
         let wake = self.wake
         watch = try? SyncFolderWatch(folder: folder, device: settings.device) { wake(.syncFolderChanged) }
-        exchangeInBackground(playing: nil, first: true)
     }
 
     deinit { watch?.stop() }

@@ -108,6 +108,41 @@ import TestSupport
         try harness.perform(.pause)
         #expect(try harness.library.syncSettings().jumpOnStart == false)
     }
+
+    @Test func aSyncFolderThatGoesAwayIsSaidOnceAndWatchedAgainWhenItIsBack() async throws {
+        // Given a player syncing and playing
+        let world = try SyncingPlayer()
+        let harness = world.harness
+        try harness.perform(.play(bookId: world.bookId))
+        #expect(await harness.runUntilHeard(seconds: 60) { $0.item == 0 && $0.frame > 0 })
+        func problems() -> [String] { harness.notices.compactMap { if case let .problem(text) = $0, text.contains("sync") { text } else { nil } } }
+
+        // When the folder goes away (a disk unmounted) and the listener pauses
+        let away = world.shared.deletingLastPathComponent().appending(path: world.shared.lastPathComponent + "-away")
+        try FileManager.default.moveItem(at: world.shared, to: away)
+        #expect(await harness.run(until: { !problems().isEmpty }, seconds: 60))
+        var from = harness.events.count
+        try harness.perform(.pause)
+        #expect(await harness.run(until: { world.reported(.paused, from: from) }, seconds: 60))
+        #expect(throws: PlayerError.self) { try harness.perform(.sync(.now)) } // asked for: the answer says why
+
+        // Then it was said once, in one line naming the folder, and playing goes on
+        #expect(problems().count == 1 && problems().first?.contains(world.shared.path) == true, "\(problems())")
+        try harness.perform(.play(bookId: nil))
+        #expect(await harness.runUntilHeard(seconds: 60) { _ in true })
+
+        // When it is back and the listener pauses, then syncing says it goes on
+        try FileManager.default.moveItem(at: away, to: world.shared)
+        from = harness.events.count
+        try harness.perform(.pause)
+        #expect(await harness.run(until: { world.notices(containing: "sync folder back") == 1 }, seconds: 60), "\(harness.notices)")
+
+        // and the folder is watched again: the laptop's later place is seen without being asked
+        try world.laptopListens(item: 1, seconds: 5, after: 60)
+        #expect(await harness.run(until: { abs((harness.status.elsewhere?.first?.position ?? 0) - 9) < 0.05 }, seconds: 60),
+                "\(String(describing: harness.status.elsewhere))")
+        #expect(problems().count == 1)
+    }
 }
 
 /// A player syncing through a folder (`sync dir`), with a book of two files (4 s and 120 s: the

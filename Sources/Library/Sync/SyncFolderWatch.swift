@@ -14,6 +14,11 @@ public final class SyncFolderWatch: @unchecked Sendable {
     private let inotify: Inotify
     private let running = Mutex(false)
     private let finished = DispatchSemaphore(value: 0)
+    private let lost = Mutex(false)
+
+    /// The folder went away (removed, moved, unmounted): nothing more is reported. Whoever made
+    /// the watch makes a new one once the folder is back.
+    public var isLost: Bool { lost.withLock { $0 } }
 
     /// Watches `folder` from now on; throws when it cannot be watched (missing, no inotify).
     public init(folder: String, device: DeviceID, onChange: @escaping @Sendable () -> Void) throws {
@@ -55,6 +60,12 @@ public final class SyncFolderWatch: @unchecked Sendable {
             case .woken, .timedOut: continue
             case .overflow:
                 onChange() // events were lost: look anyway
+            case let .events(events) where events.contains(where: { $0.path == folder && ($0.has(IN_DELETE_SELF) || $0.has(IN_MOVE_SELF)) }):
+                // The folder itself is gone or moved: said through one last change (the exchange
+                // it asks for finds the folder missing, and says so once).
+                lost.withLock { $0 = true }
+                running.withLock { $0 = false }
+                onChange()
             case let .events(events):
                 // A journal written in place (closed after writing) or renamed into place (a sync
                 // tool's temporary file, a compaction); the sync tool's own temporary files and
