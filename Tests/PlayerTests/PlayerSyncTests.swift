@@ -143,6 +143,24 @@ import TestSupport
                 "\(String(describing: harness.status.elsewhere))")
         #expect(problems().count == 1)
     }
+
+    @Test func aPlaceWrittenOnAnotherComputerReachesThePlayerAsSoonAsSyncthingDeliversIt() async throws {
+        // Given a player syncing through its copy of a folder that a real Syncthing pair shares
+        // with the laptop's copy
+        let pair = try SyncthingPair()
+        let world = try SyncingPlayer(folder: pair.b.folder, laptopFolder: pair.a.folder)
+        let harness = world.harness
+        try harness.perform(.play(bookId: world.bookId))
+        #expect(await harness.runUntilHeard(seconds: 60) { $0.frame > 0 })
+
+        // When the laptop listens later, to 0:09, and writes its journal into its own copy
+        try world.laptopListens(item: 1, seconds: 5, after: 60)
+
+        // Then the player sees it once Syncthing has delivered the file (inotify, nothing asked)
+        #expect(await harness.run(until: { abs((harness.status.elsewhere?.first?.position ?? 0) - 9) < 0.05 }, seconds: 90),
+                "\(String(describing: harness.status.elsewhere))")
+        #expect(harness.status.text.contains("elsewhere: laptop 0:09"))
+    }
 }
 
 /// A player syncing through a folder (`sync dir`), with a book of two files (4 s and 120 s: the
@@ -155,10 +173,12 @@ private struct SyncingPlayer {
     let theirBook: Int64
     let theirItems: [Int64]
     let rate: Int64
+    /// The player's copy of the sync folder, and the laptop's (the same folder, unless a sync tool carries it).
     let shared: URL
+    let laptopFolder: URL
     let laptopDevice = DeviceID("LAPTOP")!
 
-    init() throws {
+    init(folder: URL? = nil, laptopFolder: URL? = nil) throws {
         harness = try ControllerHarness("sync")
         bookId = try harness.book("Code", itemSeconds: [4, 120])
         laptop = try LibraryDatabase()
@@ -167,7 +187,8 @@ private struct SyncingPlayer {
         theirBook = try laptop.book(matching: "Code").id!
         theirItems = try laptop.items(ofBook: theirBook).map { $0.id! }
         rate = Int64(try laptop.items(ofBook: theirBook)[0].sampleRate)
-        shared = try BuildProducts.temporaryDirectory("player-sync-folder")
+        shared = try folder ?? BuildProducts.temporaryDirectory("player-sync-folder")
+        self.laptopFolder = laptopFolder ?? shared
         guard case let .sync(.folder(settings)) = try harness.perform(.sync(.folder(shared.path))), settings.folder == shared.path else {
             throw PlayerError("sync dir did not answer with the folder")
         }
@@ -176,7 +197,7 @@ private struct SyncingPlayer {
     /// The laptop listens at `frame` of its item `item`, `after` seconds from now, and exchanges.
     func laptopListens(item: Int, seconds: Int64, after: TimeInterval) throws {
         try laptop.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
-        _ = try laptop.exchangeSync(folder: shared.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+        _ = try laptop.exchangeSync(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
     }
 
     /// How many of the player's sync notices contain `text`.
