@@ -67,16 +67,17 @@ extension PlayerController {
     }
 
     /// Keeps the report's offer for the book loaded (none: an offer made before is gone, this
-    /// device having listened later since). A move of the book loaded is an offer too: it was
-    /// loaded while the exchange ran, and the session plays from where it loaded it.
+    /// device having listened later since). A move of the book loaded to another place than it
+    /// loaded at is an offer too: it was loaded while the exchange ran, from the place before.
+    /// (Loaded at the moved place, the move is said as any other.)
     private func takeOffer(from report: inout SyncExchangeReport) {
         guard let session, let loaded = session.book.id else {
             sync.offer = nil
             return
         }
-        if let index = report.moved.firstIndex(where: { $0.bookId == loaded }) {
-            let move = report.moved.remove(at: index)
-            if let target = try? place(of: move, in: session), target != session.position { report.waiting = move }
+        if let index = report.moved.firstIndex(where: { $0.bookId == loaded }),
+           let target = try? place(of: report.moved[index], in: session), target != session.loadedAt {
+            report.waiting = report.moved.remove(at: index)
         }
         if report.waiting?.claim == sync.taken { report.waiting = nil }
         sync.offer = report.waiting?.bookId == loaded ? report.waiting : nil

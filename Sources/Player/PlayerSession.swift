@@ -37,6 +37,9 @@ final class PlayerSession {
     /// The book played to its end and stopped there: `play` starts it again (or the queue's
     /// next) rather than replaying the last fraction of a second. A jump clears it.
     private(set) var hasEnded = false
+    /// The saved place the book was loaded at (before any auto-rewind): an exchange that moved
+    /// the book to this place while it loaded moved nothing under the listener.
+    let loadedAt: PlaybackPosition
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
@@ -47,6 +50,7 @@ final class PlayerSession {
         self.settings = settings
         self.outputName = outputName
         self.place = PlaceTracker(position: start)
+        self.loadedAt = start
         self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: numbering.mediaIds, start: start,
                                           speed: settings.speed)
     }
