@@ -6,6 +6,8 @@ import TestSupport
 /// The journal between two libraries of the same books at different paths, carried by a real
 /// Syncthing pair and by plain rsync: what one library writes, the other reads whole and maps to
 /// its own books; the later listening wins.
+/// Each test polls its Syncthing pair with the thread blocked: it runs off Swift's cooperative
+/// pool (`offThePool`), so the async tests running beside it are not stalled.
 @Suite struct SyncOverSyncthingTests {
     let laptop = DeviceID("LAPTOP")!
     let desktop = DeviceID("DESKTOP")!
@@ -39,7 +41,11 @@ import TestSupport
         return SyncMergeRules(local: local).winningPosition(merged[book]?.positions ?? [])
     }
 
-    @Test func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWins() throws {
+    @Test func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWins() async throws {
+        try await offThePool { try self.aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWinsBlocking() }
+    }
+
+    private func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWinsBlocking() throws {
         // Given two libraries of the same books at different paths, and a Syncthing pair sharing a folder
         let (here, there, war, theirWar) = try twoLibraries("sync-syncthing")
         let pair = try SyncthingPair()
@@ -88,7 +94,11 @@ import TestSupport
         return nil
     }
 
-    @Test func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOffline() throws {
+    @Test func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOffline() async throws {
+        try await offThePool { try self.twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOfflineBlocking() }
+    }
+
+    private func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOfflineBlocking() throws {
         // Given two libraries of the same books at different paths, each exchanging through its
         // own copy of a folder that Syncthing keeps the same
         let (here, there, war, theirWar) = try twoLibraries("sync-offline")
@@ -143,7 +153,11 @@ import TestSupport
         #expect(try there.book(matching: "#\(theirWar)").finishedAt != nil)
     }
 
-    @Test func theSameJournalCopiedByRsyncReadsTheSame() throws {
+    @Test func theSameJournalCopiedByRsyncReadsTheSame() async throws {
+        try await offThePool { try self.theSameJournalCopiedByRsyncReadsTheSameBlocking() }
+    }
+
+    private func theSameJournalCopiedByRsyncReadsTheSameBlocking() throws {
         // Given a journal written in one folder and copied to another by rsync, as a cron job would
         let (here, there, war, theirWar) = try twoLibraries("sync-rsync")
         let source = try BuildProducts.temporaryDirectory("sync-rsync-source")

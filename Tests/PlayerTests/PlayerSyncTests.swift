@@ -147,7 +147,7 @@ import TestSupport
     @Test func aPlaceWrittenOnAnotherComputerReachesThePlayerAsSoonAsSyncthingDeliversIt() async throws {
         // Given a player syncing through its copy of a folder that a real Syncthing pair shares
         // with the laptop's copy
-        let pair = try SyncthingPair()
+        let pair = try await offThePool { try SyncthingPair() } // seconds of waiting for the two to connect
         let world = try SyncingPlayer(folder: pair.b.folder, laptopFolder: pair.a.folder)
         let harness = world.harness
         try harness.perform(.play(bookId: world.bookId))
