@@ -54,7 +54,7 @@ extension LibraryDatabase {
         try writer.append(outgoing)
         report.written = outgoing.count
 
-        let ownNow = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        let ownNow = outgoing.isEmpty ? own : try SyncJournal.read(path: ownPath)
         let journals = others.journals + [ownNow].compactMap { $0 }
         let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
@@ -170,7 +170,9 @@ extension LibraryDatabase {
                 report.bookmarksAdded += 1
             }
         }
-        for removed in state.removedBookmarks {
+        // Only those still here: every removal is in the journals for good, and asking the
+        // database for each at every exchange was thousands of statements.
+        for removed in state.removedBookmarks where local[removed] != nil {
             try db.execute(sql: "DELETE FROM bookmark WHERE syncId = ? AND bookId = ?", arguments: [removed, book.id])
             report.bookmarksRemoved += db.changesCount
         }

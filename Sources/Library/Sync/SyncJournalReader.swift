@@ -16,6 +16,9 @@ public struct SyncJournal: Sendable {
     /// The version its header states (a newer one is read as far as it is understood).
     public var version: Int
     public var books: [SyncBookIdentity] = []
+    /// Each of `books`' `SyncJournalFormat.reference`, worked out once as it is read (a merge
+    /// looks books up by it, and hashing each book's items in every journal cost more than the merge).
+    var bookReferences: [String] = []
     public var entries: [Entry] = []
     /// Lines that should have been records but were not (cut short, damaged, or naming a book
     /// the file never defined), by line number from 1. Skipped; the rest is read.
@@ -39,48 +42,68 @@ public enum SyncJournalError: Error, Equatable, CustomStringConvertible {
 
 extension SyncJournal {
     public static func read(path: String) throws -> SyncJournal {
+        try read(path: path, bookLines: nil)
+    }
+
+    /// `bookLines`: the `B` lines of journals read before, whose books are taken from there
+    /// rather than read again.
+    static func read(path: String, bookLines: SyncBookLines?) throws -> SyncJournal {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        guard let journal = parse(Array(data)) else { throw SyncJournalError.notAJournal(path: path) }
+        // Parsed where the file is mapped: a copy of 100 journals of 6 MB is a tenth of a second.
+        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), bookLines: bookLines) }
+        guard let journal else { throw SyncJournalError.notAJournal(path: path) }
         return journal
     }
 
     /// The records of a journal's bytes; nil when the first line is not a journal's header.
     /// A last line without its newline is being written (or was cut short): damaged, skipped.
     public static func parse(_ bytes: [UInt8]) -> SyncJournal? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var lines = LineScanner(buffer)
-            guard let header = lines.next(), header.isComplete else { return nil }
-            var fields = FieldScanner()
-            fields.split(header.range, of: buffer)
-            guard fields.count >= 3, fields.string(0, buffer) == SyncJournalFormat.magic,
-                  let version = fields.number(1, buffer), version >= 1,
-                  let device = fields.string(2, buffer).flatMap(DeviceID.init)
-            else { return nil }
-            let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
-            var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
-            var books: [String: Int] = [:]
-            var number = 1
-            while let line = lines.next() {
-                number += 1
-                if line.range.isEmpty { continue }
-                guard line.isComplete else { journal.damagedLines.append(number); continue }
-                fields.split(line.range, of: buffer)
-                switch LineParser.parse(fields, buffer, books: books, journal: journal) {
-                case .entry(let entry): journal.entries.append(entry)
-                case let .book(reference, book):
-                    books[reference] = journal.books.count
-                    journal.books.append(book)
-                case .unknownTag: journal.notUnderstood += 1
-                case .damaged: journal.damagedLines.append(number)
-                }
+        bytes.withUnsafeBufferPointer { parse($0, bookLines: nil) }
+    }
+
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, bookLines: SyncBookLines?) -> SyncJournal? {
+        var lines = LineScanner(buffer)
+        guard let header = lines.next(), header.isComplete else { return nil }
+        var fields = FieldScanner()
+        fields.split(header.range, of: buffer)
+        guard fields.count >= 3, fields.string(0, buffer) == SyncJournalFormat.magic,
+              let version = fields.number(1, buffer), version >= 1,
+              let device = fields.string(2, buffer).flatMap(DeviceID.init)
+        else { return nil }
+        let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
+        var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
+        var books: [String: Int] = [:]
+        var number = 1
+        while let line = lines.next() {
+            number += 1
+            if line.range.isEmpty { continue }
+            guard line.isComplete else { journal.damagedLines.append(number); continue }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[line.range])
+            if let known = bookLines?.book(line: bytes) {
+                books[known.reference] = journal.books.count
+                journal.books.append(known.book)
+                journal.bookReferences.append(known.computed)
+                continue
             }
-            return journal
+            fields.split(line.range, of: buffer)
+            switch LineParser.parse(fields, buffer, books: books, journal: journal) {
+            case .entry(let entry): journal.entries.append(entry)
+            case let .book(reference, book):
+                books[reference] = journal.books.count
+                journal.books.append(book)
+                let computed = SyncJournalFormat.reference(of: book)
+                journal.bookReferences.append(computed)
+                bookLines?.remember(line: bytes, reference: reference, book: book, computed: computed)
+            case .unknownTag: journal.notUnderstood += 1
+            case .damaged: journal.damagedLines.append(number)
+            }
         }
+        return journal
     }
 
     /// The entries with their books, in the order written.
@@ -95,11 +118,39 @@ private struct LineScanner {
     init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
     mutating func next() -> (range: Range<Int>, isComplete: Bool)? {
-        guard start < buffer.count else { return nil }
-        var end = start
-        while end < buffer.count && buffer[end] != 0x0A { end += 1 }
+        guard start < buffer.count, let base = buffer.baseAddress else { return nil }
+        // memchr, not a loop over the bytes: it looks at many at once, and a folder of journals is hundreds of MB.
+        let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+            ?? buffer.count
         defer { start = end + 1 }
         return (start..<end, end < buffer.count)
+    }
+}
+
+/// The `B` lines of journals read before, with the book each defines: every device's journal
+/// names the same books in the same bytes, so a line seen before is compared, not read again
+/// (100 devices' journals of 10,000 books of 20 items are 20 million fingerprints, of which
+/// 200,000 differ). Used by one thread at a time.
+final class SyncBookLines {
+    private var lines: [String: (bytes: [UInt8], book: SyncBookIdentity, computed: String)] = [:]
+
+    /// The book of a line seen before, byte for byte, and its reference; nil for any other line.
+    /// `reference`: as the line gives it; `computed`: `SyncJournalFormat.reference(of: book)`.
+    func book(line: UnsafeBufferPointer<UInt8>) -> (book: SyncBookIdentity, reference: String, computed: String)? {
+        // "B", a tab, then the reference the file gives (the key), up to the next tab.
+        guard line.count > 2, line[0] == UInt8(ascii: "B"), line[1] == 0x09, let base = line.baseAddress,
+              let tab = memchr(base + 2, 0x09, line.count - 2)
+        else { return nil }
+        let key = String(decoding: UnsafeBufferPointer(start: base + 2, count: UnsafeRawPointer(base + 2).distance(to: UnsafeRawPointer(tab))),
+                         as: UTF8.self)
+        guard let known = lines[key], known.bytes.count == line.count,
+              known.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, line.count) == 0 })
+        else { return nil }
+        return (known.book, key, known.computed)
+    }
+
+    func remember(line: UnsafeBufferPointer<UInt8>, reference: String, book: SyncBookIdentity, computed: String) {
+        lines[reference] = (Array(line), book, computed)
     }
 }
 
@@ -167,7 +218,10 @@ private enum LineParser {
             }
             return .book(reference: reference, SyncBookIdentity(items: items, title: title, author: author.isEmpty ? nil : author, seconds: seconds))
         }
-        guard [UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R")].contains(tag) else { return .unknownTag }
+        switch tag {
+        case UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R"): break
+        default: return .unknownTag
+        }
         guard let reference = fields.string(1, buffer), let book = books[reference], let at = fields.number(2, buffer) else { return .damaged }
         let items = journal.books[book].items
         /// An item of the book, by its index in the book's line.

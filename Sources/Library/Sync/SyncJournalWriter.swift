@@ -21,7 +21,7 @@ public final class SyncJournalWriter {
         path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
         if FileManager.default.fileExists(atPath: path) {
             let journal = try SyncJournal.read(path: path)
-            definedBooks = Set(journal.books.map(SyncJournalFormat.reference(of:)))
+            definedBooks = Set(journal.bookReferences)
         }
     }
 

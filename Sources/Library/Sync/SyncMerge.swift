@@ -79,10 +79,10 @@ public struct SyncMergeRules: Sendable {
         var devices: Set<DeviceID> = []
         for journal in journals {
             let firstOfDevice = devices.insert(journal.device).inserted
-            let bookKeys = journal.books.map { book in
-                let reference = SyncJournalFormat.reference(of: book)
+            let bookKeys = journal.bookReferences.indices.map { index in
+                let reference = journal.bookReferences[index]
                 if let known = keys[reference] { return known }
-                let found = key(book)
+                let found = key(journal.books[index])
                 keys[reference] = .some(found)
                 return found
             }
@@ -90,19 +90,27 @@ public struct SyncMergeRules: Sendable {
             // numbers (no hashing): a compacted journal has about one of each, a long one many.
             var newestPosition = [Int?](repeating: nil, count: journal.books.count)
             var newestFinished = [Int?](repeating: nil, count: journal.books.count)
-            for (index, entry) in journal.entries.enumerated() where bookKeys[entry.book] != nil {
-                switch entry.change {
+            // By index, not by element: a copy of each entry retains its strings, a million times.
+            for index in journal.entries.indices where bookKeys[journal.entries[index].book] != nil {
+                let (book, at) = (journal.entries[index].book, journal.entries[index].at)
+                switch journal.entries[index].change {
                 case .position:
-                    if newestPosition[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestPosition[entry.book] = index }
+                    if newestPosition[book].map({ journal.entries[$0].at <= at }) ?? true { newestPosition[book] = index }
                 case .finished:
-                    if newestFinished[entry.book].map({ journal.entries[$0].at <= entry.at }) ?? true { newestFinished[entry.book] = index }
+                    if newestFinished[book].map({ journal.entries[$0].at <= at }) ?? true { newestFinished[book] = index }
                 case .bookmark, .bookmarkRemoved:
-                    merger.add(entry.change, at: entry.at, device: journal.device, book: bookKeys[entry.book]!)
+                    merger.add(journal.entries[index].change, at: at, device: journal.device, book: bookKeys[book]!)
                 }
             }
             for (book, bookKey) in bookKeys.enumerated() {
                 guard let bookKey else { continue }
-                for index in [newestPosition[book], newestFinished[book]].compactMap({ $0 }) {
+                // Each in turn, not in a loop over an array of the two: that array, made for every
+                // book of every journal, was a million allocations.
+                if let index = newestPosition[book] {
+                    merger.add(journal.entries[index].change, at: journal.entries[index].at, device: journal.device, book: bookKey,
+                               firstOfDevice: firstOfDevice)
+                }
+                if let index = newestFinished[book] {
                     merger.add(journal.entries[index].change, at: journal.entries[index].at, device: journal.device, book: bookKey,
                                firstOfDevice: firstOfDevice)
                 }

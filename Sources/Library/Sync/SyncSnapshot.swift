@@ -78,6 +78,12 @@ struct SyncSnapshot {
     /// The book another library's `identity` names: most of its items by content, as
     /// `LibraryDatabase.bookId(matching:)` decides, found in memory when the items match.
     func bookId(matching identity: SyncBookIdentity, library: LibraryDatabase) -> Int64? {
+        // The usual case, the same files on every device, in one look-up: the only book holding the
+        // first item, with the same items (no other book can hold as many of them).
+        if let first = identity.items.first, let holders = booksByFingerprint[first], holders.count == 1,
+           books[holders[0]]?.identity.items == identity.items {
+            return holders[0]
+        }
         var counts: [Int64: Int] = [:]
         for fingerprint in Set(identity.items) {
             for book in booksByFingerprint[fingerprint] ?? [] { counts[book, default: 0] += 1 }
