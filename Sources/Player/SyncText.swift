@@ -20,11 +20,16 @@ public enum SyncText {
         }
         let then = local(date)
         let today = local(now)
-        let clock = String(format: "%02d:%02d", then.tm_hour, then.tm_min)
+        // Zero-padded by hand: String(format:) took most of the time of a status of 10,000 books on 100 devices.
+        func padded(_ number: Int32, _ width: Int) -> String {
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let clock = padded(then.tm_hour, 2) + ":" + padded(then.tm_min, 2)
         if then.tm_year == today.tm_year && then.tm_yday == today.tm_yday { return "today \(clock)" }
         let yesterday = local(now.addingTimeInterval(-86_400))
         if then.tm_year == yesterday.tm_year && then.tm_yday == yesterday.tm_yday { return "yesterday \(clock)" }
-        return String(format: "%04d-%02d-%02d ", then.tm_year + 1900, then.tm_mon + 1, then.tm_mday) + clock
+        return padded(then.tm_year + 1900, 4) + "-" + padded(then.tm_mon + 1, 2) + "-" + padded(then.tm_mday, 2) + " " + clock
     }
 
     /// A book's line and one line per device: where each is, and when it listened there.
@@ -33,7 +38,7 @@ public enum SyncText {
             let places = (book.here.map { [("here", $0)] } ?? []) + book.elsewhere.map { (name($0.device, $0.deviceName), $0) }
             let width = places.map(\.0.count).max() ?? 0
             return [book.title] + places.map { label, place in
-                "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                "  " + label + String(repeating: " ", count: width - label.count) + "  "
                     + Timecode.format(seconds: place.seconds) + "  " + when(place.listenedAt, now: now)
             }
         }

@@ -113,11 +113,12 @@ extension LibraryDatabase {
 
     private func applyPosition(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?,
                                names: [DeviceID: String], _ db: Database, report: inout SyncExchangeReport) throws {
-        var claims = state.positions
-        if let position = book.position, let item = book.fingerprint(ofMedia: position.mediaId) {
-            claims.append(PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: item, frame: position.frame))
+        let here = book.position.flatMap { position in
+            book.fingerprint(ofMedia: position.mediaId).map {
+                PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: $0, frame: position.frame)
+            }
         }
-        guard let winner = rules.winningPosition(claims), winner.device != rules.local,
+        guard let winner = rules.winningPosition(state.positions, and: here), winner.device != rules.local,
               let mediaId = book.mediaId(ofFingerprint: winner.item),
               book.position?.mediaId != mediaId || book.position?.frame != winner.frame
         else { return }
