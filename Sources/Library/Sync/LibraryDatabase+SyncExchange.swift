@@ -45,9 +45,11 @@ extension LibraryDatabase {
         }
         var report = SyncExchangeReport()
         report.problems = others.problems
-        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName)
-        let ownPath = writer.path
-        let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        // This library's journal as the folder was read (only this library writes it); read here
+        // when it could not be, to fail as it does.
+        let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let own = try others.own ?? (FileManager.default.fileExists(atPath: ownPath) ? SyncJournal.read(path: ownPath) : nil)
+        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own)
         let snapshot = try self.writer.read { db in try SyncSnapshot(db) }
 
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)

@@ -8,6 +8,9 @@ public enum SyncFolder {
         public var journals: [SyncJournal] = []
         /// One line for each journal that could not be read, or had damaged lines.
         public var problems: [String] = []
+        /// The excluded device's own journal, when the folder holds it: read with the others (an
+        /// exchange needs it too), not among them.
+        public var own: SyncJournal?
     }
 
     /// Every other device's journal in `folder` (not `device`'s own), read; nil when the folder
@@ -19,7 +22,9 @@ public enum SyncFolder {
                 && DeviceID(String(name.dropLast(SyncJournalFormat.fileSuffix.count))) != nil
         }.map { folder + "/" + $0 }
         var contents = Contents()
+        let ownPath = device.map { folder + "/" + $0.text + SyncJournalFormat.fileSuffix }
         for (path, read) in zip(paths, readAll(paths)) {
+            if path == ownPath { contents.own = try? read.get() }
             do {
                 let journal = try read.get()
                 if journal.device == device { continue }

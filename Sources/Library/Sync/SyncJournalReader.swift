@@ -78,6 +78,9 @@ extension SyncJournal {
         let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
         var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
         var books: [String: Int] = [:]
+        // As many books as the last journal had: growing a table of 10,000 rehashes it a dozen times.
+        books.reserveCapacity(bookLines?.booksInLastJournal ?? 0)
+        defer { bookLines?.booksInLastJournal = books.count }
         var number = 1
         while let line = lines.next() {
             number += 1
@@ -146,6 +149,8 @@ final class SyncBookLines {
     }
 
     private var lines: [String: Line] = [:]
+    /// How many books the journal read last defined.
+    var booksInLastJournal = 0
 
     /// The book of a line seen before, byte for byte, and its reference; nil for any other line.
     /// `reference`: as the line gives it; `computed`: `SyncJournalFormat.reference(of: book)`.

@@ -102,18 +102,18 @@ public struct SyncMergeRules: Sendable {
         let shards = min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let merged = Mutex([Int64: MergedBook]())
         DispatchQueue.concurrentPerform(iterations: shards) { shard in
-            let mine = bookKeys.map { $0.map { $0.flatMap { Int(UInt64(bitPattern: $0) % UInt64(shards)) == shard ? $0 : nil } } }
-            let books = fold(journals, bookKeys: mine)
+            let books = fold(journals, bookKeys: bookKeys) { Int(UInt64(bitPattern: $0) % UInt64(shards)) == shard }
             merged.withLock { $0.merge(books) { first, _ in first } }
         }
         return merged.withLock { $0 }
     }
 
-    /// The journals' changes to the books `bookKeys` names for each (nil: left out), merged.
-    private static func fold(_ journals: [SyncJournal], bookKeys allKeys: [[Int64?]]) -> [Int64: MergedBook] {
+    /// The journals' changes to the books `allKeys` names for each (nil: left out) that are `mine`, merged.
+    private static func fold(_ journals: [SyncJournal], bookKeys allKeys: [[Int64?]], mine: (Int64) -> Bool) -> [Int64: MergedBook] {
         var merger = Merger()
         var devices: Set<DeviceID> = []
-        for (journal, bookKeys) in zip(journals, allKeys) {
+        for (journal, keys) in zip(journals, allKeys) {
+            let bookKeys = keys.map { $0.flatMap { mine($0) ? $0 : nil } }
             let firstOfDevice = devices.insert(journal.device).inserted
             // Each book's newest place and mark in this journal first, by the journal's own book
             // numbers (no hashing): a compacted journal has about one of each, a long one many.

@@ -53,7 +53,9 @@ struct SyncSnapshot {
             SELECT bookItem.bookId, media.id, media.fingerprint, media.durationFrames, media.sampleRate
             FROM bookItem JOIN media ON media.id = bookItem.mediaId ORDER BY bookItem.bookId, bookItem.position
             """)
+        var itemCount = 0
         while let row = try rows.next() {
+            itemCount += 1
             let frames: Int64? = row[3]
             let rate: Int = row[4]
             items[row[0], default: []].append((row[1], row[2], rate, frames.map { Double($0) / Double(rate) }))
@@ -71,6 +73,7 @@ struct SyncSnapshot {
         for row in try Row.fetchAll(db, sql: "SELECT id, finishedChangedAt FROM book WHERE finishedChangedAt IS NOT NULL") {
             if let text: String = row[1], let date = StoredDate.date(fromText: text) { finishedChanges[row[0]] = date }
         }
+        bookByFingerprint.reserveCapacity(itemCount)
         for book in try Library.Book.fetchAll(db) {
             guard let id = book.id, let bookItems = items[id] else { continue }
             let lengths = bookItems.map(\.seconds)
