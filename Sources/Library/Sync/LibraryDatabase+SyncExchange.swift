@@ -40,7 +40,8 @@ extension LibraryDatabase {
     /// listened to, whose place is never moved (it is reported as `waiting`).
     public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60) throws -> SyncExchangeReport {
-        guard let others = SyncFolder.read(folder, excluding: device) else {
+        let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
+        guard let others = contents else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
         }
         var report = SyncExchangeReport()
@@ -50,7 +51,6 @@ extension LibraryDatabase {
         let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
         let own = try others.own ?? (FileManager.default.fileExists(atPath: ownPath) ? SyncJournal.read(path: ownPath) : nil)
         let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own)
-        let snapshot = try self.writer.read { db in try SyncSnapshot(db) }
 
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
         try writer.append(outgoing)

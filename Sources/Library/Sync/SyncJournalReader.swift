@@ -42,20 +42,14 @@ public enum SyncJournalError: Error, Equatable, CustomStringConvertible {
 
 extension SyncJournal {
     public static func read(path: String) throws -> SyncJournal {
-        try read(path: path, bookLines: nil)
-    }
-
-    /// `bookLines`: the `B` lines of journals read before, whose books are taken from there
-    /// rather than read again.
-    static func read(path: String, bookLines: SyncBookLines?) throws -> SyncJournal {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        // Parsed where the file is mapped: a copy of 100 journals of 6 MB is a tenth of a second.
-        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), bookLines: bookLines) }
+        // Parsed where it was read: a copy of a 6 MB journal is a copy too many.
+        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), reader: nil) }
         guard let journal else { throw SyncJournalError.notAJournal(path: path) }
         return journal
     }
@@ -63,10 +57,11 @@ extension SyncJournal {
     /// The records of a journal's bytes; nil when the first line is not a journal's header.
     /// A last line without its newline is being written (or was cut short): damaged, skipped.
     public static func parse(_ bytes: [UInt8]) -> SyncJournal? {
-        bytes.withUnsafeBufferPointer { parse($0, bookLines: nil) }
+        bytes.withUnsafeBufferPointer { parse($0, reader: nil) }
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, bookLines: SyncBookLines?) -> SyncJournal? {
+    /// `reader`: one reading journal after journal, whose book lines are taken again.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, reader: SyncJournalReader?) -> SyncJournal? {
         var lines = LineScanner(buffer)
         guard let header = lines.next(), header.isComplete else { return nil }
         var fields = FieldScanner()
@@ -79,15 +74,15 @@ extension SyncJournal {
         var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
         var books: [String: Int] = [:]
         // As many books as the last journal had: growing a table of 10,000 rehashes it a dozen times.
-        books.reserveCapacity(bookLines?.booksInLastJournal ?? 0)
-        defer { bookLines?.booksInLastJournal = books.count }
+        books.reserveCapacity(reader?.booksInLastJournal ?? 0)
+        defer { reader?.booksInLastJournal = books.count }
         var number = 1
         while let line = lines.next() {
             number += 1
             if line.range.isEmpty { continue }
             guard line.isComplete else { journal.damagedLines.append(number); continue }
             let bytes = UnsafeBufferPointer(rebasing: buffer[line.range])
-            if let known = bookLines?.book(line: bytes) {
+            if let known = reader?.book(line: bytes) {
                 books[known.reference] = journal.books.count
                 journal.books.append(known.book)
                 journal.bookReferences.append(known.computed)
@@ -101,7 +96,7 @@ extension SyncJournal {
                 journal.books.append(book)
                 let computed = SyncJournalFormat.reference(of: book)
                 journal.bookReferences.append(computed)
-                bookLines?.remember(line: bytes, reference: reference, book: book, computed: computed)
+                reader?.remember(line: bytes, reference: reference, book: book, computed: computed)
             case .unknownTag: journal.notUnderstood += 1
             case .damaged: journal.damagedLines.append(number)
             }
@@ -130,11 +125,12 @@ private struct LineScanner {
     }
 }
 
-/// The `B` lines of journals read before, with the book each defines: every device's journal
-/// names the same books in the same bytes, so a line seen before is compared, not read again
-/// (100 devices' journals of 10,000 books of 20 items are 20 million fingerprints, of which
-/// 200,000 differ). Used by one thread at a time.
-final class SyncBookLines {
+/// Reads journals one after another on one thread, keeping what the next can use again: the `B`
+/// lines seen, with the book each defines (every device's journal names the same books in the
+/// same bytes, so a line seen before is compared, not read again: 100 devices' journals of 10,000
+/// books of 20 items are 20 million fingerprints, of which 200,000 differ), and the buffer files
+/// are read into (600 MB of new memory, faulted in and zeroed, for 100 journals was a tenth of it).
+final class SyncJournalReader {
     /// A class, so that looking a line up retains one object, not each of its arrays and strings.
     private final class Line {
         let bytes: [UInt8]
@@ -151,6 +147,28 @@ final class SyncBookLines {
     private var lines: [String: Line] = [:]
     /// How many books the journal read last defined.
     var booksInLastJournal = 0
+    private var buffer: [UInt8] = []
+
+    func read(path: String) throws -> SyncJournal {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SyncJournalError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, buffer.count <= Int(info.st_size) { buffer = [UInt8](repeating: 0, count: Int(info.st_size) + 65536) }
+        var count = 0
+        while true {
+            // A journal being appended to is read to where it ends now (its last line may be cut short).
+            if count == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count + 65536) }
+            let got = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw SyncJournalError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+            if got == 0 { break }
+            count += got
+        }
+        let journal = buffer.withUnsafeBufferPointer { SyncJournal.parse(UnsafeBufferPointer(rebasing: $0[..<count]), reader: self) }
+        guard let journal else { throw SyncJournalError.notAJournal(path: path) }
+        return journal
+    }
 
     /// The book of a line seen before, byte for byte, and its reference; nil for any other line.
     /// `reference`: as the line gives it; `computed`: `SyncJournalFormat.reference(of: book)`.
