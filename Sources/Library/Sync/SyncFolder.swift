@@ -41,7 +41,8 @@ public enum SyncFolder {
     }
 
     /// Every journal read, on every core (100 devices' journals of 10,000 books are 600 MB), each
-    /// reader taking the next file as it is done; each keeps the book lines it has seen.
+    /// reader (a `SyncJournalReader` of its own: the book lines it has seen, its buffer) taking
+    /// the next file as it is done.
     private static func readAll(_ paths: [String]) -> [Result<SyncJournal, any Error>] {
         let next = Atomic(0)
         let results = Mutex([Result<SyncJournal, any Error>](repeating: .failure(CancellationError()), count: paths.count))

@@ -119,7 +119,7 @@ extension LibraryDatabase {
     func syncFolderAndSnapshot(_ folder: String, excluding device: DeviceID) throws -> (SyncFolder.Contents?, SyncSnapshot) {
         let snapshot = SnapshotRead()
         let done = DispatchGroup()
-        DispatchQueue.global(qos: .userInitiated).async(group: done) {
+        DispatchQueue.global().async(group: done) {
             let read = Result { try self.writer.read { db in try SyncSnapshot(db) } }
             snapshot.result.withLock { $0 = read }
         }
