@@ -47,21 +47,23 @@ extension LibraryDatabase {
     /// listened to, whose place is never moved (it is reported as `waiting`).
     public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60) throws -> SyncExchangeReport {
-        guard let others = SyncFolder.read(folder, excluding: device) else {
+        let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
+        guard let others = contents else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
         }
         var report = SyncExchangeReport()
         report.problems = others.problems
-        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName)
-        let ownPath = writer.path
-        let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
-        let snapshot = try self.writer.read { db in try SyncSnapshot(db) }
+        // This library's journal as the folder was read (only this library writes it); read here
+        // when it could not be, to fail as it does.
+        let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let own = try others.own ?? (FileManager.default.fileExists(atPath: ownPath) ? SyncJournal.read(path: ownPath) : nil)
+        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own)
 
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
         try writer.append(outgoing)
         report.written = outgoing.count
 
-        let ownNow = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        let ownNow = outgoing.isEmpty ? own : try SyncJournal.read(path: ownPath)
         let journals = others.journals + [ownNow].compactMap { $0 }
         let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
@@ -126,11 +128,12 @@ extension LibraryDatabase {
 
     private func applyPosition(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?,
                                names: [DeviceID: String], _ db: Database, report: inout SyncExchangeReport) throws {
-        var claims = state.positions
-        if let position = book.position, let item = book.fingerprint(ofMedia: position.mediaId) {
-            claims.append(PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: item, frame: position.frame))
+        let here = book.position.flatMap { position in
+            book.fingerprint(ofMedia: position.mediaId).map {
+                PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: $0, frame: position.frame)
+            }
         }
-        guard let winner = rules.winningPosition(claims), winner.device != rules.local,
+        guard let winner = rules.winningPosition(state.positions, and: here), winner.device != rules.local,
               let mediaId = book.mediaId(ofFingerprint: winner.item),
               book.position?.mediaId != mediaId || book.position?.frame != winner.frame
         else { return }
@@ -183,7 +186,9 @@ extension LibraryDatabase {
                 report.bookmarksAdded += 1
             }
         }
-        for removed in state.removedBookmarks {
+        // Only those still here: every removal is in the journals for good, and asking the
+        // database for each at every exchange was thousands of statements.
+        for removed in state.removedBookmarks where local[removed] != nil {
             try db.execute(sql: "DELETE FROM bookmark WHERE syncId = ? AND bookId = ?", arguments: [removed, book.id])
             report.bookmarksRemoved += db.changesCount
         }

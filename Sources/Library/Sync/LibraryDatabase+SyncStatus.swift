@@ -35,10 +35,10 @@ extension LibraryDatabase {
     /// own place beside it; and one line for each journal that could not be read whole. Reads;
     /// changes nothing.
     public func syncStatus(folder: String, device: DeviceID) throws -> (books: [SyncBookStatus], problems: [String]) {
-        guard let others = SyncFolder.read(folder, excluding: device) else {
+        let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
+        guard let others = contents else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder")
         }
-        let snapshot = try writer.read { db in try SyncSnapshot(db) }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
         let names = others.deviceNames(besides: try syncSettings().deviceName)
         let books = merged.compactMap { bookId, state -> SyncBookStatus? in

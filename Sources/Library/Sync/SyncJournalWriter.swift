@@ -14,15 +14,19 @@ public final class SyncJournalWriter {
     /// A journal past this size is rewritten with only what still counts.
     let compactionBytes: Int
 
-    public init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
+    public convenience init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
+        let path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        try self.init(folder: folder, device: device, name: name, compactionBytes: compactionBytes,
+                      journal: FileManager.default.fileExists(atPath: path) ? SyncJournal.read(path: path) : nil)
+    }
+
+    /// `journal`: what the file holds now, already read (nil: there is no file yet).
+    init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20, journal: SyncJournal?) throws {
         self.device = device
         deviceName = name
         self.compactionBytes = compactionBytes
         path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
-        if FileManager.default.fileExists(atPath: path) {
-            let journal = try SyncJournal.read(path: path)
-            definedBooks = Set(journal.books.map(SyncJournalFormat.reference(of:)))
-        }
+        if let journal { definedBooks = Set(journal.bookReferences) }
     }
 
     /// Writes `records` at the journal's end (the header first, in a new file; a book's `B` line
