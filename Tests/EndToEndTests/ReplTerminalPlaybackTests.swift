@@ -125,9 +125,9 @@ extension ReplTerminalTests {
         let wall = (clock.now - started).secondsValue
         terminal.stop() // waits for abplayer to quit, closing the WAV file
 
-        // Then it took about half the book's 8 s (a functional check with a wide margin: the
-        // output's start and the screen polling add a little)
-        #expect(wall > 0.4 * 8 && wall < 0.65 * 8, "played 8 s at speed 2 in \(wall) s")
+        // Then it played in real time, not faster (the output is paced: at least the 4 s it
+        // wrote; a loaded machine takes longer, so no upper bound: the 4 s written say the speed)
+        #expect(wall > 0.4 * 8, "played 8 s at speed 2 in \(wall) s")
         // and what was written lasts 4 s, each half-second at the pitch of its source second
         let wav = try WavFile.read(output)
         let seconds = Double(wav.frameCount) / Double(wav.rate)

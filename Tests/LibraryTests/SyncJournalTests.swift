@@ -120,6 +120,37 @@ import TestSupport
         #expect(try SyncJournal.read(path: path).records.last?.change == .finished(true))
     }
 
+    @Test func aLargeLibrarysJournalPastTheLimitIsRewrittenOnlyOnceHalfOfItNoLongerCounts() throws {
+        // Given a journal with a 4 KiB limit, holding the places of 100 books (past the limit, all still counting)
+        let directory = try folder("large-library")
+        let writer = try SyncJournalWriter(folder: directory, device: laptop, compactionBytes: 4096)
+        let books = (0..<100).map { n in SyncBookIdentity(items: ["\(n):00000000000000aa"], title: "Book \(n)", author: nil, seconds: 60) }
+        let place = { (book: SyncBookIdentity, second: Double) in
+            SyncRecord(book: book, at: self.at(second), change: .position(item: book.items[0], frame: Int64(second) * 44100))
+        }
+        try writer.append(books.map { place($0, 1) })
+        let path = directory + "/LAPTOP-1.abplayer-journal"
+        func size() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) }
+        let full = try size()
+        #expect(full > 4096)
+
+        // When 60 of them are listened to again, one append each
+        for book in books.prefix(60) { try writer.append([place(book, 2)]) }
+
+        // Then nothing was rewritten: the file only grew (a rewrite would copy it whole at every append)
+        #expect(try size() > full && SyncJournal.read(path: path).entries.count == 160)
+
+        // When the other 40 are, so that half of its records no longer count
+        for book in books.dropFirst(60) { try writer.append([place(book, 2)]) }
+
+        // Then it is compacted, to one place a book, each the newest
+        let compacted = try SyncJournal.read(path: path)
+        #expect(compacted.entries.count == 100)
+        #expect(try size() < full + 200)
+        let merged = SyncMergeRules.merge([compacted]) { book in Int64(book.title.dropFirst(5)) }
+        #expect(merged[0]?.positions.map(\.frame) == [2 * 44100] && merged[99]?.positions.map(\.frame) == [2 * 44100])
+    }
+
     @Test func aFiftyMegabyteJournalIsReadWholeAndCompactedAtItsWritersNextAppend() async throws {
         // Half a minute of parsing in a debug build: off the cooperative pool (see offThePool).
         try await offThePool { try self.fiftyMegabyteJournal() }

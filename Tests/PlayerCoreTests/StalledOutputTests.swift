@@ -98,7 +98,7 @@ import Testing
         // (Deadlines are generous and times measured: other suites' blocking tests can starve
         // the cooperative pool, this test's event follower included, for many seconds.)
         func waitFor(_ what: @escaping (PlaybackEvent) -> Bool) async -> Bool {
-            let deadline = clock.now + .seconds(60)
+            let deadline = clock.now + .seconds(180)
             while clock.now < deadline {
                 if log.events.withLock({ $0.contains(where: what) }) { return true }
                 try? await Task.sleep(for: .milliseconds(10))

@@ -11,7 +11,8 @@ public final class SyncJournalWriter {
     public let path: String
     /// The books this file has defined (their `B` lines), by reference.
     private var definedBooks: Set<String> = []
-    /// A journal past this size is rewritten with only what still counts.
+    /// A journal past this size is rewritten with only what still counts, once at least half of
+    /// its records no longer do.
     let compactionBytes: Int
 
     public convenience init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
@@ -43,14 +44,19 @@ public final class SyncJournalWriter {
         }
         let size = try appendText(text)
         definedBooks = defined
-        if size > compactionBytes { try compact() }
+        if size > compactionBytes { try compact(unlessMostStillCounts: true) }
     }
 
     /// Rewrites the journal with only what still counts (`SyncCompaction`): written beside it and
     /// renamed over it, so a reader sees the old file or the new one, never half of one.
-    public func compact() throws {
+    /// `unlessMostStillCounts`: not when more than half of its records would be kept. A large
+    /// library's journal is past the limit even compacted (10,000 books' lines are megabytes), and
+    /// rewriting it whole at every append would copy it for nothing; it waits until half is stale.
+    public func compact(unlessMostStillCounts: Bool = false) throws {
         let journal = try SyncJournal.read(path: path)
-        let kept = SyncCompaction.kept(journal.records)
+        let records = journal.records
+        let kept = SyncCompaction.kept(records)
+        if unlessMostStillCounts && 2 * kept.count > records.count { return }
         var text = SyncJournalFormat.header(device: device, name: deviceName)
         var defined: Set<String> = []
         for record in kept {
