@@ -96,8 +96,7 @@ struct SyncSnapshot {
         for book in try Library.Book.fetchAll(db) {
             guard let id = book.id, let bookItems = items[id] else { continue }
             let lengths = bookItems.map(\.seconds)
-            let identity = SyncBookIdentity(items: bookItems.map(\.fingerprint), title: book.title, author: book.author,
-                                            seconds: lengths.contains(nil) ? nil : lengths.reduce(0) { $0 + $1! })
+            let identity = SyncBookIdentity(title: book.title, author: book.author, fingerprints: bookItems.map(\.fingerprint), lengths: lengths)
             let mediaIds = bookItems.map(\.mediaId)
             // A chapter on a media row that is not one of the book's items cannot be named to another library.
             let chapters = (userChapters[id] ?? []).compactMap { chapter in
@@ -115,8 +114,9 @@ struct SyncSnapshot {
         }
     }
 
-    /// The book another library's `identity` names: most of its items by content, as
-    /// `LibraryDatabase.bookId(matching:)` decides, found in memory when the items match.
+    /// The book another library's `identity` names, as `LibraryDatabase.bookId(matching:)` decides:
+    /// most of its items by content (counted here, in memory, where the database would be asked
+    /// once per book of every journal), else by title, author and length.
     func bookId(matching identity: SyncBookIdentity, library: LibraryDatabase) -> Int64? {
         // The usual case, the same files on every device, in one look-up: the only book holding the
         // first item, with the same items (no other book can hold as many of them).
@@ -128,10 +128,10 @@ struct SyncSnapshot {
         for fingerprint in Set(identity.items) {
             for book in books(holding: fingerprint) { counts[book, default: 0] += 1 }
         }
-        if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), 2 * best.value >= Set(identity.items).count {
+        if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), identity.isMatched(byHolding: best.value) {
             return best.key
         }
-        return try? library.bookId(matching: identity)
+        return try? library.writer.read { db in try LibraryDatabase.bookId(byTitleAndLengthOf: identity, db) }
     }
 }
 
