@@ -38,8 +38,16 @@ build: deps
 run: build
 	$(BIN)/abplayer
 
+# The tests' scratch folders in /tmp (fixtures, libraries, private audio and sync servers) are
+# removed when the run ends, passed or failed: left behind, a few hundred runs filled this
+# machine's disk, and a Syncthing instance refuses to scan with under 1 % free. Only folders of
+# the tests' own prefixes made during this run (newer than its marker) are removed.
 test: test-deps build
-	umask 022 && ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest
+	@marker=$$(mktemp /tmp/abplayer-test-run.XXXXXX); \
+	umask 022 && ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest; status=$$?; \
+	find /tmp -maxdepth 1 -newer "$$marker" \( -name 'abp-*' -o -name 'abpc-*' -o -name 'abplayer-test-*' \
+	    -o -name 'abplayer-fixtures-*' \) -exec rm -rf {} + 2>/dev/null; \
+	rm -f "$$marker"; exit $$status
 
 bench: test-deps
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)

@@ -151,51 +151,62 @@ import TestSupport
         #expect(merged[0]?.positions.map(\.frame) == [2 * 44100] && merged[99]?.positions.map(\.frame) == [2 * 44100])
     }
 
-    @Test func aFiftyMegabyteJournalIsReadWholeAndCompactedAtItsWritersNextAppend() async throws {
-        // Half a minute of parsing in a debug build: off the cooperative pool (see offThePool).
-        try await offThePool { try self.fiftyMegabyteJournal() }
+    /// What the 50 MB test saw, worked out off the cooperative pool (half a minute of parsing in a
+    /// debug build) and checked on the test's own task.
+    struct FiftyMegabytes: Sendable {
+        var size = 0, repeats = 0, problems: [String] = [], entries: [Int] = [], newest: [PositionClaim]?
+        var compactedSize = 0, compacted: MergedBook?
     }
 
-    private func fiftyMegabyteJournal() throws {
+    @Test func aFiftyMegabyteJournalIsReadWholeAndCompactedAtItsWritersNextAppend() async throws {
         // Given a stereo's journal that was never compacted: a day of a place a second, written
         // once and repeated to about 50 MB, then one place later than all of them
         let directory = try folder("fifty-megabytes")
         let stereo = DeviceID("STEREO")!
         let path = directory + "/STEREO.abplayer-journal"
-        let day = 86_400
-        try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append((1...day).map { second in
-            SyncRecord(book: book, at: at(Double(second)), change: .position(item: book.items[second % 2], frame: Int64(second) * 441))
-        })
-        let written = try Data(contentsOf: URL(fileURLWithPath: path))
-        let firstRecord = try #require(written.indices.filter { written[$0] == 0x0A }.dropFirst(1).first) + 1 // after the header and B lines
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.seekToEndOfFile()
-        let repeats = 50_000_000 / (written.count - firstRecord)
-        for _ in 0..<repeats { handle.write(written[firstRecord...]) }
-        try handle.close()
+        let (day, book) = (86_400, book)
         let seconds = day + 1
-        try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append([
-            SyncRecord(book: book, at: at(Double(seconds)), change: .position(item: book.items[seconds % 2], frame: Int64(seconds) * 441)),
-        ])
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(size > 50_000_000)
+        let at = { @Sendable (second: Int) in Date(timeIntervalSince1970: 1_764_000_000 + Double(second)) }
+        let laptop = laptop
+        let seen = try await offThePool {
+            var seen = FiftyMegabytes()
+            try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append((1...day).map { second in
+                SyncRecord(book: book, at: at(second), change: .position(item: book.items[second % 2], frame: Int64(second) * 441))
+            })
+            let written = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let lastHeaderLine = written.indices.filter({ written[$0] == 0x0A }).dropFirst(1).first else { return seen }
+            let firstRecord = lastHeaderLine + 1 // after the header and the B line
+            guard let handle = FileHandle(forWritingAtPath: path) else { return seen }
+            handle.seekToEndOfFile()
+            seen.repeats = 50_000_000 / (written.count - firstRecord)
+            for _ in 0..<seen.repeats { handle.write(written[firstRecord...]) }
+            try handle.close()
+            try SyncJournalWriter(folder: directory, device: stereo, compactionBytes: .max).append([
+                SyncRecord(book: book, at: at(seconds), change: .position(item: book.items[seconds % 2], frame: Int64(seconds) * 441)),
+            ])
+            seen.size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
 
-        // When the laptop reads the folder
-        let contents = try #require(SyncFolder.read(directory, excluding: laptop))
+            // When the laptop reads the folder
+            let contents = SyncFolder.read(directory, excluding: laptop)
+            seen.problems = contents?.problems ?? ["not read"]
+            seen.entries = contents?.journals.map(\.entries.count) ?? []
+            seen.newest = SyncMergeRules.merge(contents?.journals ?? []) { _ in 1 }[1]?.positions
+
+            // When the stereo appends once more with the usual limit (1 MiB)
+            try SyncJournalWriter(folder: directory, device: stereo).append([SyncRecord(book: book, at: at(seconds + 1), change: .finished(true))])
+            seen.compactedSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            seen.compacted = SyncMergeRules.merge([try SyncJournal.read(path: path)]) { _ in 1 }[1]
+            return seen
+        }
+        #expect(seen.size > 50_000_000)
 
         // Then every line is read, nothing is damaged, and the newest place is the last one written
-        #expect(contents.problems.isEmpty)
-        #expect(contents.journals.map(\.entries.count) == [day * (repeats + 1) + 1])
-        let newest = SyncMergeRules.merge(contents.journals) { _ in 1 }[1]?.positions
-        #expect(newest?.map(\.frame) == [Int64(seconds) * 441] && newest?.map(\.item) == [book.items[seconds % 2]])
+        #expect(seen.problems.isEmpty)
+        #expect(seen.entries == [day * (seen.repeats + 1) + 1])
+        #expect(seen.newest?.map(\.frame) == [Int64(seconds) * 441] && seen.newest?.map(\.item) == [book.items[seconds % 2]])
 
-        // When the stereo appends once more with the usual limit (1 MiB)
-        try SyncJournalWriter(folder: directory, device: stereo).append([SyncRecord(book: book, at: at(Double(seconds + 1)), change: .finished(true))])
-
-        // Then its journal is compacted to what still counts
-        let compacted = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(compacted < 2048)
-        let state = SyncMergeRules.merge([try SyncJournal.read(path: path)]) { _ in 1 }[1]
-        #expect(state?.positions.map(\.frame) == [Int64(seconds) * 441] && state?.finished?.value == true)
+        // and after the append its journal is compacted to what still counts
+        #expect(seen.compactedSize < 2048)
+        #expect(seen.compacted?.positions.map(\.frame) == [Int64(seconds) * 441] && seen.compacted?.finished?.value == true)
     }
 }

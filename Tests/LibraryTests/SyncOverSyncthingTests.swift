@@ -6,8 +6,8 @@ import TestSupport
 /// The journal between two libraries of the same books at different paths, carried by a real
 /// Syncthing pair and by plain rsync: what one library writes, the other reads whole and maps to
 /// its own books; the later listening wins.
-/// Each test polls its Syncthing pair with the thread blocked: it runs off Swift's cooperative
-/// pool (`offThePool`), so the async tests running beside it are not stalled.
+/// The waits for Syncthing sleep as tasks, and the pair starts off Swift's cooperative pool
+/// (`offThePool`): a thread blocked for seconds here would stall the async tests beside it.
 @Suite struct SyncOverSyncthingTests {
     let laptop = DeviceID("LAPTOP")!
     let desktop = DeviceID("DESKTOP")!
@@ -22,7 +22,7 @@ import TestSupport
     }
 
     /// Waits until `folder` holds `device`'s journal with `count` records; the journal, or nil at the deadline.
-    func journal(of device: DeviceID, in folder: URL, records count: Int, timeout: Double = 60) -> SyncJournal? {
+    func journal(of device: DeviceID, in folder: URL, records count: Int, timeout: Double = 60) async throws -> SyncJournal? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
@@ -30,7 +30,7 @@ import TestSupport
                let journal = contents.journals.first(where: { $0.device == device }), journal.entries.count >= count {
                 return journal
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return nil
     }
@@ -42,13 +42,9 @@ import TestSupport
     }
 
     @Test func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWins() async throws {
-        try await offThePool { try self.aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWinsBlocking() }
-    }
-
-    private func aPlaceAndABookmarkTravelThroughSyncthingAndTheLaterListeningWinsBlocking() throws {
         // Given two libraries of the same books at different paths, and a Syncthing pair sharing a folder
         let (here, there, war, theirWar) = try twoLibraries("sync-syncthing")
-        let pair = try SyncthingPair()
+        let pair = try await offThePool { try SyncthingPair() }
         let identity = try here.syncIdentity(ofBook: war)
         let start = Date().addingTimeInterval(-3600)
 
@@ -60,7 +56,7 @@ import TestSupport
         ])
 
         // Then the desktop's copy of the folder gets the journal whole, and the place and bookmark are its own War's
-        let delivered = try #require(journal(of: laptop, in: pair.b.folder, records: 2))
+        let delivered = try #require(try await journal(of: laptop, in: pair.b.folder, records: 2))
         let theirPlace = try #require(try place(in: there, of: theirWar, journals: [delivered], local: desktop))
         #expect(theirPlace.device == laptop && theirPlace.frame == 44_100 * 2)
         #expect(theirPlace.item == (try there.items(ofBook: theirWar))[1].fingerprint)
@@ -74,7 +70,7 @@ import TestSupport
         ])
 
         // Then the laptop sees the desktop's later place win over its own
-        let back = try #require(journal(of: desktop, in: pair.a.folder, records: 1))
+        let back = try #require(try await journal(of: desktop, in: pair.a.folder, records: 1))
         let own = try SyncJournal.read(path: pair.a.folder.path + "/LAPTOP.abplayer-journal")
         let winner = try #require(try place(in: here, of: war, journals: [own, back], local: laptop))
         #expect(winner.device == desktop && winner.frame == 44_100 * 3)
@@ -83,26 +79,22 @@ import TestSupport
     /// Exchanges `library` as `device` until `done` holds for its report (the other journal
     /// may not be delivered yet); the report that did, or nil at the deadline.
     func exchange(_ library: LibraryDatabase, as device: DeviceID, in folder: URL, timeout: Double = 60,
-                  until done: (SyncExchangeReport) throws -> Bool) throws -> SyncExchangeReport? {
+                  until done: (SyncExchangeReport) throws -> Bool) async throws -> SyncExchangeReport? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
             let report = try library.exchangeSync(folder: folder.path, device: device, playing: nil)
             if try done(report) { return report }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
         }
         return nil
     }
 
     @Test func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOffline() async throws {
-        try await offThePool { try self.twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOfflineBlocking() }
-    }
-
-    private func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOfflineBlocking() throws {
         // Given two libraries of the same books at different paths, each exchanging through its
         // own copy of a folder that Syncthing keeps the same
         let (here, there, war, theirWar) = try twoLibraries("sync-offline")
-        let pair = try SyncthingPair()
+        let pair = try await offThePool { try SyncthingPair() }
         let (mine, theirs) = (try here.items(ofBook: war), try there.items(ofBook: theirWar))
         let hour = Date().addingTimeInterval(-3600)
 
@@ -111,14 +103,14 @@ import TestSupport
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
 
         // Then the desktop, once Syncthing has delivered, is there too
-        let moved = try #require(try exchange(there, as: desktop, in: pair.b.folder) { !$0.moved.isEmpty })
+        let moved = try #require(try await exchange(there, as: desktop, in: pair.b.folder) { !$0.moved.isEmpty })
         #expect(moved.moved.map(\.bookId) == [theirWar])
         #expect(try there.position(ofBook: theirWar)?.mediaId == theirs[1].id && there.position(ofBook: theirWar)?.frame == 44_100)
 
         // When the desktop bookmarks a place, then the laptop has the bookmark
         try there.addBookmark(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
         _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
-        #expect(try exchange(here, as: laptop, in: pair.a.folder) { $0.bookmarksAdded == 1 } != nil)
+        #expect(try await exchange(here, as: laptop, in: pair.a.folder) { $0.bookmarksAdded == 1 } != nil)
         #expect(try here.bookmarks(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
 
         // When both go offline and both listen, the desktop later, each exchanging with its own folder
@@ -135,13 +127,13 @@ import TestSupport
         try pair.b.setPaused(false)
 
         // Then the laptop takes the desktop's later place and keeps its own as an undo point
-        let caughtUp = try #require(try exchange(here, as: laptop, in: pair.a.folder, timeout: 120) { !$0.moved.isEmpty })
+        let caughtUp = try #require(try await exchange(here, as: laptop, in: pair.a.folder, timeout: 120) { !$0.moved.isEmpty })
         #expect(caughtUp.moved.first?.leftUndoPoint == true)
         #expect(try here.position(ofBook: war)?.mediaId == mine[1].id && here.position(ofBook: war)?.frame == 88_200)
         let undo = try here.bookmarks(ofBook: war).filter { $0.kind == .beforeSyncJump }
         #expect(undo.map(\.frame) == [11_025] && undo.map(\.mediaId) == [mine[0].id])
         // and the desktop, once the laptop's journal is back, stays where it listened last
-        #expect(try journal(of: laptop, in: pair.b.folder, records: 3, timeout: 120) != nil) // its place, the bookmark it took, its offline place
+        #expect(try await journal(of: laptop, in: pair.b.folder, records: 3, timeout: 120) != nil) // its place, the bookmark it took, its offline place
         let settled = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
         #expect(settled.moved.isEmpty && settled.waiting == nil)
         #expect(try there.position(ofBook: theirWar)?.frame == 88_200)
@@ -149,15 +141,11 @@ import TestSupport
         // When the laptop marks War finished, then the desktop has it finished too
         try here.markFinished(bookId: war)
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
-        #expect(try exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
+        #expect(try await exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
         #expect(try there.book(matching: "#\(theirWar)").finishedAt != nil)
     }
 
     @Test func theSameJournalCopiedByRsyncReadsTheSame() async throws {
-        try await offThePool { try self.theSameJournalCopiedByRsyncReadsTheSameBlocking() }
-    }
-
-    private func theSameJournalCopiedByRsyncReadsTheSameBlocking() throws {
         // Given a journal written in one folder and copied to another by rsync, as a cron job would
         let (here, there, war, theirWar) = try twoLibraries("sync-rsync")
         let source = try BuildProducts.temporaryDirectory("sync-rsync-source")

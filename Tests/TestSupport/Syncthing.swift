@@ -53,6 +53,19 @@ public final class SyncthingInstance: Sendable {
         return connection["connected"] as? Bool == true
     }
 
+    /// Whether the shared folder has started and finished its first scan (its watcher is up:
+    /// a file written before that could be missed until the hourly rescan).
+    func folderIsIdle() -> Bool {
+        guard let data = try? call("GET", "/rest/db/status?folder=\(SyncthingPair.folderID)"),
+              let reply = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return reply["state"] as? String == "idle"
+    }
+
+    /// Asks for the shared folder to be scanned now (what the watcher would have seen).
+    public func scan() throws {
+        try call("POST", "/rest/db/scan?folder=\(SyncthingPair.folderID)")
+    }
+
     /// Stops syncing with everyone (the device offline) or starts again.
     public func setPaused(_ paused: Bool) throws {
         try call("POST", paused ? "/rest/system/pause" : "/rest/system/resume")
@@ -64,6 +77,7 @@ public final class SyncthingInstance: Sendable {
 public final class SyncthingPair: Sendable {
     public let a: SyncthingInstance
     public let b: SyncthingInstance
+    static let folderID = "abplayer-sync"
 
     public init(timeout: Double = 60) throws {
         a = try SyncthingInstance(name: "a")
@@ -75,7 +89,7 @@ public final class SyncthingPair: Sendable {
         }
         for me in [a, b] {
             try me.call("POST", "/rest/config/folders", json: [
-                "id": "abplayer-sync", "label": "abplayer-sync", "path": me.folder.path, "type": "sendreceive",
+                "id": SyncthingPair.folderID, "label": SyncthingPair.folderID, "path": me.folder.path, "type": "sendreceive",
                 "devices": [["deviceID": a.deviceID], ["deviceID": b.deviceID]],
                 // Changes are seen by inotify within a second; the full rescan is only a fallback.
                 "rescanIntervalS": 3600, "fsWatcherEnabled": true, "fsWatcherDelayS": 1,
@@ -83,8 +97,10 @@ public final class SyncthingPair: Sendable {
         }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
-        while !(a.isConnected(to: b.deviceID) && b.isConnected(to: a.deviceID)) {
-            guard clock.now < deadline else { throw FixtureError.serverFailed("the two Syncthing instances did not connect in \(timeout) s") }
+        while !(a.isConnected(to: b.deviceID) && b.isConnected(to: a.deviceID) && a.folderIsIdle() && b.folderIsIdle()) {
+            guard clock.now < deadline else {
+                throw FixtureError.serverFailed("the two Syncthing instances did not connect and scan their folders in \(timeout) s")
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
