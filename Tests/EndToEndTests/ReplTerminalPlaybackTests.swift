@@ -75,9 +75,10 @@ extension ReplTerminalTests {
         #expect(inputs.stdoutString.contains(#"media.name = "audiobook""#), "\(inputs.stdoutString)")
         let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
         #expect(track.seconds.prefix(2) == [0, 1], "\(track)")
-        // and the paused position is no later than the wall time since play was typed, nor more
-        // than a second earlier (the output's start), and it stays put while paused
-        #expect(paused.itemPosition <= pausedAfter + 0.1 && paused.itemPosition > pausedAfter - 1.0,
+        // and the paused position is past the start and no later than the wall time since play
+        // was typed (no lower bound from the clock: a loaded machine starts the output late, and
+        // the recording above shows the book heard from its first second), and it stays put
+        #expect(paused.itemPosition > 0 && paused.itemPosition <= pausedAfter + 0.1,
                 "paused at \(paused.itemPosition) s, \(pausedAfter) s after play was typed")
         #expect(abs(later.itemPosition - paused.itemPosition) < 0.05, "\(paused.itemPosition) then \(later.itemPosition)")
         #expect(later.output == "pulse")
