@@ -11,15 +11,12 @@ extension PlayerController {
         switch request {
         case .status:
             guard let settings = sync.settings, let folder = settings.folder else { throw PlayerError(PlayerSync.notSyncing) }
-            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device)
+            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName)
             return .sync(.status(settings, books, problems: problems))
         case .now:
             var report = try sync.exchangeNow(playing: session?.book.id)
             sync.lastProblem = nil
-            sync.watchFolder()
-            sync.elsewhere = report.elsewhere
-            takeOffer(from: &report)
-            report.waiting = nil
+            take(&report)
             // Asked for: said even while playing (saying is not moving), and again if said before.
             if let offer = sync.offer {
                 sync.offerSaid = true
@@ -38,9 +35,7 @@ extension PlayerController {
             guard let target = try place(of: offer, in: session) else {
                 throw PlayerError("\(session.book.title) has no longer the file \(offer.deviceName ?? offer.claim.device.text) was in")
             }
-            sync.taken = offer.claim
-            sync.offer = nil
-            session.jump(to: target, kind: .beforeSyncJump)
+            go(to: offer, at: target, in: session)
             return .moved(Place(session))
         }
     }
@@ -52,10 +47,7 @@ extension PlayerController {
         case var .success(report):
             if sync.lastProblem != nil { onNotice(.synced("sync folder back: syncing again")) }
             sync.lastProblem = nil
-            sync.watchFolder()
-            sync.elsewhere = report.elsewhere
-            takeOffer(from: &report)
-            report.waiting = nil
+            take(&report)
             for problem in report.problems { onNotice(.problem("sync: \(problem)")) }
             for line in SyncText.reportLines(report) { onNotice(.synced(line)) }
             sayOfferIfNotPlaying()
@@ -64,6 +56,16 @@ extension PlayerController {
             sync.lastProblem = problem.text
             onNotice(.problem(problem.text))
         }
+    }
+
+    /// What every exchange that worked leaves: the folder watched (again, if it had gone), the
+    /// other devices' places, and the offer for the book loaded, taken out of the report (the
+    /// player says it when the book is not playing, not with the report's other lines).
+    private func take(_ report: inout SyncExchangeReport) {
+        sync.watchFolder()
+        sync.elsewhere = report.elsewhere
+        takeOffer(from: &report)
+        report.waiting = nil
     }
 
     /// Keeps the report's offer for the book loaded (none: an offer made before is gone, this
@@ -95,11 +97,16 @@ extension PlayerController {
     func jumpToSyncOfferOnStart(_ session: PlayerSession) -> Bool {
         guard sync.settings?.jumpOnStart == true, let offer = sync.offer, offer.bookId == session.book.id,
               let target = try? place(of: offer, in: session) else { return false }
+        go(to: offer, at: target, in: session)
+        onNotice(.synced(SyncText.jumpedLine(offer)))
+        return true
+    }
+
+    /// Goes to another device's place, leaving an undo point; that place is not offered again.
+    private func go(to offer: SyncExchangeReport.Move, at target: PlaybackPosition, in session: PlayerSession) {
         sync.taken = offer.claim
         sync.offer = nil
         session.jump(to: target, kind: .beforeSyncJump)
-        onNotice(.synced(SyncText.jumpedLine(offer)))
-        return true
     }
 
     /// Where another device's place is in the session's items; nil when the book no longer has

@@ -85,7 +85,7 @@ struct Sync: ParsableCommand {
             let database = try library.open()
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
-                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device)
+                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device, deviceName: settings.deviceName)
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 for line in SyncText.statusReport(settings, books) { print(TerminalText.visible(line)) }
             }

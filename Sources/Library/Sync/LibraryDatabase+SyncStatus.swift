@@ -33,14 +33,14 @@ extension SyncBookStatus {
 extension LibraryDatabase {
     /// Every book some other device's journal in `folder` has a place for, with this library's
     /// own place beside it; and one line for each journal that could not be read whole. Reads;
-    /// changes nothing.
-    public func syncStatus(folder: String, device: DeviceID) throws -> (books: [SyncBookStatus], problems: [String]) {
+    /// changes nothing. `deviceName`: this library's own, which another device's is told apart from.
+    public func syncStatus(folder: String, device: DeviceID, deviceName: String) throws -> (books: [SyncBookStatus], problems: [String]) {
         let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
         guard let others = contents else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder")
         }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
-        let names = others.deviceNames(besides: try syncSettings().deviceName)
+        let names = others.deviceNames(besides: deviceName)
         let books = merged.compactMap { bookId, state -> SyncBookStatus? in
             guard let book = snapshot.books[bookId], !state.positions.isEmpty else { return nil }
             let here = book.position.flatMap { position in
