@@ -80,14 +80,14 @@ final class DaemonProcess: Sendable {
         try process.run()
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    deinit { if !process.hasEnded { kill(process.processIdentifier, SIGKILL) } }
 
     var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
     /// Blocks until `path` exists (the daemon listens); false at the timeout or if it ended.
     func waitForSocket(_ path: () -> String?, timeout: TimeInterval = 20) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline && process.isRunning {
+        while Date() < deadline && !process.hasEnded {
             if let path = path(), FileManager.default.fileExists(atPath: path) { return true }
             Thread.sleep(forTimeInterval: 0.02)
         }

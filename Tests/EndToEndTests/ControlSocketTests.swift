@@ -160,8 +160,7 @@ extension OutputTests {
             Thread.sleep(forTimeInterval: 1.5)
             _ = try fixture.remote(["pause"]).requireSuccess()
             Thread.sleep(forTimeInterval: 1)
-            kill(subscriber.processIdentifier, SIGKILL) // (the test runner's blocked SIGTERM is inherited)
-            subscriber.waitUntilExit()
+            subscriber.kill() // SIGKILL (the test runner's blocked SIGTERM is inherited)
 
             // Then it printed JSON events: positions while playing, and a change to paused
             struct EventJSON: Decodable {
@@ -225,8 +224,7 @@ extension OutputTests {
             let first = try DaemonProcess(fixture, output: "null")
             #expect(first.waitForSocket(fixture.socketPath), "\(first.log)")
             let socket = try #require(fixture.socketPath())
-            kill(first.process.processIdentifier, SIGKILL)
-            first.process.waitUntilExit()
+            first.process.kill()
             #expect(FileManager.default.fileExists(atPath: socket))
             let noPlayer = try fixture.remote(["status"])
             #expect(noPlayer.status == 1 && noPlayer.stderr.contains("no player is running"), "\(noPlayer.stderr)")

@@ -17,7 +17,7 @@ extension ListenTests {
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "wav:\(output.path)", "--library", library, "Listen Book"])
         var line: Substring?
         let deadline = clock.now + .seconds(30)
-        while line == nil && listening.process.isRunning && clock.now < deadline {
+        while line == nil && !listening.process.hasEnded && clock.now < deadline {
             line = listening.errorOutput.split(separator: "\n").first { $0.contains("playing") && $0.hasSuffix(" s") }
             if line == nil { Thread.sleep(forTimeInterval: 0.005) }
         }
@@ -28,10 +28,9 @@ extension ListenTests {
         let wall = (clock.now - arrived).secondsValue
         listening.signal(SIGTERM)
         let exitDeadline = clock.now + .seconds(30)
-        while listening.process.isRunning && clock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.01) }
-        if listening.process.isRunning { listening.signal(SIGKILL) }
-        listening.process.waitUntilExit()
-        #expect(listening.process.terminationStatus == 0, "stderr: \(listening.errorOutput)")
+        while !listening.process.hasEnded && clock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.01) }
+        listening.process.kill()
+        #expect(listening.process.endStatus == 0, "stderr: \(listening.errorOutput)")
         // Then the saved position moved twice as fast as the wall clock (less the output's start)
         let saved = try #require(try Self.savedSeconds(abplayer, library: library))
         let advanced = saved - startSeconds

@@ -52,7 +52,7 @@ final class ListeningProcess: Sendable {
         while clock.now < deadline {
             let found = stderr.withLock { $0.lines.first { $0.line.contains(text) } }
             if let found { return found }
-            if !process.isRunning { return stderr.withLock { $0.lines.first { $0.line.contains(text) } } }
+            if process.hasEnded { return stderr.withLock { $0.lines.first { $0.line.contains(text) } } }
             try? await Task.sleep(for: .milliseconds(5))
         }
         // A last look: a task woken late (other suites can starve the pool) must not miss it.
@@ -66,14 +66,14 @@ final class ListeningProcess: Sendable {
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while process.isRunning {
+        while !process.hasEnded {
             guard clock.now < deadline else {
                 kill(process.processIdentifier, SIGKILL)
                 return nil
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.endStatus
     }
 }
 

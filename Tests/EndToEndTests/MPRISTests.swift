@@ -77,7 +77,7 @@ import Testing
         let server = try PulseServer()
         let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "pulse"],
                                        environment: bus.environment.merging(server.environment) { _, new in new })
-        defer { if repl.process.isRunning { repl.quit() } }
+        defer { if !repl.process.hasEnded { repl.quit() } }
         repl.send("play Dune")
         #expect(repl.waitForLine(containing: "playing #") != nil, "\(repl.stderrLines)")
         try #require(bus.waitForName("org.mpris.MediaPlayer2.abplayer"), "\(repl.stderrLines)")
@@ -238,8 +238,7 @@ final class BusMonitor: @unchecked Sendable {
 
     /// SIGKILL: children of the test runner inherit its blocked SIGTERM.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
     }
 
     deinit { stop() }

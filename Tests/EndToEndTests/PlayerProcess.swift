@@ -53,7 +53,7 @@ final class PlayerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !process.hasEnded { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// The player's process id (to read its /proc entries).
@@ -112,14 +112,13 @@ final class PlayerProcess: @unchecked Sendable {
 
     /// Closes standard input and waits for the exit; nil when it had to be killed.
     func waitForExit(timeout: Double = 60) async -> Int32? {
-        let finished = await waitUntil(timeout: timeout) { !self.process.isRunning }
+        let finished = await waitUntil(timeout: timeout) { self.process.hasEnded }
         if !finished {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.kill()
             return nil
         }
         _ = readers.wait(timeout: .now() + 5)
-        return process.terminationStatus
+        return process.endStatus
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }

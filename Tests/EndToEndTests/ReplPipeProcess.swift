@@ -52,7 +52,7 @@ final class ReplPipeProcess: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = stdoutLines.dropFirst(after).first(where: { $0.contains(text) }) { return line }
-            if !process.isRunning { return stdoutLines.dropFirst(after).first { $0.contains(text) } }
+            if process.hasEnded { return stdoutLines.dropFirst(after).first { $0.contains(text) } }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil

@@ -3,6 +3,7 @@
 # (nothing is auto-started: no playerctld, no dconf) and no systemd or X11 needed. Prints the
 # exports clients need. Stop with stop-dbus.sh DIR.
 set -euo pipefail
+. "$(dirname "$0")/close-inherited-fds.sh"
 dir=${1:?usage: start-dbus.sh DIR}
 mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
 address="unix:path=$dir/bus"
@@ -31,8 +32,10 @@ cat > "$dir/session.conf" <<XML
 XML
 rm -f "$dir/bus"
 # --fork returns once the socket listens; the PID goes to fd 3.
-dbus-daemon --config-file="$dir/session.conf" --fork --nopidfile --nosyslog --print-pid=3 \
-    </dev/null 3>"$dir/dbus.pid" >/dev/null 2>>"$dir/dbus.log" \
+(
+    close_inherited_fds
+    exec dbus-daemon --config-file="$dir/session.conf" --fork --nopidfile --nosyslog --print-pid=3 3>"$dir/dbus.pid"
+) </dev/null >/dev/null 2>>"$dir/dbus.log" \
     || { echo "dbus-daemon failed to start:" >&2; cat "$dir/dbus.log" >&2; exit 1; }
 for _ in $(seq 100); do answers && break; sleep 0.02; done
 answers || { echo "dbus-daemon does not answer on $address:" >&2; cat "$dir/dbus.log" >&2; exit 1; }

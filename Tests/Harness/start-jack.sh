@@ -3,6 +3,7 @@
 # realtime), 48 kHz, period $JACK_PERIOD (default 1024). Log in DIR/jackd.log (xruns appear as
 # "was not finished" lines). Prints the exports clients need. Stop with stop-jack.sh DIR.
 set -euo pipefail
+. "$(dirname "$0")/close-inherited-fds.sh"
 dir=${1:?usage: start-jack.sh DIR NAME}
 name=${2:?usage: start-jack.sh DIR NAME}
 mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
@@ -35,10 +36,7 @@ reclaim_dead_slots
 # name), and the init of a container may reap orphans late, so its parent reaps it at once.
 rm -f "$dir/jackd.pid"
 (
-    for fd in /proc/$BASHPID/fd/*; do
-        n=${fd##*/}
-        [ "$n" -gt 2 ] && eval "exec $n>&-"
-    done
+    close_inherited_fds
     JACK_NO_AUDIO_RESERVATION=1 jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
         </dev/null >"$dir/jackd.log" 2>&1 &
     echo $! > "$dir/jackd.pid"

@@ -2,6 +2,7 @@
 # start-pulse.sh DIR [SINK]: a private PulseAudio (user mode, no hardware) with one null sink,
 # listening on DIR/pulse/native. Prints the exports clients need. Stop with stop-pulse.sh DIR.
 set -euo pipefail
+. "$(dirname "$0")/close-inherited-fds.sh"
 dir=${1:?usage: start-pulse.sh DIR [SINK]}
 sink=${2:-testsink}
 mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
@@ -12,15 +13,17 @@ socket="$dir/pulse/native"
 printf 'autospawn = no\n' > "$dir/client.conf"
 
 # -n: no default.pa (no udev/alsa/dbus modules); --daemonize returns once it is initialised.
-env -u DBUS_SESSION_BUS_ADDRESS -u PULSE_SERVER \
-    HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" XDG_RUNTIME_DIR="$dir" \
-    PULSE_RUNTIME_PATH="$dir/pulse" PULSE_STATE_PATH="$dir/home/state" \
-    pulseaudio -n --daemonize=yes --fail=yes --use-pid-file=yes \
-        --exit-idle-time=-1 --disallow-exit=yes --realtime=no --high-priority=no --no-cpu-limit=yes \
-        --log-target="file:$dir/pulse.log" --log-level=warn \
-        --load="module-native-protocol-unix socket=$socket auth-anonymous=1" \
-        --load="module-null-sink sink_name=$sink rate=48000 channels=2 format=s16le norewinds=1 sink_properties=device.description=$sink" \
-        </dev/null >>"$dir/pulse.log" 2>&1 \
+(
+    close_inherited_fds
+    exec env -u DBUS_SESSION_BUS_ADDRESS -u PULSE_SERVER \
+        HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" XDG_RUNTIME_DIR="$dir" \
+        PULSE_RUNTIME_PATH="$dir/pulse" PULSE_STATE_PATH="$dir/home/state" \
+        pulseaudio -n --daemonize=yes --fail=yes --use-pid-file=yes \
+            --exit-idle-time=-1 --disallow-exit=yes --realtime=no --high-priority=no --no-cpu-limit=yes \
+            --log-target="file:$dir/pulse.log" --log-level=warn \
+            --load="module-native-protocol-unix socket=$socket auth-anonymous=1" \
+            --load="module-null-sink sink_name=$sink rate=48000 channels=2 format=s16le norewinds=1 sink_properties=device.description=$sink"
+) </dev/null >>"$dir/pulse.log" 2>&1 \
     || { echo "pulseaudio failed to start:" >&2; cat "$dir/pulse.log" >&2; exit 1; }
 
 # A module that fails to load leaves the daemon running without it: check the sink is there.

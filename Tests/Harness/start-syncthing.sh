@@ -5,6 +5,7 @@
 # upgrades are off (peers are added with their static address). Prints the exports a client
 # needs: ST_API (base URL), ST_KEY (API key), ST_ID (this device's id). Stop with stop-syncthing.sh DIR.
 set -euo pipefail
+. "$(dirname "$0")/close-inherited-fds.sh"
 dir=${1:?usage: start-syncthing.sh DIR GUI_PORT LISTEN_PORT}
 gui_port=${2:?usage: start-syncthing.sh DIR GUI_PORT LISTEN_PORT}
 listen_port=${3:?usage: start-syncthing.sh DIR GUI_PORT LISTEN_PORT}
@@ -32,8 +33,11 @@ key=$(sed -n 's|.*<apikey>\(.*\)</apikey>.*|\1|p' "$home/config.xml" | head -n 1
 id=$(syncthing --home="$home" --device-id 2>/dev/null || syncthing device-id --home="$home")
 api="http://127.0.0.1:$gui_port"
 
-STNOUPGRADE=1 STNODEFAULTFOLDER=1 setsid syncthing serve --home="$home" --no-browser --no-restart \
-    --no-upgrade </dev/null >>"$dir/syncthing.log" 2>&1 &
+(
+    close_inherited_fds
+    STNOUPGRADE=1 STNODEFAULTFOLDER=1 exec setsid syncthing serve --home="$home" --no-browser --no-restart \
+        --no-upgrade
+) </dev/null >>"$dir/syncthing.log" 2>&1 &
 echo $! > "$dir/syncthing.pid"
 
 answers() { curl -fsS -m 2 -H "X-API-Key: $key" "$api/rest/system/ping" >/dev/null 2>&1; }

@@ -242,15 +242,14 @@ public final class Recording: @unchecked Sendable {
         try process.run()
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { if !process.hasEnded { process.terminate() } }
 
     /// Stops the recorder and returns the audio as interleaved floats with its rate and channel
     /// count. SIGKILL, because children of the test runner inherit its blocked signal mask (SIGINT
     /// and SIGTERM would never arrive); parec writes as it records, so only its last 20 ms
     /// fragment can be lost, and callers stop it well after the audio ended.
     public func finish() throws -> (samples: [Float], rate: Int, channels: Int) {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
         switch format {
         case let .rawFloat(rate, channels):
             return (Self.floats(in: try Data(contentsOf: file)), rate, channels)
@@ -263,7 +262,7 @@ public final class Recording: @unchecked Sendable {
     /// Waits (as a task, not blocking a thread) for a recorder with a duration of its own
     /// (jack_rec -d) to end.
     public func waitAndFinish() async throws -> (samples: [Float], rate: Int, channels: Int) {
-        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        while !process.hasEnded { try await Task.sleep(for: .milliseconds(50)) }
         return try finish()
     }
 

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,52 +36,35 @@ public enum Command {
         defer { stdinFile.map { try? FileManager.default.removeItem(at: $0) } }
         process.standardInput = try stdinFile.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
 
-        // Both streams are drained on their own threads while the child runs: a child that fills
-        // one pipe's buffer (64 KiB on Linux) while we wait on the other would block forever.
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
-        // Dedicated threads, not Dispatch's pool: a reader blocks until the child exits, and tests
-        // running many commands at once must not wait for the pool to grow.
-        let output = Output()
-        let readers = DispatchGroup()
-        for (index, handle) in [outPipe.fileHandleForReading, errPipe.fileHandleForReading].enumerated() {
-            readers.enter()
-            Thread.detachNewThread {
-                let data = (try? handle.readToEnd()) ?? Data()
-                output.streams.withLock { $0[index] = data }
-                readers.leave()
-            }
-        }
-
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
-            // The readers hold the read ends; closing the write ends lets them finish.
-            try? outPipe.fileHandleForWriting.close()
-            try? errPipe.fileHandleForWriting.close()
             throw CommandError.launchFailed(commandLine: commandLine, reason: "\(error)")
         }
+        let streams = OutputStreams(outPipe.fileHandleForReading.fileDescriptor, errPipe.fileHandleForReading.fileDescriptor)
 
-        let deadline = DispatchTime.now() + timeout
-        if exited.wait(timeout: deadline) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            // A grandchild may still hold the pipes open; don't wait for it indefinitely.
-            _ = readers.wait(timeout: .now() + 5)
-            throw CommandError.timedOut(commandLine: commandLine, seconds: timeout)
+        // Both streams are read as they come, on this thread, until the child has ended (as the
+        // kernel sees it: `hasEnded`) and what it wrote is read. Not until both reach their end
+        // of file: a daemon another test starts at the same moment can inherit a write end (see
+        // ChildEnd.swift) and hold it open for its whole life.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
+        while !process.hasEnded {
+            guard clock.now < deadline else {
+                process.kill()
+                throw CommandError.timedOut(commandLine: commandLine, seconds: timeout)
+            }
+            streams.read(waitingUpTo: 20)
         }
-        _ = readers.wait(timeout: .now() + 30)
+        streams.read(waitingUpTo: 0) // what it wrote before it ended
 
-        let status = process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus
-            : process.terminationStatus
         return CommandResult(
-            status: status,
-            stdout: output.streams.withLock { $0[0] },
-            stderr: String(decoding: output.streams.withLock { $0[1] }, as: UTF8.self),
+            status: process.endStatus ?? -1,
+            stdout: streams.data[0],
+            stderr: String(decoding: streams.data[1], as: UTF8.self),
             commandLine: commandLine
         )
     }
@@ -109,8 +91,32 @@ public enum Command {
     }
 }
 
-/// What the reader threads collected (standard output, then standard error); shared between them
-/// and the caller.
-private final class Output: Sendable {
-    let streams = Mutex([Data(), Data()])
+/// A child's standard output and error, read without blocking as they come. Used by one thread.
+private final class OutputStreams {
+    private var descriptors: [Int32]
+    private(set) var data = [Data(), Data()]
+
+    init(_ output: Int32, _ error: Int32) {
+        descriptors = [output, error]
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
+    }
+
+    /// Waits up to `milliseconds` for either stream to have something, then reads all that both
+    /// have now. A stream at its end is read no more.
+    func read(waitingUpTo milliseconds: Int32) {
+        var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if milliseconds > 0 { _ = poll(&polled, nfds_t(polled.count), milliseconds) }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        for index in descriptors.indices where descriptors[index] >= 0 {
+            while true {
+                let count = Glibc.read(descriptors[index], &chunk, chunk.count)
+                if count > 0 {
+                    data[index].append(contentsOf: chunk[0..<count])
+                } else {
+                    if count == 0 { descriptors[index] = -1 } // end of file (poll skips a negative fd)
+                    break // EAGAIN: nothing more now
+                }
+            }
+        }
+    }
 }

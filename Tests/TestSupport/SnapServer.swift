@@ -46,7 +46,7 @@ public final class SnapServer: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(15)
         while (try? streamStatus()) == nil {
-            guard process.isRunning, clock.now < deadline else {
+            guard !process.hasEnded, clock.now < deadline else {
                 throw RPCError(description: "snapserver did not answer on 127.0.0.1:\(controlPort): \(log)")
             }
             usleep(50_000)
@@ -54,8 +54,7 @@ public final class SnapServer: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
     }
 
     /// snapserver's log so far (for failure messages).
@@ -178,8 +177,7 @@ public final class SnapClient: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
     }
 
     /// What it played so far, as interleaved floats (silence while the stream was idle too).
