@@ -2,6 +2,7 @@ import Foundation
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct RingBufferTests {
     @Test func framesComeOutInOrderAcrossTheWrapPoint() {
@@ -45,35 +46,45 @@ import Testing
         #expect(ring.framesRead == 5)
     }
 
-    @Test func aConsumerOnAnotherThreadSeesEveryFrame() async {
-        // Given a producer and a consumer on two threads, as the decoder and a sink are
+    @Test func aConsumerOnAnotherThreadSeesEveryFrame() async throws {
+        // Given a producer and a consumer on two threads of their own, as the decoder and a sink
+        // are (not tasks: a producer spinning on the cooperative pool while its consumer waits
+        // for a pool thread, the other one held by a blocking test, never ends)
         let ring = RingBuffer(channels: 1, capacityFrames: 64)
         let total = 200_000
-        let consumer = Task.detached {
-            var buffer = [Float](repeating: 0, count: 37)
-            var expected: Float = 0
-            var mismatches = 0
-            while Int(expected) < total {
-                let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 37) }
-                for sample in buffer[0..<count] {
-                    if sample != expected.truncatingRemainder(dividingBy: 4096) { mismatches += 1 }
-                    expected += 1
+        let consumer = try await offThePool {
+            let mismatches = Mismatches()
+            let consumed = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                var buffer = [Float](repeating: 0, count: 37)
+                var expected: Float = 0
+                var count = 0
+                while Int(expected) < total {
+                    let read = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 37) }
+                    for sample in buffer[0..<read] {
+                        if sample != expected.truncatingRemainder(dividingBy: 4096) { count += 1 }
+                        expected += 1
+                    }
+                    if read == 0 { usleep(100) }
                 }
-                if count == 0 { await Task.yield() }
+                mismatches.count.withLock { $0 = count }
+                consumed.signal()
             }
-            return mismatches
-        }
-        var produced = 0
-        var chunk = [Float](repeating: 0, count: 50)
-        while produced < total {
-            let count = min(50, total - produced)
-            for index in 0..<count { chunk[index] = Float((produced + index) % 4096) }
-            let written = chunk.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: count) }
-            produced += written
-            if written == 0 { ring.waitForSpace(timeout: 0.01) }
+            var produced = 0
+            var chunk = [Float](repeating: 0, count: 50)
+            while produced < total {
+                let count = min(50, total - produced)
+                for index in 0..<count { chunk[index] = Float((produced + index) % 4096) }
+                let written = chunk.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: count) }
+                produced += written
+                if written == 0 { ring.waitForSpace(timeout: 0.01) }
+            }
+            // (bounded: a consumer that lost frames would wait for them for ever)
+            _ = consumed.wait(timeout: .now() + 60)
+            return mismatches.count.withLock { $0 }
         }
         // Then nothing is lost, duplicated or torn
-        #expect(await consumer.value == 0)
+        #expect(consumer == 0)
     }
 
     @Test func aConsumerWaitingForDataWakesWhenEnoughIsWrittenNotAtItsTimeout() {
@@ -122,4 +133,9 @@ import Testing
         // Then it returns then, not at its timeout
         #expect(asked < 50)
     }
+}
+
+/// The consumer thread's count of wrong samples, handed to the producer's.
+private final class Mismatches: Sendable {
+    let count = Mutex<Int?>(nil)
 }
