@@ -14,7 +14,7 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 	libedit-dev libchafa-dev libturbojpeg0-dev libpng-dev libdbus-1-dev libebur128-dev
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 espeak-ng \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
-	snapserver snapclient syncthing rsync curl
+	snapserver snapclient syncthing rsync curl gdb
 BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng
 
 .PHONY: all deps test-deps build run test bench fuzz install-sdk clean
@@ -38,16 +38,10 @@ build: deps
 run: build
 	$(BIN)/abplayer
 
-# The tests' scratch folders in /tmp (fixtures, libraries, private audio and sync servers) are
-# removed when the run ends, passed or failed: left behind, a few hundred runs filled this
-# machine's disk, and a Syncthing instance refuses to scan with under 1 % free. Only folders of
-# the tests' own prefixes made during this run (newer than its marker) are removed.
+# scripts/run-tests.sh: `swift test` with a watchdog that shows where a hung run stands, and the
+# tests' scratch folders in /tmp removed after.
 test: test-deps build
-	@marker=$$(mktemp /tmp/abplayer-test-run.XXXXXX); \
-	umask 022 && ABPLAYER_BIN_DIR=$(CURDIR)/$(BIN) $(SWIFT) test --disable-xctest; status=$$?; \
-	find /tmp -maxdepth 1 -newer "$$marker" \( -name 'abp-*' -o -name 'abpc-*' -o -name 'abplayer-test-*' \
-	    -o -name 'abplayer-fixtures-*' \) -exec rm -rf {} + 2>/dev/null; \
-	rm -f "$$marker"; exit $$status
+	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/$(BIN)
 
 bench: test-deps
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)

@@ -1,0 +1,53 @@
+#!/bin/bash
+# run-tests.sh BIN_DIR: `swift test` for `make test`, with a watchdog and a clean /tmp after.
+#
+# Watchdog: a run that has not ended after TEST_WATCHDOG_MINUTES (default 45; a whole run takes
+# about 10 on two loaded cores) has hung. Rather than leave CI to its own timeout with nothing
+# said, the watchdog prints every thread of the test process (gdb) and its child processes to
+# standard error, then kills it: the run fails, and says where it stood.
+#
+# Clean-up: the tests' scratch folders in /tmp (fixtures, libraries, private audio and sync
+# servers) are removed when the run ends, passed or failed: left behind, a few hundred runs filled
+# this machine's disk, and a Syncthing instance refuses to scan with under 1 % free. Only folders
+# of the tests' own prefixes made during this run (newer than its marker) are removed.
+set -u
+bin_dir=${1:?usage: run-tests.sh BIN_DIR}
+minutes=${TEST_WATCHDOG_MINUTES:-45}
+marker=$(mktemp /tmp/abplayer-test-run.XXXXXX)
+
+umask 022
+ABPLAYER_BIN_DIR=$bin_dir ${SWIFT:-swift} test --disable-xctest &
+tests=$!
+
+watchdog() {
+    local waited=0
+    while kill -0 "$tests" 2>/dev/null; do
+        sleep 10
+        waited=$((waited + 10))
+        [ "$waited" -ge $((minutes * 60)) ] || continue
+        local runner
+        runner=$(pgrep -f -n "abplayerPackageTests.xctest" || true)
+        {
+            echo "abplayer: make test: the tests have run for $minutes minutes and hang; where they stand:"
+            if [ -n "$runner" ]; then
+                ps -o pid,etime,stat,args --ppid "$runner" || true
+                gdb -p "$runner" -batch -ex "thread apply all bt 30" 2>&1 | grep -E "^Thread|^#" || true
+                kill -9 "$runner"
+            fi
+        } >&2
+        kill "$tests" 2>/dev/null
+        return
+    done
+}
+watchdog &
+watching=$!
+
+wait "$tests"
+status=$?
+kill "$watching" 2>/dev/null
+wait "$watching" 2>/dev/null
+
+find /tmp -maxdepth 1 -newer "$marker" \( -name 'abp-*' -o -name 'abpc-*' -o -name 'abplayer-test-*' \
+    -o -name 'abplayer-fixtures-*' \) -exec rm -rf {} + 2>/dev/null
+rm -f "$marker"
+exit $status
