@@ -1,7 +1,9 @@
 #!/bin/bash
 # start-jack.sh DIR NAME: a private jackd named NAME on the dummy backend (no hardware, no
 # realtime), 48 kHz, period $JACK_PERIOD (default 1024). Log in DIR/jackd.log (xruns appear as
-# "was not finished" lines). Prints the exports clients need. Stop with stop-jack.sh DIR.
+# "was not finished" lines). Its client timeout is 5 s, not 0.5: on a loaded machine a client not
+# scheduled for half a second would be thrown out, and the player would (rightly) say the server went
+# away. Prints the exports clients need. Stop with stop-jack.sh DIR.
 set -euo pipefail
 . "$(dirname "$0")/close-inherited-fds.sh"
 dir=${1:?usage: start-jack.sh DIR NAME}
@@ -37,7 +39,7 @@ reclaim_dead_slots
 rm -f "$dir/jackd.pid"
 (
     close_inherited_fds
-    JACK_NO_AUDIO_RESERVATION=1 jackd -r -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
+    JACK_NO_AUDIO_RESERVATION=1 jackd -r -t 5000 -n "$name" -d dummy -r "${JACK_RATE:-48000}" -p "${JACK_PERIOD:-1024}" \
         </dev/null >"$dir/jackd.log" 2>&1 &
     echo $! > "$dir/jackd.pid"
     wait $!
