@@ -70,14 +70,14 @@ public enum SyncChange: Equatable, Sendable {
     case position(item: String, frame: Int64)
     case finished(Bool)
     /// A bookmark made or edited: the newest record of an id is what it says.
-    case bookmark(SyncBookmark)
+    indirect case bookmark(SyncBookmark)
     /// A removal wins over every edit of that id, earlier or later (an id is never made again).
     case bookmarkRemoved(id: String)
     /// The book's settings, whole: the newest record of a book wins them all.
-    case settings(SyncBookSettings)
+    indirect case settings(SyncBookSettings)
     /// The book's whole user-chapter list, in item and frame order (empty: the files' chapters
     /// again): the newest list wins whole.
-    case chapters([SyncChapter])
+    indirect case chapters([SyncChapter])
 }
 
 /// One entry of a journal: a change to a book, when it happened by the writing device's clock.
