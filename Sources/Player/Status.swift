@@ -70,9 +70,14 @@ public struct Status: Codable, Equatable, Sendable {
         public var listenedAt: Double
 
         init(_ place: SyncBookStatus.Place) {
-            device = place.deviceName ?? place.device.text
-            position = place.seconds
-            listenedAt = place.listenedAt.timeIntervalSince1970
+            self.init(device: place.deviceName ?? place.device.text, position: place.seconds,
+                      listenedAt: place.listenedAt.timeIntervalSince1970)
+        }
+
+        public init(device: String, position: Double?, listenedAt: Double) {
+            self.device = device
+            self.position = position
+            self.listenedAt = listenedAt
         }
     }
 

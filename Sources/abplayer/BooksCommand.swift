@@ -32,9 +32,15 @@ struct Books: ParsableCommand {
             return try database.bookListings(shelf: shelf)
         }
         let encoder = JSONEncoder.forScripts
-        let elsewhere = json ? [:] : placesElsewhere(database)
+        let elsewhere = placesElsewhere(database)
         for book in listings {
-            if json { print(encoder.line(book)); continue }
+            if json {
+                print(encoder.line(BookJSON(listing: book, elsewhere: (elsewhere[book.id] ?? []).map { place in
+                    Status.Elsewhere(device: place.deviceName ?? place.device.text, position: place.seconds,
+                                     listenedAt: place.listenedAt.timeIntervalSince1970)
+                })))
+                continue
+            }
             let progress = book.finished ? "finished" : book.positionSeconds == nil ? "not started"
                 : "\(Int((book.progress * 100).rounded()))% (at \(formatDuration(book.positionSeconds)))"
             var line = "#\(book.id) "
@@ -56,6 +62,22 @@ struct Books: ParsableCommand {
                 print("    " + LibraryText.itemLine(number: index + 1, item))
             }
         }
+    }
+}
+
+/// A book as `books --json` prints it: its listing, and where the other devices syncing with this
+/// library are in it (as `status --json` says it for the book loaded), when any is.
+private struct BookJSON: Encodable {
+    let listing: BookListing
+    let elsewhere: [Status.Elsewhere]
+
+    private enum CodingKeys: String, CodingKey { case elsewhere }
+
+    func encode(to encoder: any Encoder) throws {
+        try listing.encode(to: encoder)
+        guard !elsewhere.isEmpty else { return }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(elsewhere, forKey: .elsewhere)
     }
 }
 

@@ -58,6 +58,16 @@ import Testing
             .split(separator: "(").last?.split(separator: ")").first.map(String.init))
         let books = try run(["books", "--brief"], on: fixture.library).stdoutString
         #expect(books.contains("    elsewhere: ") && books.contains("(\(deviceA)) 0:07 (today "), "books: \(books)")
+        // and its JSON, for scripts: the device, seconds into the book, and when
+        struct Listed: Decodable {
+            struct Place: Decodable { let device: String; let position: Double?; let listenedAt: Double }
+            let title: String
+            let elsewhere: [Place]?
+        }
+        let listed = try JSONDecoder().decode(Listed.self, from: Data(try run(["books", "--json"], on: fixture.library).stdoutString.utf8))
+        let place = try #require(listed.elsewhere?.first, "\(listed)")
+        #expect(listed.title == "Code" && place.device.contains(deviceA) && abs((place.position ?? 0) - 7) < 0.05)
+        #expect(abs(place.listenedAt - Date().timeIntervalSince1970) < 600)
 
         // When auto-jump is turned off, then it says what that means
         let off = try run(["sync", "auto-jump", "off"], on: fixture.library).requireSuccess()
