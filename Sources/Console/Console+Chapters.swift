@@ -6,8 +6,8 @@ import PlayerCore
 import Synchronization
 
 /// `chapter add/rename/rm`, `chapters reset` and `chapters detect`: the listener's own chapters.
-/// The player controller stores them; detection runs on a thread of its own while this task
-/// waits (the engine plays on), and the REPL asks before storing what it found.
+/// The player controller stores them; detection runs on a thread of its own (beside the REPL when
+/// typed at a terminal), and the REPL asks before storing what it found.
 extension Console {
     func chapterLine(_ line: ChapterLine) throws {
         switch line {
@@ -27,6 +27,9 @@ extension Console {
             guard let loaded = player.loadedBook?.book else { throw PlayerError("nothing is playing: 'chapters detect BOOK' names a book") }
             book = loaded
         }
+        if let running = chapterDetection.running {
+            throw PlayerError("still detecting the chapters of \(running.request.title) (\(running.percent)%); they are listed when it is done")
+        }
         let media = try library.items(ofBook: book.id!)
         if !(try library.userChapters(ofBook: book.id!)).isEmpty {
             throw PlayerError("\(book.title) has chapters of yours: 'chapters reset' drops them before detecting")
@@ -37,28 +40,56 @@ extension Console {
         if let missing = media.first(where: \.isMissing) {
             throw PlayerError("\(missing.path) is missing: 'rescan' finds moved files")
         }
-        let found = try ChapterDetection.run(ChapterDetector(decoders: decoders, minimumSilence: minimumSilence),
-                                             paths: media.map(\.path), showsProgress: isInteractive && capture == nil)
+        let detector = ChapterDetector(decoders: decoders, minimumSilence: minimumSilence)
+        let request = ChapterDetectionRequest(bookId: book.id!, title: book.title, minimumSilence: minimumSilence, confirmed: confirmed)
+        // Typed at a terminal, it runs beside the REPL: decoding a 20-hour book takes minutes, and
+        // this task also saves the place every second, runs the sleep timer and answers other
+        // front ends. What it found is listed (and asked about) when it ends. A script, a pipe or
+        // a remote client waits for it: their next line may be the answer.
+        if isInteractive && capture == nil && answersFollow {
+            let inputs = self.inputs
+            chapterDetection.running = ChapterDetection.start(detector, paths: media.map(\.path), request: request) { result in
+                inputs.yield(.chaptersDetected(request, result))
+            }
+            say(TerminalText.visible("\(book.title): detecting chapters in its \(media.count == 1 ? "file" : "\(media.count) files"); "
+                + "playing and the REPL go on, and what is found is listed when it is done"))
+            return
+        }
+        try offer(try ChapterDetection.run(detector, paths: media.map(\.path)), request)
+    }
+
+    /// A detection running beside the REPL ended: what it found is listed and asked about.
+    func chaptersDetected(_ request: ChapterDetectionRequest, _ result: Result<ChapterDetector.Result, any Error>) {
+        chapterDetection.running = nil
+        do {
+            try offer(try result.get(), request)
+        } catch {
+            complain(TerminalText.visible("chapters detect: \(request.title): \(error)"))
+        }
+    }
+
+    /// Lists the chapters found and stores them when confirmed, or asks (when the next line can answer).
+    private func offer(_ found: ChapterDetector.Result, _ request: ChapterDetectionRequest) throws {
         let proposals = found.chapters
         guard proposals.count > 1 else {
-            say(TerminalText.visible("\(book.title): no silence of \(Timecode.compact(seconds: minimumSilence)) or more "
+            say(TerminalText.visible("\(request.title): no silence of \(Timecode.compact(seconds: request.minimumSilence)) or more "
                 + "between its sounds; nothing to store (a shorter one: 'chapters detect 1')"))
             return
         }
-        say(TerminalText.visible("\(book.title): \(proposals.count) chapters, each starting "
+        say(TerminalText.visible("\(request.title): \(proposals.count) chapters, each starting "
             + "\(Timecode.compact(seconds: ChapterDetector.leadSeconds)) before the sound after a silence:"))
         for (index, proposal) in proposals.enumerated() {
             let end = index + 1 < proposals.count ? proposals[index + 1].bookSeconds : found.bookSeconds
             let silence = proposal.silenceSeconds.map { String(format: "after %.1f s of silence", $0) } ?? "the start"
             say("\(index + 1)\t\(Timecode.format(seconds: proposal.bookSeconds))\t\(LibraryText.duration(end - proposal.bookSeconds))\t\(silence)")
         }
-        let store = PlayerCommand.editChapters(.store(bookId: book.id!, starts: proposals.map(\.place)))
-        if confirmed { return try perform(store) }
+        let store = PlayerCommand.editChapters(.store(bookId: request.bookId, starts: proposals.map(\.place)))
+        if request.confirmed { return try perform(store) }
         guard capture == nil, answersFollow else {
             say("not stored: 'chapters detect --yes' stores them")
             return
         }
-        pendingQuestion = PendingQuestion(command: store, refused: "not stored")
+        chapterDetection.question = PendingQuestion(command: store, refused: "not stored")
         say("store these \(proposals.count) chapters? [y/N]")
     }
 
@@ -66,8 +97,8 @@ extension Console {
     /// asked; anything else does not. Nil when the line is a command to run: no question waits,
     /// or the listener went on with a command instead of answering (the question is then dropped).
     func answer(_ line: String) -> Outcome? {
-        guard capture == nil, let question = pendingQuestion else { return nil }
-        pendingQuestion = nil
+        guard capture == nil, let question = chapterDetection.question else { return nil }
+        chapterDetection.question = nil
         let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
         guard ["y", "yes"].contains(answer) else {
             say(question.refused)
@@ -90,28 +121,62 @@ struct PendingQuestion {
     let refused: String
 }
 
-/// Runs a detection on a thread of its own and waits for it; a terminal sees how far it got.
+/// What `chapters detect` was asked, carried to where what it found is offered.
+public struct ChapterDetectionRequest: Sendable {
+    let bookId: Int64
+    let title: String
+    let minimumSilence: Double
+    let confirmed: Bool
+}
+
+/// `chapters detect` at a terminal: the detection running beside the REPL, and the question asked
+/// when it ended (the next line typed answers it).
+struct ChapterDetectionState {
+    var running: ChapterDetection.Running?
+    var question: PendingQuestion?
+}
+
+/// Runs a detection on a thread of its own: waited for, or beside the REPL with its end handed back.
 enum ChapterDetection {
-    static func run(_ detector: ChapterDetector, paths: [String], showsProgress: Bool) throws -> ChapterDetector.Result {
-        let progress = Progress()
-        let thread = Thread {
-            let result = Result { try detector.detect(paths: paths) { progress.percent.store(Int($0 * 100), ordering: .relaxed) } }
-            progress.outcome.withLock { $0 = result }
-            progress.done.signal()
-        }
-        thread.start()
-        // Woken twice a second only to redraw the progress line; the thread's end wakes it at once.
-        while progress.done.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
-            if showsProgress { FileHandle.standardError.write(Data("\rdetecting chapters: \(progress.percent.load(ordering: .relaxed))%".utf8)) }
-        }
-        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        return try progress.outcome.withLock { $0! }.get()
+    /// A detection under way, and how far it got.
+    final class Running: Sendable {
+        let request: ChapterDetectionRequest
+        private let progress = Atomic<Int>(0)
+        var percent: Int { progress.load(ordering: .relaxed) }
+
+        init(request: ChapterDetectionRequest) { self.request = request }
+
+        func advance(to fraction: Double) { progress.store(Int(fraction * 100), ordering: .relaxed) }
     }
 
-    /// What the detecting thread shares with the one waiting for it.
-    private final class Progress: Sendable {
+    /// Starts a detection on a thread of its own; `done` is called there with what it found.
+    static func start(_ detector: ChapterDetector, paths: [String], request: ChapterDetectionRequest,
+                      done: @escaping @Sendable (Result<ChapterDetector.Result, any Error>) -> Void) -> Running {
+        let running = Running(request: request)
+        let thread = Thread {
+            done(Result { try detector.detect(paths: paths) { running.advance(to: $0) } })
+        }
+        thread.name = "abplayer.chapters-detect"
+        thread.start()
+        return running
+    }
+
+    /// Runs a detection on a thread of its own and waits for it.
+    static func run(_ detector: ChapterDetector, paths: [String]) throws -> ChapterDetector.Result {
+        let outcome = Outcome()
+        let thread = Thread {
+            let result = Result { try detector.detect(paths: paths) { _ in } }
+            outcome.result.withLock { $0 = result }
+            outcome.done.signal()
+        }
+        thread.start()
+        outcome.done.wait()
+        return try outcome.result.withLock { $0! }.get()
+    }
+
+    /// What the detecting thread hands the one waiting for it.
+    private final class Outcome: Sendable {
         let done = DispatchSemaphore(value: 0)
-        let percent = Atomic<Int>(0)
-        let outcome = Mutex<Result<ChapterDetector.Result, any Error>?>(nil)
+        let result = Mutex<Result<ChapterDetector.Result, any Error>?>(nil)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 public import Library
 public import Player
 public import PlayerCore
+public import Listening
 
 /// Something the REPL's one task reacts to: a line typed (or scripted), the end of the input,
 /// the player's engine events and timers, or a termination signal.
@@ -23,6 +24,8 @@ public enum ConsoleInput: Sendable {
     case libraryChanged([LibraryChange])
     /// A pass of the library watch failed (it goes on watching).
     case libraryWatchFailed(String)
+    /// A `chapters detect` running beside the REPL ended.
+    case chaptersDetected(ChapterDetectionRequest, Result<ChapterDetector.Result, any Error>)
 }
 
 /// The REPL: parses lines into commands, runs the player's through the player controller and the
@@ -57,8 +60,8 @@ public final class Console {
     /// Whether the lines come one at a time from the REPL's own input (a terminal or a pipe), so
     /// that a question can be answered by the next one; a `-c` script cannot answer.
     var answersFollow = false
-    /// The question the REPL asked last, waiting for its answer (`chapters detect`).
-    var pendingQuestion: PendingQuestion?
+    /// `chapters detect` typed at a terminal: running beside the REPL, or asking whether to store.
+    var chapterDetection = ChapterDetectionState()
 
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 inputs: AsyncStream<ConsoleInput>.Continuation) {

@@ -106,6 +106,9 @@ extension Console {
                 redrawScreen()
             case let .libraryWatchFailed(message):
                 complain(TerminalText.visible(message))
+            case let .chaptersDetected(request, result):
+                chaptersDetected(request, result)
+                redrawScreen()
             case .endOfInput, .terminate: break loop
             }
         }

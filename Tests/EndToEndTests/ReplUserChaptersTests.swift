@@ -122,4 +122,38 @@ import Testing
                 + "Told (moved) has no chapters (one file without chapter marks): use seek or +N/-N\n", "\(reset.stdoutString)")
         #expect(try Self.stored(fresh).isEmpty)
     }
+
+    @Test func detectionTypedAtATerminalRunsBesideTheREPLAndAsksWhenItIsDone() throws {
+        // Given the REPL at a terminal, playing a narrated book of five chapters
+        let narration = try Fixtures.narration(chapters: 5, gapSeconds: 3, pauseSeconds: 0.4)
+        let abplayer = try AbplayerProcess("repl-chapters-terminal")
+        let folder = abplayer.home.appending(path: "Books/Told")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: narration.url, to: folder.appending(path: "told.mp3"))
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        let terminal = try ReplTerminalTests.terminal(abplayer, library: library, name: "chapters")
+        defer { terminal.stop() }
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        try terminal.send("play Told", "Enter")
+        #expect(terminal.waitFor("playing #1 Told") != nil, "\(terminal.screen())")
+
+        // When the listener types `chapters detect`, and another command straight after
+        try terminal.send("chapters detect", "Enter", "volume 90", "Enter")
+
+        // Then the REPL said detection goes on beside it, ran the next command, and when the
+        // detection ended listed the five chapters and asked
+        #expect(terminal.waitFor("store these 5 chapters? [y/N]", timeout: 60) != nil, "\(terminal.screen())")
+        let screen = ReplTerminalTests.joinedScreen(terminal)
+        #expect(screen.contains("Told: detecting chapters in its file; playing and the REPL go on"), "\(screen)")
+        #expect(screen.contains("volume 90%"), "\(screen)")
+        #expect(screen.contains("Told: 5 chapters, each starting 0.5s before the sound after a silence:"), "\(screen)")
+        #expect(try Self.stored(library).isEmpty)
+
+        // When the listener answers y, then they are stored as the listener's
+        try terminal.send("y", "Enter")
+        #expect(terminal.waitFor("Told: stored 5 chapters as yours") != nil, "\(terminal.screen())")
+        #expect(try Self.stored(library).count == 5)
+        try terminal.send("quit", "Enter")
+    }
 }
