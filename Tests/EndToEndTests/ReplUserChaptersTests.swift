@@ -21,19 +21,25 @@ import Testing
         return result.stdoutString.split(separator: "\n").map(String.init)
     }
 
+    /// A library with one narrated book, "Told": five chapters 3 s apart, 0.4 s pauses inside them.
+    static func toldLibrary(_ name: String) throws -> (AbplayerProcess, library: String, folder: URL, NarrationFixture) {
+        let narration = try Fixtures.narration(chapters: 5, gapSeconds: 3, pauseSeconds: 0.4)
+        let abplayer = try AbplayerProcess(name)
+        let folder = abplayer.home.appending(path: "Books/Told")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: narration.url, to: folder.appending(path: "told.mp3"))
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        return (abplayer, library, folder, narration)
+    }
+
     func script(_ abplayer: AbplayerProcess, _ library: String, _ commands: String) throws -> CommandResult {
         try abplayer.run(["-c", commands, "--output", "null", "--library", library])
     }
 
     @Test func detectedChaptersAreStoredOnYesEditedAndKeptThroughARescanAndAnExport() throws {
         // Given a library with one narrated book: five chapters 3 s apart, 0.4 s pauses inside them
-        let narration = try Fixtures.narration(chapters: 5, gapSeconds: 3, pauseSeconds: 0.4)
-        let abplayer = try AbplayerProcess("repl-user-chapters")
-        let folder = abplayer.home.appending(path: "Books/Told")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: narration.url, to: folder.appending(path: "told.mp3"))
-        let library = abplayer.home.appending(path: "library.sqlite").path
-        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        let (abplayer, library, folder, narration) = try Self.toldLibrary("repl-user-chapters")
 
         // When a script asks for detection without --yes: they are listed, not stored
         let unasked = try script(abplayer, library, "chapters detect Told")
@@ -125,13 +131,7 @@ import Testing
 
     @Test func detectionTypedAtATerminalRunsBesideTheREPLAndAsksWhenItIsDone() throws {
         // Given the REPL at a terminal, playing a narrated book of five chapters
-        let narration = try Fixtures.narration(chapters: 5, gapSeconds: 3, pauseSeconds: 0.4)
-        let abplayer = try AbplayerProcess("repl-chapters-terminal")
-        let folder = abplayer.home.appending(path: "Books/Told")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: narration.url, to: folder.appending(path: "told.mp3"))
-        let library = abplayer.home.appending(path: "library.sqlite").path
-        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        let (abplayer, library, _, _) = try Self.toldLibrary("repl-chapters-terminal")
         let terminal = try ReplTerminalTests.terminal(abplayer, library: library, name: "chapters")
         defer { terminal.stop() }
         #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
