@@ -107,9 +107,11 @@ extension OutputTests {
             let firstAfter = try #require(heardAfter.seconds.first, "\(heardAfter)")
             #expect(firstAfter == keptSecond || firstAfter == keptSecond + 1, "after: \(heardAfter)")
             #expect(heardAfter.seconds.last == 9, "\(heardAfter)")
-            // what was in flight when the server died is at most the output latency (200 ms)
+            // what was in flight when the server died is at most the output latency (200 ms); the
+            // recording before can miss as much again of what the sink took (the server dies with
+            // it undelivered to parec, hundreds of ms behind on a loaded machine)
             let keptSecondHeard = heardBefore.duration(of: keptSecond) + heardAfter.duration(of: keptSecond)
-            #expect(keptSecondHeard > 0.7 && keptSecondHeard < 1.3, "before: \(heardBefore) after: \(heardAfter)")
+            #expect(keptSecondHeard > 0.55 && keptSecondHeard < 1.3, "before: \(heardBefore) after: \(heardAfter)")
             #expect(OutputChecks.distinct(heardBefore.seconds + heardAfter.seconds) == Array(0..<10),
                     "before: \(heardBefore) after: \(heardAfter)")
         }

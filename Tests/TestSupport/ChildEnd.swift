@@ -21,7 +21,8 @@ extension Process {
     }
 
     /// The exit status once ended, as a shell gives it: the code, or 128 + the signal that killed
-    /// it; nil while it runs.
+    /// it. Asked once `hasEnded`: when Foundation has just reaped the child and not yet said so,
+    /// it waits for it (5 s at most; nil then).
     public var endStatus: Int32? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
@@ -29,14 +30,9 @@ extension Process {
             if !isRunning {
                 return terminationReason == .uncaughtSignal ? 128 + terminationStatus : terminationStatus
             }
-            switch Self.kernelState(of: processIdentifier) {
-            case .running: return nil
-            case let .zombie(status): return status
-            case .reaped:
-                // Foundation reaped it a moment ago and sets `isRunning` next: wait for it.
-                guard clock.now < deadline else { return nil }
-                Thread.sleep(forTimeInterval: 0.001)
-            }
+            if case let .zombie(status) = Self.kernelState(of: processIdentifier) { return status }
+            guard clock.now < deadline else { return nil }
+            Thread.sleep(forTimeInterval: 0.001)
         }
     }
 
@@ -76,7 +72,7 @@ extension Process {
         case running
         /// Ended, not yet reaped, with its status as a shell gives it.
         case zombie(Int32)
-        /// Gone from /proc: Foundation has reaped it.
+        /// Gone: Foundation has reaped it (and the pid, one of 32,768 here, may soon be another's).
         case reaped
     }
 
@@ -84,8 +80,11 @@ extension Process {
     /// and, for a zombie, its exit_code (the 52nd field, a wait status).
     static func kernelState(of pid: Int32) -> KernelState {
         guard pid > 0 else { return .running }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return .reaped }
-        guard let close = stat.lastIndex(of: ")") else { return .running }
+        // Read while the child is being reaped, the file can be gone or come back empty: then
+        // whether the pid is still there says which.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return Glibc.kill(pid, 0) == 0 ? .running : .reaped
+        }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is the state (field 3), so field N is fields[N - 3].
         guard fields.first == "Z" else { return .running }
