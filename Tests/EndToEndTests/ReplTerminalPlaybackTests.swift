@@ -74,7 +74,10 @@ extension ReplTerminalTests {
         // order, at its pitch
         #expect(inputs.stdoutString.contains(#"media.name = "audiobook""#), "\(inputs.stdoutString)")
         let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
-        #expect(track.seconds.prefix(2) == [0, 1], "\(track)")
+        // (a loaded machine can starve the stream for a moment at the start: the sink then plays
+        // a gap of silence inside a second, which splits it in two, without repeating it)
+        #expect(OutputChecks.distinct(track.seconds).prefix(2) == [0, 1], "\(track)")
+        #expect(track.duration(of: 0) < 1.5, "\(track)")
         // and the paused position is past the start and no later than the wall time since play
         // was typed (no lower bound from the clock: a loaded machine starts the output late, and
         // the recording above shows the book heard from its first second), and it stays put
