@@ -57,9 +57,12 @@ enum OutputChecks {
     /// beyond the output latency.
     static func expectPauseThenContinuation(_ track: SecondTrack, pauseLength: Double, seconds: Range<Int>,
                                             sourceLocation: SourceLocation = #_sourceLocation) {
+        // The pause is the longest silence. A loaded machine can also starve the output for a
+        // moment (a silence inside a second, the same second going on after it): any other
+        // silence must leave the seconds heard in order, which the last check below asks.
         let gaps = track.gaps(longerThan: 0.5)
-        #expect(gaps.count == 1, "\(track)", sourceLocation: sourceLocation)
-        guard let gap = gaps.first, var index = track.runs.firstIndex(of: gap) else { return }
+        #expect(!gaps.isEmpty, "\(track)", sourceLocation: sourceLocation)
+        guard let gap = gaps.max(by: { $0.duration < $1.duration }), var index = track.runs.firstIndex(of: gap) else { return }
         // Seen twice in many runs, through PulseAudio only (the pulse sink, and ALSA over pulse):
         // one window (50 ms) of the second before, right at the pause ("3@3.30+0.20 2@3.50+0.05
         // _@3.55"). Taken to be PulseAudio's rewind of its sink at a cork, which the null sink's
