@@ -1,5 +1,5 @@
 import Foundation
-import Library
+public import Library
 import PlayerCore
 
 /// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`; left out of the JSON).
@@ -69,15 +69,10 @@ public struct Status: Codable, Equatable, Sendable {
         /// When it listened there: seconds since 1970 (UTC).
         public var listenedAt: Double
 
-        init(_ place: SyncBookStatus.Place) {
-            self.init(device: place.deviceName ?? place.device.text, position: place.seconds,
-                      listenedAt: place.listenedAt.timeIntervalSince1970)
-        }
-
-        public init(device: String, position: Double?, listenedAt: Double) {
-            self.device = device
-            self.position = position
-            self.listenedAt = listenedAt
+        public init(_ place: SyncBookStatus.Place) {
+            device = place.deviceName ?? place.device.text
+            position = place.seconds
+            listenedAt = place.listenedAt.timeIntervalSince1970
         }
     }
 

@@ -35,10 +35,7 @@ struct Books: ParsableCommand {
         let elsewhere = placesElsewhere(database)
         for book in listings {
             if json {
-                print(encoder.line(BookJSON(listing: book, elsewhere: (elsewhere[book.id] ?? []).map { place in
-                    Status.Elsewhere(device: place.deviceName ?? place.device.text, position: place.seconds,
-                                     listenedAt: place.listenedAt.timeIntervalSince1970)
-                })))
+                print(encoder.line(BookJSON(listing: book, elsewhere: (elsewhere[book.id] ?? []).map(Status.Elsewhere.init))))
                 continue
             }
             let progress = book.finished ? "finished" : book.positionSeconds == nil ? "not started"
