@@ -55,7 +55,7 @@ extension Console {
                 + "playing and the REPL go on, and what is found is listed when it is done"))
             return
         }
-        try offer(try ChapterDetection.run(detector, paths: media.map(\.path)), request)
+        try offer(try ChapterDetection.run(detector, paths: media.map(\.path), request: request), request)
     }
 
     /// A detection running beside the REPL ended: what it found is listed and asked about.
@@ -162,14 +162,12 @@ enum ChapterDetection {
     }
 
     /// Runs a detection on a thread of its own and waits for it.
-    static func run(_ detector: ChapterDetector, paths: [String]) throws -> ChapterDetector.Result {
+    static func run(_ detector: ChapterDetector, paths: [String], request: ChapterDetectionRequest) throws -> ChapterDetector.Result {
         let outcome = Outcome()
-        let thread = Thread {
-            let result = Result { try detector.detect(paths: paths) { _ in } }
+        _ = start(detector, paths: paths, request: request) { result in
             outcome.result.withLock { $0 = result }
             outcome.done.signal()
         }
-        thread.start()
         outcome.done.wait()
         return try outcome.result.withLock { $0! }.get()
     }
