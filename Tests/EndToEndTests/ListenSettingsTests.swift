@@ -27,8 +27,7 @@ extension ListenTests {
         Thread.sleep(forTimeInterval: 2)
         let wall = (clock.now - arrived).secondsValue
         listening.signal(SIGTERM)
-        let exitDeadline = clock.now + .seconds(30)
-        while !listening.process.hasEnded && clock.now < exitDeadline { Thread.sleep(forTimeInterval: 0.01) }
+        listening.process.waitForEnd(timeout: 30)
         listening.process.kill()
         #expect(listening.process.endStatus == 0, "stderr: \(listening.errorOutput)")
         // Then the saved position moved twice as fast as the wall clock (less the output's start)

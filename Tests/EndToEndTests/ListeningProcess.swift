@@ -64,14 +64,9 @@ final class ListeningProcess: Sendable {
     /// Waits for the process to end; its exit status (128 + signal when killed), or nil on timeout
     /// (then it is killed).
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while !process.hasEnded {
-            guard clock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                return nil
-            }
-            try? await Task.sleep(for: .milliseconds(10))
+        guard await process.waitForEnd(timeout: timeout / .seconds(1)) else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
         }
         return process.endStatus
     }
