@@ -68,11 +68,10 @@ extension LibraryDatabase {
         let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
         let names = others.deviceNames(besides: deviceName)
+        report.elsewhere = SyncBookStatus.placesOfEveryBook(merged, snapshot: snapshot, excluding: device, names: names)
         try self.writer.write { db in
             for (bookId, state) in merged {
                 guard let book = snapshot.books[bookId] else { continue }
-                let places = SyncBookStatus.places(state, of: book, excluding: device, names: names)
-                if !places.isEmpty { report.elsewhere[bookId] = places }
                 try applyPosition(state, to: book, rules: rules, playing: playing, names: names, db, report: &report)
                 try applyFinished(state, to: book, device: device, db, report: &report)
                 try applyBookmarks(state, to: book, snapshot: snapshot, db, report: &report)

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Where a book stands here and on the other devices, as their journals say.
 public struct SyncBookStatus: Sendable {
@@ -28,6 +29,26 @@ extension SyncBookStatus {
                   listenedAt: $0.listenedAt)
         }
     }
+
+    /// Every book's places on the other devices (books none has a place in left out), worked out
+    /// on every core: 100 devices and 10,000 books are a million places, each sorted and turned
+    /// into seconds into its book.
+    static func placesOfEveryBook(_ merged: [Int64: MergedBook], snapshot: SyncSnapshot, excluding device: DeviceID,
+                                  names: [DeviceID: String]) -> [Int64: [Place]] {
+        let books = Array(merged)
+        let shards = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        let everyBook = Mutex([Int64: [Place]]())
+        DispatchQueue.concurrentPerform(iterations: shards) { shard in
+            var mine: [Int64: [Place]] = [:]
+            for index in stride(from: shard, to: books.count, by: shards) {
+                guard let book = snapshot.books[books[index].key] else { continue }
+                let found = places(books[index].value, of: book, excluding: device, names: names)
+                if !found.isEmpty { mine[book.id] = found }
+            }
+            everyBook.withLock { $0.merge(mine) { first, _ in first } }
+        }
+        return everyBook.withLock { $0 }
+    }
 }
 
 extension LibraryDatabase {
@@ -41,8 +62,9 @@ extension LibraryDatabase {
         }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
         let names = others.deviceNames(besides: deviceName)
-        let books = merged.compactMap { bookId, state -> SyncBookStatus? in
-            guard let book = snapshot.books[bookId], !state.positions.isEmpty else { return nil }
+        let elsewhere = SyncBookStatus.placesOfEveryBook(merged, snapshot: snapshot, excluding: device, names: names)
+        let books = elsewhere.compactMap { bookId, places -> SyncBookStatus? in
+            guard let book = snapshot.books[bookId] else { return nil }
             let here = book.position.flatMap { position in
                 book.fingerprint(ofMedia: position.mediaId).map {
                     SyncBookStatus.Place(device: device, deviceName: nil, seconds: book.seconds(item: $0, frame: position.frame),
@@ -50,7 +72,7 @@ extension LibraryDatabase {
                 }
             }
             return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here,
-                                  elsewhere: SyncBookStatus.places(state, of: book, excluding: device, names: names))
+                                  elsewhere: places)
         }
         return (books.sorted { ($0.elsewhere.first?.listenedAt ?? .distantPast) > ($1.elsewhere.first?.listenedAt ?? .distantPast) },
                 others.problems)

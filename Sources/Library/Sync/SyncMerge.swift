@@ -118,35 +118,24 @@ public struct SyncMergeRules: Sendable {
         var merger = Merger()
         var devices: Set<DeviceID> = []
         for (journal, keys) in zip(journals, allKeys) {
-            let bookKeys = keys.map { $0.flatMap { mine($0) ? $0 : nil } }
             let firstOfDevice = devices.insert(journal.device).inserted
-            // Each book's newest place and mark in this journal first, by the journal's own book
-            // numbers (no hashing): a compacted journal has about one of each, a long one many.
-            var newestPosition = [Int?](repeating: nil, count: journal.books.count)
-            var newestFinished = [Int?](repeating: nil, count: journal.books.count)
-            // By index, not by element: a copy of each entry retains its strings, a million times.
-            for index in journal.entries.indices where bookKeys[journal.entries[index].book] != nil {
-                let (book, at) = (journal.entries[index].book, journal.entries[index].at)
-                switch journal.entries[index].change {
-                case .position:
-                    if newestPosition[book].map({ journal.entries[$0].at <= at }) ?? true { newestPosition[book] = index }
-                case .finished:
-                    if newestFinished[book].map({ journal.entries[$0].at <= at }) ?? true { newestFinished[book] = index }
-                case .bookmark, .bookmarkRemoved, .settings, .chapters:
-                    merger.add(journal.entries[index].change, at: at, device: journal.device, book: bookKeys[book]!)
-                }
+            for index in journal.otherEntries {
+                let entry = journal.entries[index]
+                guard let bookKey = keys[entry.book], mine(bookKey), case let .other(change) = entry.stored else { continue }
+                merger.add(change, at: entry.at, device: journal.device, book: bookKey)
             }
-            for (book, bookKey) in bookKeys.enumerated() {
-                guard let bookKey else { continue }
+            // Each book's newest place and mark, as the journal found them while it was read.
+            for (book, bookKey) in keys.enumerated() {
+                guard let bookKey, mine(bookKey) else { continue }
                 // Each in turn, not in a loop over an array of the two: that array, made for every
                 // book of every journal, was a million allocations.
-                if let index = newestPosition[book] {
-                    merger.add(journal.entries[index].change, at: journal.entries[index].at, device: journal.device, book: bookKey,
-                               firstOfDevice: firstOfDevice)
+                if let index = journal.newestPosition(ofBook: book) {
+                    merger.add(journal.change(of: journal.entries[index]), at: journal.entries[index].at, device: journal.device,
+                               book: bookKey, firstOfDevice: firstOfDevice)
                 }
-                if let index = newestFinished[book] {
-                    merger.add(journal.entries[index].change, at: journal.entries[index].at, device: journal.device, book: bookKey,
-                               firstOfDevice: firstOfDevice)
+                if let index = journal.newestFinished(ofBook: book) {
+                    merger.add(journal.change(of: journal.entries[index]), at: journal.entries[index].at, device: journal.device,
+                               book: bookKey, firstOfDevice: firstOfDevice)
                 }
             }
         }
