@@ -1,5 +1,5 @@
 import Foundation
-public import Player
+import Player
 
 /// `sync [status] | sync now | sync dir FOLDER|off | sync jump | sync auto-jump on|off`.
 enum SyncLine {
