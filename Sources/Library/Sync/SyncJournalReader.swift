@@ -30,7 +30,7 @@ public struct SyncJournal: Sendable {
     /// Each of `books`' `SyncJournalFormat.reference`, worked out once as it is read (a merge
     /// looks books up by it, and hashing each book's items in every journal cost more than the merge).
     var bookReferences: [String] = []
-    public var entries: [Entry] = []
+    public private(set) var entries: [Entry] = []
     /// Each book's newest place and finished mark, by index in `entries` (nil: none), and every
     /// other entry's index: kept as the lines are read, so a merge looks at 10,000 books of a
     /// journal, not at its every line once for each core that merges.
