@@ -45,7 +45,13 @@ public struct ImportPlan: Sendable {
     /// Real paths of the files planned so far.
     private var plannedFiles: Set<String> = []
 
-    public init(paths: [String]) {
+    /// Files never planned, wherever they are: the importing library's own (`LibraryFiles`).
+    private let excluded: LibraryFiles?
+
+    public init(paths: [String]) { self.init(paths: paths, excluding: nil) }
+
+    init(paths: [String], excluding excluded: LibraryFiles?) {
+        self.excluded = excluded
         var looseFiles: [File] = []
         for path in paths {
             let absolute = Self.absolute(path)
@@ -53,7 +59,11 @@ public struct ImportPlan: Sendable {
             case .directory:
                 plan(folder: absolute, location: [])
             case .regular:
-                if isFirstVisit(file: absolute, shownAs: path) { looseFiles.append(File(path: absolute, folderDisc: nil)) }
+                if excluded?.contains(absolute) == true {
+                    unreadable.append((path, "the library's own database file, not audio"))
+                } else if isFirstVisit(file: absolute, shownAs: path) {
+                    looseFiles.append(File(path: absolute, folderDisc: nil))
+                }
             case .missing:
                 unreadable.append((path, "no such file or folder"))
             case let other:
@@ -146,6 +156,8 @@ public struct ImportPlan: Sendable {
                 // Not a link: its real path is its folder's real path and its name (realpath()
                 // per file cost a readlink per component of the path, most of an import's syscalls).
                 let real = isLink ? nil : folderReal + "/" + name
+                // A library kept beside its books: never opened but by SQLite (`LibraryFiles`).
+                if excluded?.contains(path) == true { continue }
                 if !isSidecar, isFirstVisit(file: path, real: real, shownAs: path) { files.append(name) }
             case .missing:
                 continue   // removed while we listed

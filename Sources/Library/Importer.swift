@@ -57,7 +57,7 @@ public struct Importer: Sendable {
         _ paths: [String], shelf: String? = nil, layout: ImportLayout = .folders,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportReport {
-        let plan = ImportPlan(paths: paths)
+        let plan = ImportPlan(paths: paths, excluding: library.ownFiles)
         var report = ImportReport()
         report.skipped = plan.unreadable
         let shelfId = try shelf.map { try library.createShelves(path: $0) }
@@ -177,6 +177,10 @@ extension LibraryDatabase {
         var skipped: [(path: String, reason: String)] = []
         var mediaIds: [Int64] = []
         for path in paths.map(ImportPlan.absolute) {
+            if ownFiles?.contains(path) == true {
+                skipped.append((path, "the library's own database file, not audio"))
+                continue
+            }
             switch FileKind.of(path: path).kind {
             case .regular: break
             case .missing:

@@ -48,7 +48,7 @@ extension LibraryDatabase {
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             while let relative = walker.nextObject() as? String, !wanted.isEmpty {
                 let path = root + "/" + relative
-                guard !known.contains(path),
+                guard !known.contains(path), ownFiles?.contains(path) != true,
                       let size = walker.fileAttributes?[.size] as? Int64, let candidates = wanted[size],
                       walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
                       let (_, fingerprint) = Fingerprint.of(path: path),

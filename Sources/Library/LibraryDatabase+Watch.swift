@@ -106,7 +106,7 @@ extension LibraryDatabase {
         var additions: [Int64: (folder: String, paths: [String])] = [:]
         var newFolders: Set<String> = []
         var looseFiles: [String] = []
-        for path in Self.candidateFiles(in: looked) where !known.contains(path) && !changes.writing.contains(path) {
+        for path in Self.candidateFiles(in: looked, excluding: ownFiles) where !known.contains(path) && !changes.writing.contains(path) {
             if let (folder, bookId) = folders.book(holding: path) {
                 additions[bookId, default: (folder, [])].paths.append(path)
             } else if !changes.overflowed, let folder = folders.newBookFolder(holding: path) {
@@ -226,12 +226,15 @@ extension LibraryDatabase {
     }
 
     /// Regular files at or below `paths`, skipping hidden entries (partial downloads and editors'
-    /// temporary files are hidden) and sidecars that are never audio.
-    static func candidateFiles(in paths: Set<String>) -> [String] {
+    /// temporary files are hidden), sidecars that are never audio, and the library's own files
+    /// (a library kept beside its books: its log changes every second, and must never be opened
+    /// but by SQLite, `LibraryFiles` says why).
+    static func candidateFiles(in paths: Set<String>, excluding excluded: LibraryFiles? = nil) -> [String] {
         var files: [String] = []
         func consider(_ path: String) {
             let name = (path as NSString).lastPathComponent
-            guard !name.hasPrefix("."), !ImportPlan.sidecarExtensions.contains(fileExtension(of: name)) else { return }
+            guard !name.hasPrefix("."), !ImportPlan.sidecarExtensions.contains(fileExtension(of: name)),
+                  excluded?.contains(path) != true else { return }
             files.append(path)
         }
         for path in paths {

@@ -8,6 +8,8 @@ public final class LibraryDatabase: Sendable {
     public let writer: any DatabaseWriter
     /// Where the database lives; nil in memory.
     public let path: String?
+    /// The database's own files, which an import or the watch must never open (`LibraryFiles`).
+    let ownFiles: LibraryFiles?
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -30,6 +32,7 @@ public final class LibraryDatabase: Sendable {
             throw LibraryError.describing(error, library: path) ?? .cannotOpen(path: path, reason: LibraryError.oneLine(error))
         }
         self.path = path
+        ownFiles = LibraryFiles(database: path)
         try Self.migrate(writer, name: path)
     }
 
@@ -55,6 +58,7 @@ public final class LibraryDatabase: Sendable {
     public init() throws {
         writer = try DatabaseQueue(configuration: Self.configuration)
         path = nil
+        ownFiles = nil
         try Self.migrate(writer, name: "in-memory library")
     }
 

@@ -19,13 +19,16 @@ import TestSupport
         let reports = Reports()
         let watch: LibraryWatch
 
-        init(_ name: String, quiet: Duration = .milliseconds(300), longest: Duration = .milliseconds(1500)) throws {
+        /// `libraryBesideBooks`: the database is `books/library.sqlite`, in the folder the watch
+        /// looks at for new book folders (else beside `books`).
+        init(_ name: String, quiet: Duration = .milliseconds(300), longest: Duration = .milliseconds(1500),
+             libraryBesideBooks: Bool = false) throws {
             root = try BuildProducts.temporaryDirectory("watch-\(name)")
             books = root.appending(path: "books")
             dune = books.appending(path: "Dune")
             try FileManager.default.createDirectory(at: dune, withIntermediateDirectories: true)
             for number in [1, 2, 4] { try writeMP3(number, to: dune.appending(path: String(format: "%02d.mp3", number))) }
-            library = try LibraryDatabase(path: root.appending(path: "library.sqlite").path)
+            library = try LibraryDatabase(path: (libraryBesideBooks ? books : root).appending(path: "library.sqlite").path)
             let report = try importer(library).importPaths([dune.path], shelf: "Sci-Fi")
             bookId = try #require(report.books.first?.id)
             let reports = self.reports

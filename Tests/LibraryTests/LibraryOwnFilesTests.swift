@@ -1,0 +1,64 @@
+import Foundation
+import Library
+import Testing
+import TestSupport
+
+/// A library kept beside its books (`--library ~/Audiobooks/library.sqlite`): its database, log
+/// and shared memory are never opened but by SQLite. Opening and closing one of them anywhere in
+/// the process drops SQLite's POSIX locks; the next process to open the library then deletes the
+/// log the player still writes its place into, and those places are gone when it quits. Checked
+/// as a listener would lose them: what the library saves, another process (sqlite3) must read.
+@Suite struct LibraryOwnFilesTests {
+    typealias Setting = LibraryWatchTests.Setting
+
+    /// Saves two places one after the other, each read back by another process: the first read
+    /// of a library that lost its locks still finds the log, and deletes it as it closes.
+    static func expectSavedPlacesReachOtherProcesses(_ setting: Setting) throws {
+        let database = try #require(setting.library.path)
+        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
+        for frame: Int64 in [44_100, 88_200] {
+            try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
+            let read = try Command.run("sqlite3", [database, "SELECT frame FROM position WHERE bookId = \(setting.bookId)"]).requireSuccess()
+            #expect(read.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines) == "\(frame)")
+        }
+    }
+
+    static func mediaPaths(_ setting: Setting) throws -> [String] {
+        try setting.library.writer.read { db in try String.fetchAll(db, sql: "SELECT path FROM media") }
+    }
+
+    @Test func theWatchNeverOpensTheLibrarysOwnFilesBesideItsBooks() throws {
+        // Given a watched library whose database is in the folder where new book folders are looked for
+        let setting = try Setting("own-files", libraryBesideBooks: true)
+
+        // When another process reads the library (the watch sees it close the log and the
+        // shared memory), and then a new book folder is made there (taken in by a later pass)
+        _ = try Command.run("sqlite3", [try #require(setting.library.path), "SELECT count(*) FROM book"]).requireSuccess()
+        let messiah = setting.books.appending(path: "Dune Messiah")
+        try FileManager.default.createDirectory(at: messiah, withIntermediateDirectories: true)
+        try LibraryWatchTests.writeMP3(11, to: messiah.appending(path: "1.mp3"))
+        #expect(LibraryWatchTests.eventually { setting.reports.list.withLock { $0.flatMap { $0.filter(\.isNewBook) } }.count == 1 })
+
+        // Then none of the library's files was taken for media, and its places still reach other processes
+        #expect(try Self.mediaPaths(setting).allSatisfy { !$0.contains("library.sqlite") })
+        try Self.expectSavedPlacesReachOtherProcesses(setting)
+    }
+
+    @Test func importingTheFolderThatHoldsTheLibraryLeavesItsOwnFilesAlone() throws {
+        // Given a library in the folder of book folders, read by another process (so its log and
+        // shared memory are there too)
+        let setting = try Setting("own-import", libraryBesideBooks: true)
+        setting.watch.stop()
+        let database = try #require(setting.library.path)
+        _ = try Command.run("sqlite3", [database, "SELECT count(*) FROM book"]).requireSuccess()
+
+        // When that whole folder is imported, and the database named as a file to import
+        let report = try importer(setting.library).importPaths([setting.books.path, database])
+
+        // Then no file of the library is media, the one named is said to be the library's own,
+        // and the library's places still reach other processes
+        #expect(try Self.mediaPaths(setting).allSatisfy { !$0.contains("library.sqlite") })
+        #expect(report.skipped.contains { $0.path == database && $0.reason.contains("library's own") })
+        try Self.expectSavedPlacesReachOtherProcesses(setting)
+    }
+}
