@@ -1,5 +1,5 @@
 import Foundation
-public import Player
+import Player
 import PlayerCore
 
 /// `chapter add/rename/rm` and `chapters reset/detect` as typed: changes to a book's own

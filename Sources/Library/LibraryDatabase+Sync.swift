@@ -64,7 +64,7 @@ extension LibraryDatabase {
     private static func hostName() -> String {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "this device" }
-        let text = String(cString: name)
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "this device" : text
     }
 }

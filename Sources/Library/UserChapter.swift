@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GRDB
 
 /// A chapter the listener made, renamed or detected: the book's own, kept in the library (the

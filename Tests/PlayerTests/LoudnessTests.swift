@@ -96,7 +96,7 @@ import Testing
         #expect(harness.controller.session?.engine.loudnessGainDecibels == gain)
         // and the measure is in the library file, over the book's one item
         let path = harness.folder.appending(path: "library.sqlite").path
-        let stored = try await DatabaseQueue(path: path).read { db in
+        let stored = try DatabaseQueue(path: path).read { db in
             try Row.fetchOne(db, sql: "SELECT integratedLUFS, peakDBTP, measuredOver, measuredAt FROM bookLoudness WHERE bookId = ?",
                              arguments: [ids[0]])
         }
