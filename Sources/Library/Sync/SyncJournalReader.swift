@@ -146,6 +146,35 @@ extension SyncJournal {
         }
     }
 
+    /// The indexes in `entries` of what compaction keeps, in the order written: each book's
+    /// newest place, finished mark, settings and chapter list, each bookmark's newest record
+    /// unless it was removed, and each removal (the first of an id). Everything else was
+    /// superseded by what is kept. Of the same time, the one written later is the newer. Worked
+    /// out on the journal's own book numbers: grouping records by their books' identities hashed
+    /// every fingerprint of every record, a fifth of a second for a journal of 10,000 books.
+    func keptEntryIndices() -> [Int] {
+        var kept = Set((0..<books.count).flatMap { [newestPosition(ofBook: $0), newestFinished(ofBook: $0)].compactMap { $0 } })
+        var newestSettings: [Int: Int] = [:], newestChapters: [Int: Int] = [:]
+        var newestBookmark: [String: Int] = [:], removal: [String: Int] = [:]
+        func newer(_ index: Int, than other: Int?) -> Bool { other.map { entries[$0].at <= entries[index].at } ?? true }
+        for index in otherEntries {
+            guard case let .other(change) = entries[index].stored else { continue }
+            let book = entries[index].book
+            switch change {
+            case .settings: if newer(index, than: newestSettings[book]) { newestSettings[book] = index }
+            case .chapters: if newer(index, than: newestChapters[book]) { newestChapters[book] = index }
+            case let .bookmark(bookmark): if newer(index, than: newestBookmark[bookmark.id]) { newestBookmark[bookmark.id] = index }
+            case let .bookmarkRemoved(id): if removal[id] == nil { removal[id] = index }
+            case .position, .finished: break
+            }
+        }
+        kept.formUnion(newestSettings.values)
+        kept.formUnion(newestChapters.values)
+        kept.formUnion(newestBookmark.filter { removal[$0.key] == nil }.values)
+        kept.formUnion(removal.values)
+        return kept.sorted()
+    }
+
     /// The entries with their books, in the order written.
     public var records: [SyncRecord] { entries.map { SyncRecord(book: books[$0.book], at: $0.at, change: change(of: $0)) } }
 

@@ -11,6 +11,10 @@ public final class SyncJournalWriter {
     public let path: String
     /// The books this file has defined (their `B` lines), by reference.
     private var definedBooks: Set<String> = []
+    /// The journal as it was when this writer was made (nil: no file yet), and how many of its
+    /// entries compaction would keep: an append never needs to read the file again to know that
+    /// most of it still counts (it cannot count less after an append).
+    private var keptAtOpen: (kept: Int, entries: Int)?
     /// A journal past this size is rewritten with only what still counts, once at least half of
     /// its records no longer do.
     let compactionBytes: Int
@@ -27,7 +31,10 @@ public final class SyncJournalWriter {
         deviceName = name
         self.compactionBytes = compactionBytes
         path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
-        if let journal { definedBooks = Set(journal.bookReferences) }
+        if let journal {
+            definedBooks = Set(journal.bookReferences)
+            keptAtOpen = (journal.keptEntryIndices().count, journal.entries.count)
+        }
     }
 
     /// Writes `records` at the journal's end (the header first, in a new file; a book's `B` line
@@ -44,19 +51,29 @@ public final class SyncJournalWriter {
         }
         let size = try appendText(text)
         definedBooks = defined
-        if size > compactionBytes { try compact(unlessMostStillCounts: true) }
+        guard size > compactionBytes else { return }
+        // What it kept before, it keeps after: each record appended supersedes at most one kept
+        // record and is kept itself. So when that is most of it, it stays as it is, unread (a
+        // journal of 10,000 books is past the limit even compacted, and was read again at every append).
+        if let before = keptAtOpen {
+            keptAtOpen = (before.kept, before.entries + records.count)
+            if 2 * before.kept > before.entries + records.count { return }
+        }
+        try compact(unlessMostStillCounts: true)
     }
 
-    /// Rewrites the journal with only what still counts (`SyncCompaction`): written beside it and
-    /// renamed over it, so a reader sees the old file or the new one, never half of one.
+    /// Rewrites the journal with only what still counts (`SyncJournal.keptEntryIndices`): written
+    /// beside it and renamed over it, so a reader sees the old file or the new one, never half of one.
     /// `unlessMostStillCounts`: not when more than half of its records would be kept. A large
     /// library's journal is past the limit even compacted (10,000 books' lines are megabytes), and
     /// rewriting it whole at every append would copy it for nothing; it waits until half is stale.
     public func compact(unlessMostStillCounts: Bool = false) throws {
         let journal = try SyncJournal.read(path: path)
-        let records = journal.records
-        let kept = SyncCompaction.kept(records)
-        if unlessMostStillCounts && 2 * kept.count > records.count { return }
+        let keptIndices = journal.keptEntryIndices()
+        keptAtOpen = (keptIndices.count, journal.entries.count)
+        if unlessMostStillCounts && 2 * keptIndices.count > journal.entries.count { return }
+        let kept = keptIndices.map { SyncRecord(book: journal.books[journal.entries[$0].book], at: journal.entries[$0].at,
+                                                change: journal.change(of: journal.entries[$0])) }
         var text = SyncJournalFormat.header(device: device, name: deviceName)
         var defined: Set<String> = []
         for record in kept {
@@ -76,6 +93,7 @@ public final class SyncJournalWriter {
             throw SyncJournalError.unreadable(path: path, reason: "cannot replace it: \(reason)")
         }
         definedBooks = defined
+        keptAtOpen = (kept.count, kept.count)
     }
 
     /// One write of `text` at the end (the header first if the file is new or empty); the size after.
@@ -98,33 +116,5 @@ public final class SyncJournalWriter {
             written += count
         }
         return Int(info.st_size) + bytes.count
-    }
-}
-
-/// What a compacted journal keeps of a book: its newest place, finished mark, settings and chapter
-/// list, each bookmark's newest record and every removal. Everything else was superseded by what is kept.
-enum SyncCompaction {
-    static func kept(_ records: [SyncRecord]) -> [SyncRecord] {
-        var newestPosition: [SyncBookIdentity: Int] = [:]
-        var newestFinished: [SyncBookIdentity: Int] = [:]
-        var newestBookmark: [String: Int] = [:]
-        var removal: [String: Int] = [:]
-        var newestSettings: [SyncBookIdentity: Int] = [:]
-        var newestChapters: [SyncBookIdentity: Int] = [:]
-        for (index, record) in records.enumerated() {
-            func isNewer(_ than: Int?) -> Bool { than.map { records[$0].at <= record.at } ?? true }
-            switch record.change {
-            case .position: if isNewer(newestPosition[record.book]) { newestPosition[record.book] = index }
-            case .finished: if isNewer(newestFinished[record.book]) { newestFinished[record.book] = index }
-            case let .bookmark(bookmark): if isNewer(newestBookmark[bookmark.id]) { newestBookmark[bookmark.id] = index }
-            case let .bookmarkRemoved(id): if removal[id] == nil { removal[id] = index }
-            case .settings: if isNewer(newestSettings[record.book]) { newestSettings[record.book] = index }
-            case .chapters: if isNewer(newestChapters[record.book]) { newestChapters[record.book] = index }
-            }
-        }
-        var keep = Set(newestPosition.values).union(newestFinished.values).union(newestSettings.values).union(newestChapters.values)
-        keep.formUnion(newestBookmark.filter { removal[$0.key] == nil }.values)
-        keep.formUnion(removal.values)
-        return records.enumerated().compactMap { keep.contains($0.offset) ? $0.element : nil }
     }
 }
