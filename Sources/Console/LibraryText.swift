@@ -10,12 +10,12 @@ public enum LibraryText {
     public static let historyLimit = 20
     public static let statsDays = 14
 
-    /// Book durations as people read them, rounded to the second: "1:02:03", "4:05"; "?" unknown.
+    /// Book durations as people read them, in whole seconds: "1:02:03", "4:05"; "?" unknown.
     public static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "?" }
-        let total = Int(seconds.rounded())
-        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        // In whole seconds as places are shown (`Timecode.format`): a book of 4:02.6 is 4:02 in
+        // `books` as in `ls` and `status`, and its end reads "4:02 / 4:02", not "4:02 / 4:03".
+        return Timecode.format(seconds: max(0, seconds))
     }
 
     /// "1. Title  4:05", with "(missing: PATH)" when its file is gone.

@@ -48,21 +48,11 @@ extension OutputTests {
             let recorded = try recording.finish()
             // Then the recording has one silence about as long as the pause, and the second heard
             // before it goes on after it, with nothing repeated or skipped beyond the output latency
+            // (as for ALSA and JACK: `expectPauseThenContinuation` sets aside the one 50 ms window
+            // of PulseAudio's rewind at the cork, seen here too, once in an unloaded run)
             #expect(status == 0, "stderr: \(player.stderr)")
             let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
-            let gaps = track.gaps(longerThan: 0.5)
-            #expect(gaps.count == 1, "\(track)")
-            if let gap = gaps.first {
-                #expect(abs(gap.duration - pauseLength) < 0.4, "pause of \(pauseLength) s heard as \(gap.duration) s")
-                let index = track.runs.firstIndex(of: gap)!
-                let before = track.runs[index - 1].label, after = track.runs[index + 1].label
-                if case let .second(first) = before, case let .second(second) = after {
-                    #expect(second == first || second == first + 1, "\(track)")
-                } else {
-                    Issue.record("no sound around the pause: \(track)")
-                }
-            }
-            #expect(OutputChecks.distinct(track.seconds) == Array(0..<8), "\(track); stderr: \(player.stderr)")
+            OutputChecks.expectPauseThenContinuation(track, pauseLength: pauseLength, seconds: 0..<8)
             OutputChecks.expectWholeSeconds(recorded, track: track, seconds: 1...6)
             // and the position reported while paused is the frame the sink stopped at (the server
             // received exactly that much audio before the silence), within 50 ms: the output latency
