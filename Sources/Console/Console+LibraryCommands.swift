@@ -44,15 +44,10 @@ extension Console {
                                        days: LibraryText.statsDays).forEach(say)
         case let .export(path):
             let file = Self.expandingTilde(path)
-            let state = try library.exportState()
-            do {
-                try StateExport.encoder.encode(state).write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw CommandError("cannot write \(file): \(error.localizedDescription)")
-            }
+            let state = try library.exportState(toFile: file)
             say("exported \(LibraryText.counted(state.books.count, "book")) to \(file)")
         case let .importState(path):
-            let state = try LibraryText.readState(path: Self.expandingTilde(path))
+            let state = try library.readState(fromFile: Self.expandingTilde(path))
             // The book playing would save its old place over the imported one.
             stopPlayback(because: "importing a state")
             let lines = LibraryText.stateImportLines(try library.importState(state))

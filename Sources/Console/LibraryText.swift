@@ -111,15 +111,6 @@ public enum LibraryText {
         TerminalText.visible("library watch off: \(error)")
     }
 
-    /// Reads a state file written by `export`; the error says which file and why.
-    public static func readState(path: String) throws(LibraryError) -> StateExport {
-        do {
-            return try StateExport.decoder.decode(StateExport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw LibraryError.invalid("\(path): not a readable abplayer state file (\(error.localizedDescription))")
-        }
-    }
-
     public static func stateImportLines(_ report: StateImportReport) -> (unmatched: [String], summary: String) {
         (report.unmatched.map { TerminalText.visible("no book in the library matches '\($0)'") },
          "\(counted(report.matched.count, "book")) restored, \(report.unmatched.count) not found")

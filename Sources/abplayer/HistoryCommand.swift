@@ -63,11 +63,12 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let data = try StateExport.encoder.encode(try reportingLibraryErrors(database) { try database.exportState() })
-        if file == "-" {
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
-        } else {
-            try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+        try reportingLibraryErrors(database) {
+            if file == "-" {
+                FileHandle.standardOutput.write(try StateExport.encoder.encode(try database.exportState()) + Data("\n".utf8))
+            } else {
+                try database.exportState(toFile: file)
+            }
         }
     }
 }
@@ -80,7 +81,7 @@ struct ImportState: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors(database) { try database.importState(LibraryText.readState(path: file)) }
+        let report = try reportingLibraryErrors(database) { try database.importState(database.readState(fromFile: file)) }
         let lines = LibraryText.stateImportLines(report)
         for line in lines.unmatched { printError("abplayer: \(line)") }
         print(lines.summary)

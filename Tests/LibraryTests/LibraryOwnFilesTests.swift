@@ -61,4 +61,27 @@ import TestSupport
         #expect(report.skipped.contains { $0.path == database && $0.reason.contains("library's own") })
         try Self.expectSavedPlacesReachOtherProcesses(setting)
     }
+
+    @Test func exportNeverWritesOverTheLibraryNorImportReadsIt() throws {
+        // Given a library with a book and a place
+        let setting = try Setting("own-export")
+        setting.watch.stop()
+        let database = try #require(setting.library.path)
+        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
+        try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
+
+        // When the state is exported to the library's own file (or its log), and imported from it
+        // Then each is refused with one line naming the file, and the library is as it was
+        for path in [database, database + "-wal"] {
+            let refusal = #expect(throws: LibraryError.self) { try setting.library.exportState(toFile: path) }
+            #expect(refusal?.description.contains("own database file") == true, "\(String(describing: refusal))")
+        }
+        #expect(throws: LibraryError.self) { try setting.library.readState(fromFile: database) }
+        #expect(try setting.library.bookListings().count == 1)
+        try Self.expectSavedPlacesReachOtherProcesses(setting)
+        // and a file of its own is written as ever
+        let json = setting.root.appending(path: "state.json").path
+        #expect(try setting.library.exportState(toFile: json).books.count == 1)
+        #expect(try setting.library.readState(fromFile: json).books.count == 1)
+    }
 }
