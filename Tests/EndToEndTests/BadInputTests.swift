@@ -92,4 +92,23 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!result.stderr.contains("Domain="), "\(result.stderr)")
     }
+
+    @Test func aFileOutputNeverReplacesAFileThatIsNotAWav() throws {
+        // Given a book's MP3 and a library, each an existing file that is not a WAV
+        let abplayer = try AbplayerProcess("wav-over")
+        let book = abplayer.home.appending(path: "book.mp3")
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 3, vbr: true), to: book)
+        let library = abplayer.home.appending(path: "library.sqlite")
+        _ = try abplayer.run(["import", "--library", library.path, book.path]).requireSuccess()
+        for target in [book, library] {
+            let before = try Data(contentsOf: target)
+            // When the WAV output is named with that file (a slip for the book itself)
+            let result = try abplayer.run(["play", "--output", "wav:\(target.path),paced=false", book.path], timeout: 60)
+            // Then nothing is written over it, and one line says why
+            #expect(result.status != 0, "\(target.lastPathComponent): \(result.stderr)")
+            #expect(result.stderr.contains("is not a .wav file: not replaced"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(try Data(contentsOf: target) == before, "\(target.lastPathComponent) was changed")
+        }
+    }
 }

@@ -209,6 +209,13 @@ private func openSink(
     _ requested: abp_format, _ options: PluginOptions, _ source: abp_audio_source
 ) throws(WavError) -> WavSink {
     guard let path = options["path"], !path.isEmpty else { throw WavError(ABP_ERR_INVALID, "option path is required") }
+    // Only a .wav file is replaced: `--output wav:book.mp3` (a slip for the book's own file) or a
+    // library's database named here was gone. Told by the name, not by reading the file: opening
+    // the database inside the player would drop SQLite's locks on it.
+    var existing = stat()
+    if stat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG, existing.st_size > 0, !path.lowercased().hasSuffix(".wav") {
+        throw WavError(ABP_ERR_INVALID, "\(path) exists and is not a .wav file: not replaced (name a new file, or one ending in .wav)")
+    }
     let paced: Bool
     do { paced = try options.bool("paced") ?? false } catch { throw WavError(ABP_ERR_INVALID, "\(error)") }
     guard (1...8).contains(requested.channels), requested.rate > 0 else {
@@ -282,7 +289,7 @@ private let descriptor = PluginDescriptor(
     description: "Writes the audio to a 32-bit float WAV file, as fast as decoded or in real time",
     capabilities: ABP_CAP_PAUSE, priority: 0, extensions: ["wav"],
     options: [
-        .init("path", ABP_OPTION_PATH, default: nil, help: "the WAV file to write (required; replaced if it exists)"),
+        .init("path", ABP_OPTION_PATH, default: nil, help: "the WAV file to write (required; an existing file is replaced only if its name ends in .wav)"),
         .init("paced", ABP_OPTION_BOOL, default: "false", help: "consume audio in real time (default: as fast as decoded)"),
     ],
     argumentOption: "path",
