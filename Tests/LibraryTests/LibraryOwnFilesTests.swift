@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Listening
 import Testing
 import TestSupport
 
@@ -83,5 +84,40 @@ import TestSupport
         let json = setting.root.appending(path: "state.json").path
         #expect(try setting.library.exportState(toFile: json).books.count == 1)
         #expect(try setting.library.readState(fromFile: json).books.count == 1)
+    }
+
+    @Test func aLibraryNamedThroughALinkIsKnownByItsRealFileToo() throws {
+        // Given a library whose database sits beside its books, opened through a symbolic link
+        // from elsewhere (SQLite keeps the log and shared memory beside the real file), watched
+        let root = try BuildProducts.temporaryDirectory("own-link")
+        let books = root.appending(path: "books"), dune = books.appending(path: "Dune")
+        try FileManager.default.createDirectory(at: dune, withIntermediateDirectories: true)
+        for number in [1, 2] { try LibraryWatchTests.writeMP3(number, to: dune.appending(path: String(format: "%02d.mp3", number))) }
+        let real = books.appending(path: "library.sqlite").path
+        let bookId = try #require(try importer(LibraryDatabase(path: real)).importPaths([dune.path]).books.first?.id)
+        let link = root.appending(path: "link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let library = try LibraryDatabase(path: link)
+        let reports = LibraryWatchTests.Reports()
+        let watch = try LibraryWatch(library: library, inspector: DecoderInspector(decoders: testRegistry)) { changes in
+            reports.list.withLock { $0.append(changes) }
+        }
+        try watch.start()
+        defer { watch.stop() }
+
+        // When another process reads it by its real name, and a new book folder comes after
+        _ = try Command.run("sqlite3", [real, "SELECT count(*) FROM book"]).requireSuccess()
+        let messiah = books.appending(path: "Dune Messiah")
+        try FileManager.default.createDirectory(at: messiah, withIntermediateDirectories: true)
+        try LibraryWatchTests.writeMP3(11, to: messiah.appending(path: "1.mp3"))
+        #expect(LibraryWatchTests.eventually { reports.list.withLock { $0.flatMap { $0.filter(\.isNewBook) } }.count == 1 })
+
+        // Then the places it saves still reach other processes: its locks were kept
+        let mediaId = try #require(try library.items(ofBook: bookId).first?.id)
+        for frame: Int64 in [44_100, 88_200] {
+            try library.savePosition(bookId: bookId, mediaId: mediaId, frame: frame)
+            let read = try Command.run("sqlite3", [real, "SELECT frame FROM position WHERE bookId = \(bookId)"]).requireSuccess()
+            #expect(read.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines) == "\(frame)")
+        }
     }
 }
