@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Where a book stands here and on the other devices, as their journals say.
 public struct SyncBookStatus: Sendable {
@@ -36,18 +35,15 @@ extension SyncBookStatus {
     static func placesOfEveryBook(_ merged: [Int64: MergedBook], snapshot: SyncSnapshot, excluding device: DeviceID,
                                   names: [DeviceID: String]) -> [Int64: [Place]] {
         let books = Array(merged)
-        let shards = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-        let everyBook = Mutex([Int64: [Place]]())
-        DispatchQueue.concurrentPerform(iterations: shards) { shard in
+        return SyncMergeRules.onEveryCore { shard, shards in
             var mine: [Int64: [Place]] = [:]
             for index in stride(from: shard, to: books.count, by: shards) {
                 guard let book = snapshot.books[books[index].key] else { continue }
                 let found = places(books[index].value, of: book, excluding: device, names: names)
                 if !found.isEmpty { mine[book.id] = found }
             }
-            everyBook.withLock { $0.merge(mine) { first, _ in first } }
+            return mine
         }
-        return everyBook.withLock { $0 }
     }
 }
 

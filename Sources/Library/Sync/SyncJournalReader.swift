@@ -153,7 +153,7 @@ extension SyncJournal {
     /// out on the journal's own book numbers: grouping records by their books' identities hashed
     /// every fingerprint of every record, a fifth of a second for a journal of 10,000 books.
     func keptEntryIndices() -> [Int] {
-        var kept = Set((0..<books.count).flatMap { [newestPosition(ofBook: $0), newestFinished(ofBook: $0)].compactMap { $0 } })
+        var kept = Set(newestPosition.compactMap { $0 }).union(newestFinished.compactMap { $0 })
         var newestSettings: [Int: Int] = [:], newestChapters: [Int: Int] = [:]
         var newestBookmark: [String: Int] = [:], removal: [String: Int] = [:]
         func newer(_ index: Int, than other: Int?) -> Bool { other.map { entries[$0].at <= entries[index].at } ?? true }

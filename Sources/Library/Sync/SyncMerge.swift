@@ -104,13 +104,21 @@ public struct SyncMergeRules: Sendable {
         }
         // Then the changes folded in on every core, each taking the books whose id falls to it (a
         // million places from 100 devices' journals of 10,000 books took most of a second on one).
-        let shards = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-        let merged = Mutex([Int64: MergedBook]())
-        DispatchQueue.concurrentPerform(iterations: shards) { shard in
-            let books = fold(journals, bookKeys: bookKeys) { Int(UInt64(bitPattern: $0) % UInt64(shards)) == shard }
-            merged.withLock { $0.merge(books) { first, _ in first } }
+        return onEveryCore { shard, shards in
+            fold(journals, bookKeys: bookKeys) { Int(UInt64(bitPattern: $0) % UInt64(shards)) == shard }
         }
-        return merged.withLock { $0 }
+    }
+
+    /// `work` run once per core (at most 8) as shard `shard` of `shards`, each giving the books it
+    /// took; all of them together. For the work a sync does per book, a million places at a time.
+    static func onEveryCore<Value: Sendable>(_ work: @Sendable (_ shard: Int, _ shards: Int) -> [Int64: Value]) -> [Int64: Value] {
+        let shards = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        let all = Mutex([Int64: Value]())
+        DispatchQueue.concurrentPerform(iterations: shards) { shard in
+            let mine = work(shard, shards)
+            all.withLock { $0.merge(mine) { first, _ in first } }
+        }
+        return all.withLock { $0 }
     }
 
     /// The journals' changes to the books `allKeys` names for each (nil: left out) that are `mine`, merged.
