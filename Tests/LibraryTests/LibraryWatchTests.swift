@@ -15,20 +15,31 @@ import TestSupport
         let books: URL
         let dune: URL
         let library: LibraryDatabase
+        /// The database file itself (the library may be named through a link to it).
+        let database: String
         let bookId: Int64
         let reports = Reports()
         let watch: LibraryWatch
 
         /// `libraryBesideBooks`: the database is `books/library.sqlite`, in the folder the watch
-        /// looks at for new book folders (else beside `books`).
+        /// looks at for new book folders (else beside `books`). `throughLink`: the library is
+        /// named by `link.sqlite` beside `books`, a symbolic link to the database.
         init(_ name: String, quiet: Duration = .milliseconds(300), longest: Duration = .milliseconds(1500),
-             libraryBesideBooks: Bool = false) throws {
+             libraryBesideBooks: Bool = false, throughLink: Bool = false) throws {
             root = try BuildProducts.temporaryDirectory("watch-\(name)")
             books = root.appending(path: "books")
             dune = books.appending(path: "Dune")
             try FileManager.default.createDirectory(at: dune, withIntermediateDirectories: true)
             for number in [1, 2, 4] { try writeMP3(number, to: dune.appending(path: String(format: "%02d.mp3", number))) }
-            library = try LibraryDatabase(path: (libraryBesideBooks ? books : root).appending(path: "library.sqlite").path)
+            database = (libraryBesideBooks ? books : root).appending(path: "library.sqlite").path
+            if throughLink {
+                _ = try LibraryDatabase(path: database)   // made first: a link to no file is refused
+                let link = root.appending(path: "link.sqlite").path
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+                library = try LibraryDatabase(path: link)
+            } else {
+                library = try LibraryDatabase(path: database)
+            }
             let report = try importer(library).importPaths([dune.path], shelf: "Sci-Fi")
             bookId = try #require(report.books.first?.id)
             let reports = self.reports
