@@ -12,7 +12,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-baseline_commit=${BENCH_BASELINE:-d70bad0}
+baseline_commit=${BENCH_BASELINE:-77b2582}
 
 baseline_dir="$work/baseline-$baseline_commit"
 if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
