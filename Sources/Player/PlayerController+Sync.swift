@@ -138,6 +138,6 @@ extension PlayerController {
 
     /// Other devices' places in a book, as the last exchange found (for `status` and `ls`).
     public func placesElsewhere(ofBook bookId: Int64) -> [SyncBookStatus.Place] {
-        sync.elsewhere[bookId] ?? []
+        sync.elsewhere[bookId]
     }
 }

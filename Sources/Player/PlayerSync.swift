@@ -43,7 +43,7 @@ final class PlayerSync {
     /// than the listening done here since).
     var taken: PositionClaim?
     /// Where the other devices are in each book, as the last exchange found.
-    var elsewhere: [Int64: [SyncBookStatus.Place]] = [:]
+    var elsewhere = SyncElsewhere()
     /// The last problem told (a folder that went missing is said once, not at every exchange).
     var lastProblem: String?
     /// Left when the exchange the player starts with has ended: the first book loaded waits for

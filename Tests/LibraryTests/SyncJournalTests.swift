@@ -189,7 +189,7 @@ import TestSupport
             // When the laptop reads the folder
             let contents = SyncFolder.read(directory, excluding: laptop)
             seen.problems = contents?.problems ?? ["not read"]
-            seen.entries = contents?.journals.map(\.entries.count) ?? []
+            seen.entries = contents?.journals.map(\.recordCount) ?? []
             seen.newest = SyncMergeRules.merge(contents?.journals ?? []) { _ in 1 }[1]?.positions
 
             // When the stereo appends once more with the usual limit (1 MiB)

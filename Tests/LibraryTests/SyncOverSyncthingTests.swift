@@ -27,7 +27,7 @@ import TestSupport
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
             if let contents = SyncFolder.read(folder.path, excluding: nil),
-               let journal = contents.journals.first(where: { $0.device == device }), journal.entries.count >= count {
+               let journal = contents.journals.first(where: { $0.device == device }), journal.recordCount >= count {
                 return journal
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -28,7 +28,7 @@ public struct SyncExchangeReport: Sendable {
     public var finishedChanged = 0
     /// Where the other devices are in each book they have a place in, newest listening first
     /// (`status` shows the book loaded's, `books` every book's).
-    public var elsewhere: [Int64: [SyncBookStatus.Place]] = [:]
+    public var elsewhere = SyncElsewhere()
     /// Books whose settings (all but the volume) were taken from another device.
     public var settingsChanged = 0
     /// Books whose user chapters were taken from another device (an empty list among them).
@@ -58,17 +58,28 @@ extension LibraryDatabase {
         let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
         let own = try others.own ?? (FileManager.default.fileExists(atPath: ownPath) ? SyncJournal.read(path: ownPath) : nil)
         let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own)
+        // The other devices' journals merged while this library's changes are worked out and
+        // written, its own after (each only reads the snapshot, a tenth of a second of one core
+        // for 100 devices and 10,000 books).
+        let othersMerged = BackgroundWork { [others] in
+            var merge = SyncJournalMerge(journals: others.journals.count + 1)
+            for journal in others.journals { merge.add(journal) { snapshot.bookId(matching: $0, library: self) } }
+            return merge
+        }
 
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
         try writer.append(outgoing)
         report.written = outgoing.count
 
-        let ownNow = outgoing.isEmpty ? own : try SyncJournal.read(path: ownPath)
-        let journals = others.journals + [ownNow].compactMap { $0 }
-        let merged = SyncMergeRules.merge(journals) { snapshot.bookId(matching: $0, library: self) }
+        var merge = try othersMerged.result()
+        if let ownNow = outgoing.isEmpty ? own : try SyncJournal.read(path: ownPath) {
+            merge.add(ownNow) { snapshot.bookId(matching: $0, library: self) }
+        }
+        let merged = merge.books
         let rules = SyncMergeRules(local: device, now: now, futureTolerance: futureTolerance)
         let names = others.deviceNames(besides: deviceName)
-        report.elsewhere = SyncBookStatus.placesOfEveryBook(merged, snapshot: snapshot, excluding: device, names: names)
+        releaseInBackground(others)
+        report.elsewhere = SyncElsewhere(merged, snapshot: snapshot, excluding: device, names: names)
         try self.writer.write { db in
             for (bookId, state) in merged {
                 guard let book = snapshot.books[bookId] else { continue }
@@ -132,7 +143,7 @@ extension LibraryDatabase {
                 PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: $0, frame: position.frame)
             }
         }
-        guard let winner = rules.winningPosition(state.positions, and: here), winner.device != rules.local,
+        guard let winner = state.winningPosition(rules, and: here), winner.device != rules.local,
               let mediaId = book.mediaId(ofFingerprint: winner.item),
               book.position?.mediaId != mediaId || book.position?.frame != winner.frame
         else { return }

@@ -19,28 +19,59 @@ public struct SyncBookStatus: Sendable {
     public var elsewhere: [Place]
 }
 
-extension SyncBookStatus {
-    /// The other devices' places in `state`, newest listening first, as seconds into `book`.
-    static func places(_ state: MergedBook, of book: SyncSnapshot.Book, excluding device: DeviceID,
-                       names: [DeviceID: String]) -> [Place] {
-        state.positions.filter { $0.device != device }.sorted { $0.listenedAt > $1.listenedAt }.map {
-            Place(device: $0.device, deviceName: names[$0.device], seconds: book.seconds(item: $0.item, frame: $0.frame),
-                  listenedAt: $0.listenedAt)
+/// The other devices' places in each book, as one exchange merged them, worked out for a book
+/// when it is asked for: the player shows the loaded book's (and a shelf's in `ls`), and 100
+/// devices' places in 10,000 books are a million, each turned into seconds into its book and
+/// sorted, for nothing at every exchange.
+public struct SyncElsewhere: Sendable {
+    private let merged: [Int64: MergedBook]
+    private let books: [Int64: SyncSnapshot.Book]
+    private let device: DeviceID?
+    private let names: [DeviceID: String]
+
+    /// None anywhere (before the first exchange).
+    public init() {
+        merged = [:]
+        books = [:]
+        device = nil
+        names = [:]
+    }
+
+    /// `merged`'s places of the books in `snapshot`, but `device`'s own (this library's).
+    init(_ merged: [Int64: MergedBook], snapshot: SyncSnapshot, excluding device: DeviceID, names: [DeviceID: String]) {
+        self.merged = merged
+        books = snapshot.books
+        self.device = device
+        self.names = names
+    }
+
+    /// The other devices' places in the book, newest listening first, as seconds into the book
+    /// here (none: no other device has a place in it).
+    public subscript(bookId: Int64) -> [SyncBookStatus.Place] {
+        guard let state = merged[bookId], let book = books[bookId] else { return [] }
+        let excluded = device.flatMap { state.sources.deviceIndex[$0] }
+        // Each item's index in the book here found once, not once for each device's place in it.
+        var itemsHere: [Int32: Int?] = [:]
+        return state.places.filter { $0.device != excluded }.sorted { $0.at > $1.at }.map { place in
+            let index = itemsHere[place.item] ?? {
+                let found = book.identity.items.firstIndex(of: state.sources.items[Int(place.item)])
+                itemsHere[place.item] = found
+                return found
+            }()
+            let device = state.sources.devices[Int(place.device)]
+            return SyncBookStatus.Place(device: device, deviceName: names[device],
+                                        seconds: index.flatMap { book.seconds(itemIndex: $0, frame: place.frame) }, listenedAt: place.at)
         }
     }
 
-    /// Every book's places on the other devices (books none has a place in left out), worked out
-    /// on every core: 100 devices and 10,000 books are a million places, each sorted and turned
-    /// into seconds into its book.
-    static func placesOfEveryBook(_ merged: [Int64: MergedBook], snapshot: SyncSnapshot, excluding device: DeviceID,
-                                  names: [DeviceID: String]) -> [Int64: [Place]] {
-        let books = Array(merged)
+    /// Every book's places (books no other device has a place in left out), worked out on every core.
+    var everyBook: [Int64: [SyncBookStatus.Place]] {
+        let ids = Array(merged.keys)
         return SyncMergeRules.onEveryCore { shard, shards in
-            var mine: [Int64: [Place]] = [:]
-            for index in stride(from: shard, to: books.count, by: shards) {
-                guard let book = snapshot.books[books[index].key] else { continue }
-                let found = places(books[index].value, of: book, excluding: device, names: names)
-                if !found.isEmpty { mine[book.id] = found }
+            var mine: [Int64: [SyncBookStatus.Place]] = [:]
+            for index in stride(from: shard, to: ids.count, by: shards) {
+                let places = self[ids[index]]
+                if !places.isEmpty { mine[ids[index]] = places }
             }
             return mine
         }
@@ -58,7 +89,7 @@ extension LibraryDatabase {
         }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
         let names = others.deviceNames(besides: deviceName)
-        let elsewhere = SyncBookStatus.placesOfEveryBook(merged, snapshot: snapshot, excluding: device, names: names)
+        let elsewhere = SyncElsewhere(merged, snapshot: snapshot, excluding: device, names: names).everyBook
         let books = elsewhere.compactMap { bookId, places -> SyncBookStatus? in
             guard let book = snapshot.books[bookId] else { return nil }
             let here = book.position.flatMap { position in

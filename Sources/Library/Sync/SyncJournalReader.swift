@@ -1,209 +1,4 @@
-public import Foundation
-
-/// What a journal held: its books and its entries in the order written, and what could not be used.
-public struct SyncJournal: Sendable {
-    /// A record whose book is one of the journal's `books`, by index: a merge works out which
-    /// local book that is once per book, not once per record.
-    public struct Entry: Equatable, Sendable {
-        public var book: Int
-        public var at: Date
-        /// The change, a place's item by its index in the book's items: a fingerprint string
-        /// per place, retained as it was read and released as the journal went, was a third of
-        /// reading 100 devices' journals of 10,000 books (`SyncJournal.change(of:)` names it).
-        var stored: StoredChange
-    }
-
-    /// A change as a journal keeps it: places and finished marks (nearly every line) hold no
-    /// reference to count, the rest is rare.
-    enum StoredChange: Equatable, Sendable {
-        case position(item: Int, frame: Int64)
-        case finished(Bool)
-        case other(SyncChange)
-    }
-
-    public var device: DeviceID
-    /// What the device calls itself (its host's name), when its header says.
-    public var deviceName: String?
-    /// The version its header states (a newer one is read as far as it is understood).
-    public var version: Int
-    public var books: [SyncBookIdentity] = []
-    /// Each of `books`' `SyncJournalFormat.reference`, worked out once as it is read (a merge
-    /// looks books up by it, and hashing each book's items in every journal cost more than the merge).
-    var bookReferences: [String] = []
-    public private(set) var entries: [Entry] = []
-    /// Each book's newest place and finished mark, by index in `entries` (nil: none), and every
-    /// other entry's index: kept as the lines are read, so a merge looks at 10,000 books of a
-    /// journal, not at its every line once for each core that merges.
-    private var newestPosition: [Int?] = []
-    private var newestFinished: [Int?] = []
-    private(set) var otherEntries: [Int] = []
-
-    /// The newest place of the book `book` (by index in `books`), as an index in `entries`.
-    func newestPosition(ofBook book: Int) -> Int? { book < newestPosition.count ? newestPosition[book] : nil }
-    func newestFinished(ofBook book: Int) -> Int? { book < newestFinished.count ? newestFinished[book] : nil }
-    /// Lines that should have been records but were not (cut short, damaged, or naming a book
-    /// the file never defined), by line number from 1. Skipped; the rest is read.
-    public var damagedLines: [Int]
-    /// Lines of a tag this version does not know (a newer writer's): skipped without a warning.
-    public var notUnderstood: Int
-}
-
-public enum SyncJournalError: Error, Equatable, CustomStringConvertible {
-    /// The file does not start with a journal's header: nothing in it is read.
-    case notAJournal(path: String)
-    case unreadable(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case let .notAJournal(path): return "\(path): not an abplayer journal (its first line is not '\(SyncJournalFormat.magic)'); skipped"
-        case let .unreadable(path, reason): return "\(path): cannot read (\(reason)); skipped"
-        }
-    }
-}
-
-extension SyncJournal {
-    public static func read(path: String) throws -> SyncJournal {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        // Parsed where it was read: a copy of a 6 MB journal is a copy too many.
-        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), reader: nil) }
-        guard let journal else { throw SyncJournalError.notAJournal(path: path) }
-        return journal
-    }
-
-    /// The records of a journal's bytes; nil when the first line is not a journal's header.
-    /// A last line without its newline is being written (or was cut short): damaged, skipped.
-    public static func parse(_ bytes: [UInt8]) -> SyncJournal? {
-        bytes.withUnsafeBufferPointer { parse($0, reader: nil) }
-    }
-
-    /// `reader`: one reading journal after journal, whose book lines are taken again.
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, reader: SyncJournalReader?) -> SyncJournal? {
-        var lines = LineScanner(buffer)
-        guard let header = lines.next(), header.isComplete else { return nil }
-        var fields = FieldScanner()
-        fields.split(header.range, of: buffer)
-        guard fields.count >= 3, fields.string(0, buffer) == SyncJournalFormat.magic,
-              let version = fields.number(1, buffer), version >= 1,
-              let device = fields.string(2, buffer).flatMap(DeviceID.init)
-        else { return nil }
-        let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
-        var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
-        // Room for as many entries as the shortest lines (a place's, some 40 bytes) could make:
-        // growing a million entries by doubling copied and faulted in twice their memory.
-        journal.entries.reserveCapacity(buffer.count / 40)
-        var books: [String: Int] = [:]
-        // As many books as the last journal had: growing a table of 10,000 rehashes it a dozen times.
-        books.reserveCapacity(reader?.booksInLastJournal ?? 0)
-        defer { reader?.booksInLastJournal = books.count }
-        var number = 1
-        while let line = lines.next() {
-            number += 1
-            if line.range.isEmpty { continue }
-            guard line.isComplete else { journal.damagedLines.append(number); continue }
-            let bytes = UnsafeBufferPointer(rebasing: buffer[line.range])
-            if let known = reader?.book(line: bytes) {
-                books[known.reference] = journal.books.count
-                journal.books.append(known.book)
-                journal.bookReferences.append(known.computed)
-                continue
-            }
-            fields.split(line.range, of: buffer)
-            switch LineParser.parse(fields, buffer, books: books, journal: journal) {
-            case .entry(let entry): journal.append(entry)
-            case let .book(reference, book):
-                books[reference] = journal.books.count
-                journal.books.append(book)
-                let computed = SyncJournalFormat.reference(of: book)
-                journal.bookReferences.append(computed)
-                reader?.remember(line: bytes, reference: reference, book: book, computed: computed)
-            case .unknownTag: journal.notUnderstood += 1
-            case .damaged: journal.damagedLines.append(number)
-            }
-        }
-        return journal
-    }
-
-    mutating func append(_ entry: Entry) {
-        let index = entries.count
-        entries.append(entry)
-        if newestPosition.count < books.count {
-            newestPosition += repeatElement(nil, count: books.count - newestPosition.count)
-            newestFinished += repeatElement(nil, count: books.count - newestFinished.count)
-        }
-        // The later of two at the same time, as it was written last.
-        switch entry.stored {
-        case .position:
-            if newestPosition[entry.book].map({ entries[$0].at <= entry.at }) ?? true { newestPosition[entry.book] = index }
-        case .finished:
-            if newestFinished[entry.book].map({ entries[$0].at <= entry.at }) ?? true { newestFinished[entry.book] = index }
-        case .other:
-            otherEntries.append(index)
-        }
-    }
-
-    /// The indexes in `entries` of what compaction keeps, in the order written: each book's
-    /// newest place, finished mark, settings and chapter list, each bookmark's newest record
-    /// unless it was removed, and each removal (the first of an id). Everything else was
-    /// superseded by what is kept. Of the same time, the one written later is the newer. Worked
-    /// out on the journal's own book numbers: grouping records by their books' identities hashed
-    /// every fingerprint of every record, a fifth of a second for a journal of 10,000 books.
-    func keptEntryIndices() -> [Int] {
-        var kept = Set(newestPosition.compactMap { $0 }).union(newestFinished.compactMap { $0 })
-        var newestSettings: [Int: Int] = [:], newestChapters: [Int: Int] = [:]
-        var newestBookmark: [String: Int] = [:], removal: [String: Int] = [:]
-        func newer(_ index: Int, than other: Int?) -> Bool { other.map { entries[$0].at <= entries[index].at } ?? true }
-        for index in otherEntries {
-            guard case let .other(change) = entries[index].stored else { continue }
-            let book = entries[index].book
-            switch change {
-            case .settings: if newer(index, than: newestSettings[book]) { newestSettings[book] = index }
-            case .chapters: if newer(index, than: newestChapters[book]) { newestChapters[book] = index }
-            case let .bookmark(bookmark): if newer(index, than: newestBookmark[bookmark.id]) { newestBookmark[bookmark.id] = index }
-            case let .bookmarkRemoved(id): if removal[id] == nil { removal[id] = index }
-            case .position, .finished: break
-            }
-        }
-        kept.formUnion(newestSettings.values)
-        kept.formUnion(newestChapters.values)
-        kept.formUnion(newestBookmark.filter { removal[$0.key] == nil }.values)
-        kept.formUnion(removal.values)
-        return kept.sorted()
-    }
-
-    /// The entries with their books, in the order written.
-    public var records: [SyncRecord] { entries.map { SyncRecord(book: books[$0.book], at: $0.at, change: change(of: $0)) } }
-
-    /// An entry's change, its item named by fingerprint.
-    func change(of entry: Entry) -> SyncChange {
-        switch entry.stored {
-        case let .position(item, frame): .position(item: books[entry.book].items[item], frame: frame)
-        case let .finished(value): .finished(value)
-        case let .other(change): change
-        }
-    }
-}
-
-/// The lines of a buffer, one at a time, without copying them.
-private struct LineScanner {
-    let buffer: UnsafeBufferPointer<UInt8>
-    var start = 0
-
-    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
-
-    mutating func next() -> (range: Range<Int>, isComplete: Bool)? {
-        guard start < buffer.count, let base = buffer.baseAddress else { return nil }
-        // memchr, not a loop over the bytes: it looks at many at once, and a folder of journals is hundreds of MB.
-        let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
-            ?? buffer.count
-        defer { start = end + 1 }
-        return (start..<end, end < buffer.count)
-    }
-}
+import Foundation
 
 /// Reads journals one after another on one thread, keeping what the next can use again: the `B`
 /// lines seen, with the book each defines (every device's journal names the same books in the
@@ -215,18 +10,31 @@ final class SyncJournalReader {
     private final class Line {
         let bytes: [UInt8]
         let book: SyncBookIdentity
+        let reference: String
         let computed: String
+        /// The book line that came after this one in the journal read last, by index in `known`.
+        var next: Int?
 
-        init(bytes: [UInt8], book: SyncBookIdentity, computed: String) {
+        init(bytes: [UInt8], book: SyncBookIdentity, reference: String, computed: String) {
             self.bytes = bytes
             self.book = book
+            self.reference = reference
             self.computed = computed
+        }
+
+        func isLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            bytes.count == line.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, line.baseAddress!, line.count) == 0 }
         }
     }
 
-    private var lines: [String: Line] = [:]
-    /// How many books the journal read last defined.
-    var booksInLastJournal = 0
+    private var known: [Line] = []
+    private var lines: [String: Int] = [:]
+    /// The book line matched or remembered last in the journal being read, by index in `known`:
+    /// journals name their books in much the same order (a compaction keeps it), so the line
+    /// that followed it last time is tried first, before a look-up by reference.
+    private var previous: Int?
+    /// How many books the journal read last defined (nil: none read yet).
+    var booksInLastJournal: Int?
     private var buffer: [UInt8] = []
 
     func read(path: String) throws -> SyncJournal {
@@ -245,6 +53,7 @@ final class SyncJournalReader {
             if got == 0 { break }
             count += got
         }
+        previous = nil
         let journal = buffer.withUnsafeBufferPointer { SyncJournal.parse(UnsafeBufferPointer(rebasing: $0[..<count]), reader: self) }
         guard let journal else { throw SyncJournalError.notAJournal(path: path) }
         return journal
@@ -254,124 +63,27 @@ final class SyncJournalReader {
     /// `reference`: as the line gives it; `computed`: `SyncJournalFormat.reference(of: book)`.
     func book(line: UnsafeBufferPointer<UInt8>) -> (book: SyncBookIdentity, reference: String, computed: String)? {
         // "B", a tab, then the reference the file gives (the key), up to the next tab.
-        guard line.count > 2, line[0] == UInt8(ascii: "B"), line[1] == 0x09, let base = line.baseAddress,
-              let tab = memchr(base + 2, 0x09, line.count - 2)
-        else { return nil }
+        guard line.count > 2, line[0] == UInt8(ascii: "B"), line[1] == 0x09, let base = line.baseAddress else { return nil }
+        if let expected = previous.flatMap({ known[$0].next }), known[expected].isLine(line) {
+            return found(expected)
+        }
+        guard let tab = memchr(base + 2, 0x09, line.count - 2) else { return nil }
         let key = String(decoding: UnsafeBufferPointer(start: base + 2, count: UnsafeRawPointer(base + 2).distance(to: UnsafeRawPointer(tab))),
                          as: UTF8.self)
-        guard let known = lines[key], known.bytes.count == line.count,
-              known.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, line.count) == 0 })
-        else { return nil }
-        return (known.book, key, known.computed)
+        guard let index = lines[key], known[index].isLine(line) else { return nil }
+        return found(index)
+    }
+
+    /// The known line `index`, as the one after `previous`.
+    private func found(_ index: Int) -> (book: SyncBookIdentity, reference: String, computed: String) {
+        if let previous { known[previous].next = index }
+        previous = index
+        return (known[index].book, known[index].reference, known[index].computed)
     }
 
     func remember(line: UnsafeBufferPointer<UInt8>, reference: String, book: SyncBookIdentity, computed: String) {
-        lines[reference] = Line(bytes: Array(line), book: book, computed: computed)
-    }
-}
-
-/// A line's tab-separated fields as ranges of the buffer: the array is kept from line to line,
-/// so reading a million lines allocates for none of them.
-private struct FieldScanner {
-    private var ranges: [Range<Int>] = []
-    var count: Int { ranges.count }
-
-    mutating func split(_ line: Range<Int>, of buffer: UnsafeBufferPointer<UInt8>) {
-        ranges.removeAll(keepingCapacity: true)
-        var start = line.lowerBound
-        for index in line where buffer[index] == 0x09 {
-            ranges.append(start..<index)
-            start = index + 1
-        }
-        ranges.append(start..<line.upperBound)
-    }
-
-    func bytes(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        index < ranges.count ? UnsafeBufferPointer(rebasing: buffer[ranges[index]]) : nil
-    }
-
-    /// The field's text, unescaped; nil when it is missing or badly escaped.
-    func string(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String? {
-        bytes(index, buffer).flatMap { SyncJournalFormat.unescaped($0) }
-    }
-
-    /// A decimal integer (at most 18 digits, an optional minus); nil for anything else.
-    func number(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard let digits = bytes(index, buffer), !digits.isEmpty, digits.count <= 19 else { return nil }
-        let negative = digits[0] == UInt8(ascii: "-")
-        guard !negative || digits.count > 1 else { return nil }
-        var value: Int64 = 0
-        for byte in digits.dropFirst(negative ? 1 : 0) {
-            guard (48...57).contains(byte) else { return nil }
-            value = value * 10 + Int64(byte - 48)
-        }
-        return negative ? -value : value
-    }
-}
-
-/// One line's meaning, by its tag and its fields' positions.
-private enum LineParser {
-    enum Outcome {
-        case entry(SyncJournal.Entry)
-        case book(reference: String, SyncBookIdentity)
-        case unknownTag
-        case damaged
-    }
-
-    static func parse(_ fields: FieldScanner, _ buffer: UnsafeBufferPointer<UInt8>, books: [String: Int], journal: SyncJournal) -> Outcome {
-        guard let tagField = fields.bytes(0, buffer), tagField.count == 1 else { return .unknownTag }
-        let tag = tagField[0]
-        if tag == UInt8(ascii: "B") {
-            guard fields.count >= 6, let reference = fields.string(1, buffer), let title = fields.string(2, buffer),
-                  let author = fields.string(3, buffer), let secondsText = fields.string(4, buffer), let list = fields.bytes(5, buffer)
-            else { return .damaged }
-            let seconds = secondsText.isEmpty ? nil : Double(secondsText)
-            if !secondsText.isEmpty && seconds == nil { return .damaged }
-            var items: [String] = []
-            for item in list.split(separator: 0x2C) {
-                guard let fingerprint = SyncJournalFormat.unescaped(UnsafeBufferPointer(rebasing: item)) else { return .damaged }
-                items.append(fingerprint)
-            }
-            return .book(reference: reference, SyncBookIdentity(items: items, title: title, author: author.isEmpty ? nil : author, seconds: seconds))
-        }
-        switch tag {
-        case UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R"), UInt8(ascii: "S"), UInt8(ascii: "C"): break
-        default: return .unknownTag
-        }
-        guard let reference = fields.string(1, buffer), let book = books[reference], let at = fields.number(2, buffer) else { return .damaged }
-        /// An item of the book, by its index in the book's line (read in place: a copy of the book's
-        /// items, retained and released for each of a million lines, was most of reading them).
-        func itemIndex(_ index: Int) -> Int? {
-            guard let number = fields.number(index, buffer), number >= 0, number < journal.books[book].items.count else { return nil }
-            return Int(number)
-        }
-        func item(_ index: Int) -> String? { itemIndex(index).map { journal.books[book].items[$0] } }
-        let change: SyncJournal.StoredChange
-        switch tag {
-        case UInt8(ascii: "P"):
-            guard let item = itemIndex(3), let frame = fields.number(4, buffer), frame >= 0 else { return .damaged }
-            change = .position(item: item, frame: frame)
-        case UInt8(ascii: "F"):
-            guard let flag = fields.number(3, buffer), flag == 0 || flag == 1 else { return .damaged }
-            change = .finished(flag == 1)
-        case UInt8(ascii: "M"):
-            guard let id = fields.string(3, buffer), let item = item(4), let frame = fields.number(5, buffer), frame >= 0,
-                  let kind = fields.string(6, buffer).flatMap(BookmarkKind.init(rawValue:)),
-                  let created = fields.number(7, buffer), let note = fields.string(8, buffer)
-            else { return .damaged }
-            change = .other(.bookmark(SyncBookmark(id: id, item: item, frame: frame, kind: kind, note: note.isEmpty ? nil : note,
-                                                   createdAt: SyncJournalFormat.date(milliseconds: created))))
-        case UInt8(ascii: "S"):
-            guard let settings = SyncJournalFormat.settings((3..<max(3, fields.count)).compactMap { fields.bytes($0, buffer) })
-            else { return .damaged }
-            change = .other(.settings(settings))
-        case UInt8(ascii: "C"):
-            guard let list = fields.bytes(3, buffer), let chapters = SyncJournalFormat.chapters(list, items: journal.books[book].items) else { return .damaged }
-            change = .other(.chapters(chapters))
-        default:
-            guard let id = fields.string(3, buffer) else { return .damaged }
-            change = .other(.bookmarkRemoved(id: id))
-        }
-        return .entry(SyncJournal.Entry(book: book, at: SyncJournalFormat.date(milliseconds: at), stored: change))
+        lines[reference] = known.count
+        known.append(Line(bytes: Array(line), book: book, reference: reference, computed: computed))
+        _ = found(known.count - 1)
     }
 }

@@ -33,7 +33,7 @@ public final class SyncJournalWriter {
         path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
         if let journal {
             definedBooks = Set(journal.bookReferences)
-            keptAtOpen = (journal.keptEntryIndices().count, journal.entries.count)
+            keptAtOpen = (journal.keptEntryIndices().count, journal.recordCount)
         }
     }
 
@@ -70,8 +70,8 @@ public final class SyncJournalWriter {
     public func compact(unlessMostStillCounts: Bool = false) throws {
         let journal = try SyncJournal.read(path: path)
         let keptIndices = journal.keptEntryIndices()
-        keptAtOpen = (keptIndices.count, journal.entries.count)
-        if unlessMostStillCounts && 2 * keptIndices.count > journal.entries.count { return }
+        keptAtOpen = (keptIndices.count, journal.recordCount)
+        if unlessMostStillCounts && 2 * keptIndices.count > journal.recordCount { return }
         let kept = keptIndices.map { SyncRecord(book: journal.books[journal.entries[$0].book], at: journal.entries[$0].at,
                                                 change: journal.change(of: journal.entries[$0])) }
         var text = SyncJournalFormat.header(device: device, name: deviceName)

@@ -21,7 +21,10 @@ public struct PositionClaim: Equatable, Sendable {
 public struct MergedBook: Equatable, Sendable {
     /// Every device's newest place, one a device (this device's too, if it wrote one):
     /// `SyncMergeRules.winningPosition` picks.
-    public var positions: [PositionClaim] = []
+    public var positions: [PositionClaim] { places.map(sources.claim) }
+    /// The same places as the merge keeps them (`MergedPlace`), their devices and items in `sources`.
+    var places: [MergedPlace] = []
+    let sources: MergeSources
     /// The newest finished or not-finished mark, by the same order as places.
     public var finished: (value: Bool, at: Date, device: DeviceID)?
     /// The bookmarks no device removed, each as its newest record says, oldest first.
@@ -36,11 +39,25 @@ public struct MergedBook: Equatable, Sendable {
     public var chapters: SyncNewest<[SyncChapter]>?
 
     public static func == (lhs: MergedBook, rhs: MergedBook) -> Bool {
-        Set(lhs.positions.map(\.device)) == Set(rhs.positions.map(\.device))
-            && lhs.positions.allSatisfy { rhs.positions.contains($0) } && lhs.bookmarks == rhs.bookmarks && lhs.removedBookmarks == rhs.removedBookmarks
+        let left = lhs.positions, right = rhs.positions
+        return Set(left.map(\.device)) == Set(right.map(\.device))
+            && left.allSatisfy { right.contains($0) } && lhs.bookmarks == rhs.bookmarks && lhs.removedBookmarks == rhs.removedBookmarks
             && lhs.finished?.value == rhs.finished?.value && lhs.finished?.at == rhs.finished?.at
             && lhs.finished?.device == rhs.finished?.device
             && lhs.settings == rhs.settings && lhs.chapters == rhs.chapters
+    }
+
+    /// The place that wins among the book's places and then `here` (this library's own), by
+    /// `SyncMergeRules.winningPosition`: given the newest place and this device's newest (the
+    /// only ones it can pick), so that only those two are made claims.
+    func winningPosition(_ rules: SyncMergeRules, and here: PositionClaim?) -> PositionClaim? {
+        let local = sources.deviceIndex[rules.local]
+        var newest: MergedPlace?, newestLocal: MergedPlace?
+        for place in places {
+            if newest.map({ sources.isLater(place, than: $0) }) ?? true { newest = place }
+            if place.device == local, newestLocal.map({ sources.isLater(place, than: $0) }) ?? true { newestLocal = place }
+        }
+        return rules.winningPosition([newest, newestLocal].compactMap { $0.map(sources.claim) }, and: here)
     }
 }
 
@@ -90,23 +107,9 @@ public struct SyncMergeRules: Sendable {
     /// Every device's journal, merged per book as `key` names it (the local book's id; nil: a book
     /// this library does not have, left out). `key` is asked once per book, not once per record.
     public static func merge(_ journals: [SyncJournal], key: (SyncBookIdentity) -> Int64?) -> [Int64: MergedBook] {
-        // By the book's reference (a hash of its items and title, a short string): hashing the
-        // whole identity for each book of each journal cost more than the merge itself.
-        var keys: [String: Int64?] = [:]
-        let bookKeys = journals.map { journal in
-            journal.bookReferences.indices.map { index in
-                let reference = journal.bookReferences[index]
-                if let known = keys[reference] { return known }
-                let found = key(journal.books[index])
-                keys[reference] = .some(found)
-                return found
-            }
-        }
-        // Then the changes folded in on every core, each taking the books whose id falls to it (a
-        // million places from 100 devices' journals of 10,000 books took most of a second on one).
-        return onEveryCore { shard, shards in
-            fold(journals, bookKeys: bookKeys) { Int(UInt64(bitPattern: $0) % UInt64(shards)) == shard }
-        }
+        var merge = SyncJournalMerge(journals: journals.count)
+        for journal in journals { merge.add(journal, key: key) }
+        return merge.books
     }
 
     /// `work` run once per core (at most 8) as shard `shard` of `shards`, each giving the books it
@@ -121,35 +124,6 @@ public struct SyncMergeRules: Sendable {
         return all.withLock { $0 }
     }
 
-    /// The journals' changes to the books `allKeys` names for each (nil: left out) that are `mine`, merged.
-    private static func fold(_ journals: [SyncJournal], bookKeys allKeys: [[Int64?]], mine: (Int64) -> Bool) -> [Int64: MergedBook] {
-        var merger = Merger()
-        var devices: Set<DeviceID> = []
-        for (journal, keys) in zip(journals, allKeys) {
-            let firstOfDevice = devices.insert(journal.device).inserted
-            for index in journal.otherEntries {
-                let entry = journal.entries[index]
-                guard let bookKey = keys[entry.book], mine(bookKey), case let .other(change) = entry.stored else { continue }
-                merger.add(change, at: entry.at, device: journal.device, book: bookKey)
-            }
-            // Each book's newest place and mark, as the journal found them while it was read.
-            for (book, bookKey) in keys.enumerated() {
-                guard let bookKey, mine(bookKey) else { continue }
-                // Each in turn, not in a loop over an array of the two: that array, made for every
-                // book of every journal, was a million allocations.
-                if let index = journal.newestPosition(ofBook: book) {
-                    merger.add(journal.change(of: journal.entries[index]), at: journal.entries[index].at, device: journal.device,
-                               book: bookKey, firstOfDevice: firstOfDevice)
-                }
-                if let index = journal.newestFinished(ofBook: book) {
-                    merger.add(journal.change(of: journal.entries[index]), at: journal.entries[index].at, device: journal.device,
-                               book: bookKey, firstOfDevice: firstOfDevice)
-                }
-            }
-        }
-        return merger.books
-    }
-
     /// Records from any devices in any order, merged as `merge(_:key:)` merges journals.
     public static func merge(_ records: [DeviceRecord], key: (SyncBookIdentity) -> Int64?) -> [Int64: MergedBook] {
         var keys: [SyncBookIdentity: Int64?] = [:]
@@ -158,68 +132,51 @@ public struct SyncMergeRules: Sendable {
             let found = keys[entry.record.book] ?? key(entry.record.book)
             keys[entry.record.book] = .some(found)
             guard let bookKey = found else { continue }
-            merger.add(entry.record.change, at: entry.record.at, device: entry.device, book: bookKey)
+            merger.add(entry.record.change, at: entry.record.at, device: entry.device, book: merger.book(bookKey))
         }
         return merger.books
     }
 }
 
-/// Folds changes into each book's merged state, in any order: every rule keeps the newest by
-/// (time, device), so the order records arrive in never matters. Not generic, and each part of
-/// the state in a dictionary of its own: 100 devices' journals of 10,000 books are a million
-/// changes, and a generic key or a copy of a book's whole state per change made that seconds.
-private struct Merger {
-    private var positions: [Int64: [PositionClaim]] = [:]
-    private var finished: [Int64: (value: Bool, at: Date, device: DeviceID)] = [:]
-    private var newestBookmark: [Int64: [String: (at: Date, device: DeviceID, bookmark: SyncBookmark)]] = [:]
-    private var removed: [Int64: Set<String>] = [:]
-    private var settings: [Int64: SyncNewest<SyncBookSettings>] = [:]
-    private var chapters: [Int64: SyncNewest<[SyncChapter]>] = [:]
+/// Journals merged one after another, as `SyncMergeRules.merge` merges them all at once: an
+/// exchange merges the other devices' while it works out what to write to its own, then its own.
+struct SyncJournalMerge: Sendable {
+    private var merger: Merger
+    /// Each book as the merge numbers it, with the number of its first item, by the book's
+    /// reference (a hash of its items and title, a short string): hashing the whole identity
+    /// for each book of each journal cost more than the merge itself.
+    private var slots: [String: (book: Int32, firstItem: Int32)?] = [:]
 
-    /// `firstOfDevice`: the caller knows no change of this device's was added before (the first
-    /// journal of a device), so its place is appended without looking for an older one.
-    mutating func add(_ change: SyncChange, at: Date, device: DeviceID, book: Int64, firstOfDevice: Bool = false) {
-        let stamp = (at: at, device: device)
-        switch change {
-        case let .position(item, frame):
-            let claim = PositionClaim(device: device, listenedAt: at, item: item, frame: frame)
-            // A short list (one claim a device) searched from the end: a journal's own claims come together.
-            if !firstOfDevice, let index = positions[book]?.lastIndex(where: { $0.device == device }) {
-                if positions[book]![index].listenedAt <= at { positions[book]![index] = claim }
-            } else {
-                positions[book, default: []].append(claim)
+    /// `journals`: about how many will be added (room for a place from each in every book).
+    init(journals: Int) { merger = Merger(placesPerBook: journals) }
+
+    /// `journal`'s records folded in, its books named by `key` as `SyncMergeRules.merge` says.
+    mutating func add(_ journal: SyncJournal, key: (SyncBookIdentity) -> Int64?) {
+        let (device, isNew) = merger.device(journal.device)
+        let bookSlots = journal.bookReferences.indices.map { index in
+            let reference = journal.bookReferences[index]
+            if let known = slots[reference] { return known }
+            let found = key(journal.books[index]).map { (book: merger.book($0), firstItem: merger.items(journal.books[index].items)) }
+            slots[reference] = .some(found)
+            return found
+        }
+        for index in journal.otherEntries {
+            let entry = journal.entries[index]
+            guard let slot = bookSlots[entry.book], case let .other(change) = entry.stored else { continue }
+            merger.add(change, at: entry.at, device: journal.device, book: slot.book)
+        }
+        // Each book's newest place and mark, as the journal found them while it was read.
+        for (book, slot) in bookSlots.enumerated() {
+            guard let slot else { continue }
+            if let index = journal.newestPosition(ofBook: book), case let .position(item, frame) = journal.entries[index].stored {
+                merger.add(MergedPlace(device: device, item: slot.firstItem + Int32(item), at: journal.entries[index].at, frame: frame),
+                           book: slot.book, firstOfDevice: isNew)
             }
-        case let .finished(value):
-            if let old = finished[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
-            finished[book] = (value, at, device)
-        case let .bookmark(bookmark):
-            if let old = newestBookmark[book]?[bookmark.id], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
-            newestBookmark[book, default: [:]][bookmark.id] = (at, device, bookmark)
-        case let .bookmarkRemoved(id):
-            removed[book, default: []].insert(id)
-        case let .settings(value):
-            if let old = settings[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
-            settings[book] = SyncNewest(value: value, at: at, device: device)
-        case let .chapters(list):
-            if let old = chapters[book], !SyncMergeRules.isLater(stamp, than: (old.at, old.device)) { return }
-            chapters[book] = SyncNewest(value: list, at: at, device: device)
+            if let index = journal.newestFinished(ofBook: book), case let .finished(value) = journal.entries[index].stored {
+                merger.add(finished: value, at: journal.entries[index].at, device: journal.device, book: slot.book)
+            }
         }
     }
 
-    /// The books, each with its bookmarks that no device removed, oldest first.
-    var books: [Int64: MergedBook] {
-        var books: [Int64: MergedBook] = [:]
-        for book in Set(positions.keys).union(finished.keys).union(newestBookmark.keys).union(removed.keys)
-            .union(settings.keys).union(chapters.keys) {
-            let gone = removed[book] ?? []
-            books[book] = MergedBook(
-                positions: positions[book] ?? [], finished: finished[book],
-                bookmarks: (newestBookmark[book] ?? [:]).values.map(\.bookmark).filter { !gone.contains($0.id) }
-                    .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
-                removedBookmarks: gone,
-                bookmarkEditedAt: (newestBookmark[book] ?? [:]).filter { !gone.contains($0.key) }.mapValues(\.at),
-                settings: settings[book], chapters: chapters[book])
-        }
-        return books
-    }
+    var books: [Int64: MergedBook] { merger.books }
 }

@@ -36,8 +36,12 @@ struct SyncSnapshot {
         /// Seconds into the whole book of a frame in an item; nil when the item is not this
         /// book's or an earlier item's length is unknown.
         func seconds(item fingerprint: String, frame: Int64) -> Double? {
-            guard let index = identity.items.firstIndex(of: fingerprint), let start = itemStarts[index] else { return nil }
-            return start + Double(frame) / Double(sampleRates[index])
+            identity.items.firstIndex(of: fingerprint).flatMap { seconds(itemIndex: $0, frame: frame) }
+        }
+
+        /// The same for the item at `index` in `identity.items`.
+        func seconds(itemIndex index: Int, frame: Int64) -> Double? {
+            itemStarts[index].map { $0 + Double(frame) / Double(sampleRates[index]) }
         }
 
         /// Each item's start from the items' lengths (nil from the first unknown one on).
@@ -152,19 +156,33 @@ extension LibraryDatabase {
     /// thread of its own, not in a `concurrentPerform` of two: the folder's own would then run
     /// its files one at a time.)
     func syncFolderAndSnapshot(_ folder: String, excluding device: DeviceID) throws -> (SyncFolder.Contents?, SyncSnapshot) {
-        let snapshot = SnapshotRead()
-        let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
-            let read = Result { try self.writer.read { db in try SyncSnapshot(db) } }
-            snapshot.result.withLock { $0 = read }
-        }
+        let snapshot = BackgroundWork { try self.writer.read { db in try SyncSnapshot(db) } }
         let contents = SyncFolder.read(folder, excluding: device)
-        done.wait()
-        return (contents, try snapshot.result.withLock { $0! }.get())
+        return (contents, try snapshot.result())
     }
 }
 
-/// The snapshot read beside the folder, handed back.
-private final class SnapshotRead: Sendable {
-    let result = Mutex<Result<SyncSnapshot, any Error>?>(nil)
+/// Work done on another thread while the caller does its own, and its result waited for.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    private let done = DispatchGroup()
+    private let value = Mutex<Result<Value, any Error>?>(nil)
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        DispatchQueue.global().async(group: done) {
+            let result = Result { try work() }
+            self.value.withLock { $0 = result }
+        }
+    }
+
+    /// What the work gave, once it is done.
+    func result() throws -> Value {
+        done.wait()
+        return try value.withLock { $0! }.get()
+    }
+}
+
+/// Lets `value` go on another thread: the last reference to the journals of 100 devices with
+/// 10,000 books each, dropped where an exchange goes on, took it a tenth of a second of freeing.
+func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+    DispatchQueue.global(qos: .utility).async { [value] in withExtendedLifetime(value) {} }
 }
