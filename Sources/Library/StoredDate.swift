@@ -13,7 +13,10 @@ import GRDB
 enum StoredDate {
     static let encoding = DatabaseDateEncodingStrategy.custom { text($0) }
     /// Text in another form GRDB accepts (never written by abplayer) is left to GRDB.
-    static let decoding = DatabaseDateDecodingStrategy.custom { value in
+    static let decoding = DatabaseDateDecodingStrategy.custom(date(from:))
+
+    /// A column's date as `decoding` reads it (nil: NULL, or no date).
+    static func date(from value: DatabaseValue) -> Date? {
         String.fromDatabaseValue(value).flatMap(date(fromText:)) ?? Date.fromDatabaseValue(value)
     }
 

@@ -70,7 +70,7 @@ struct Sync: ParsableCommand {
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
                 let report = try database.exchangeSync(folder: settings.folder!, device: settings.device,
-                                                       deviceName: settings.deviceName, playing: nil)
+                                                       deviceName: settings.deviceName, playing: nil, placesElsewhere: false)
                 for problem in report.problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 for line in SyncText.exchangeReport(report) { print(TerminalText.visible(line)) }
             }

@@ -98,4 +98,32 @@ import TestSupport
             #expect(places == ["Book 0=\(index * 10)", "\(bookOne)=\(index * 10 + 1)"].sorted(), "\(device)")
         }
     }
+
+    @Test func aNumberTooBigForAnyTimeOrPlaceIsADamagedLineAndTheRestIsRead() throws {
+        // Given another device's journal whose times, items and frames have 19 digits (more than
+        // the player's numbers hold: such a line stopped the player), beside good lines
+        let directory = try BuildProducts.temporaryDirectory("sync-folder-numbers").path
+        let reference = SyncJournalFormat.reference(of: book(0))
+        var text = SyncJournalFormat.header(device: DeviceID("EVIL")!)
+        text += "B\t\(reference)\tBook 0\t\t7200.000\t\(book(0).items.joined(separator: ","))\n"
+        text += "P\t\(reference)\t9999999999999999999\t0\t5\n"
+        text += "P\t\(reference)\t1764000000000\t9999999999999999999\t5\n"
+        text += "P\t\(reference)\t1764000000000\t0\t-9999999999999999999\n"
+        text += "F\t\(reference)\t99999999999999999999\t1\n"
+        text += "M\t\(reference)\t1764000000000\tM1\t0\t5\tuser\t9999999999999999999\tnote\n"
+        text += "P\t\(reference)\t999999999999999999\t1\t7\n"
+        try text.write(toFile: directory + "/EVIL.abplayer-journal", atomically: true, encoding: .utf8)
+
+        // When it is read from the folder, and alone
+        let contents = try #require(SyncFolder.read(directory, excluding: nil))
+        let fromFolder = try #require(contents.journals.first)
+        let alone = try SyncJournal.read(path: directory + "/EVIL.abplayer-journal")
+
+        // Then each of those lines is damaged, and the place with 18 digits is read
+        for journal in [fromFolder, alone] {
+            #expect(journal.damagedLines == [3, 4, 5, 6, 7])
+            #expect(journal.records.map(\.change) == [.position(item: book(0).items[1], frame: 7)])
+        }
+        #expect(contents.problems == ["\(directory)/EVIL.abplayer-journal: 5 damaged lines skipped (the first is line 3)"])
+    }
 }

@@ -101,7 +101,8 @@ extension LibraryDatabase {
             return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here,
                                   elsewhere: places)
         }
-        return (books.sorted { ($0.elsewhere.first?.listenedAt ?? .distantPast) > ($1.elsewhere.first?.listenedAt ?? .distantPast) },
-                others.problems)
+        // Newest listening elsewhere first; of the same time, by title, then by id, so two runs say the same.
+        func newest(_ book: SyncBookStatus) -> Date { book.elsewhere.first?.listenedAt ?? .distantPast }
+        return (books.sorted { (newest($1), $0.title, $0.bookId) < (newest($0), $1.title, $1.bookId) }, others.problems)
     }
 }

@@ -47,7 +47,7 @@ public enum SyncFolder {
         let next = Atomic(0)
         let results = Mutex([Result<SyncJournal, any Error>](repeating: .failure(CancellationError()), count: paths.count))
         DispatchQueue.concurrentPerform(iterations: min(paths.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
-            let reader = SyncJournalReader()
+            var reader = SyncJournalReader()
             while case let index = next.add(1, ordering: .relaxed).oldValue, index < paths.count {
                 let read = Result { try reader.read(path: paths[index]) }
                 results.withLock { $0[index] = read }

@@ -78,7 +78,8 @@ extension SyncJournal {
             throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
         // Parsed where it was read: a copy of a 6 MB journal is a copy too many.
-        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), reader: nil) }
+        var none: SeenBookLines?
+        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), seen: &none) }
         guard let journal else { throw SyncJournalError.notAJournal(path: path) }
         return journal
     }
@@ -86,11 +87,13 @@ extension SyncJournal {
     /// The records of a journal's bytes; nil when the first line is not a journal's header.
     /// A last line without its newline is being written (or was cut short): damaged, skipped.
     public static func parse(_ bytes: [UInt8]) -> SyncJournal? {
-        bytes.withUnsafeBufferPointer { parse($0, reader: nil) }
+        var none: SeenBookLines?
+        return bytes.withUnsafeBufferPointer { parse($0, seen: &none) }
     }
 
-    /// `reader`: one reading journal after journal, whose book lines are taken again.
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, reader: SyncJournalReader?) -> SyncJournal? {
+    /// `seen`: the book lines of the journals read before, taken again; nil: every record is
+    /// kept (`keepsEveryRecord`), not only what counts, as when a folder is read.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, seen: inout SeenBookLines?) -> SyncJournal? {
         var lines = LineScanner(buffer)
         guard let header = lines.next(), header.isComplete else { return nil }
         var fields = FieldScanner()
@@ -101,7 +104,8 @@ extension SyncJournal {
         else { return nil }
         let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
         var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
-        journal.keepsEveryRecord = reader == nil
+        journal.keepsEveryRecord = seen == nil
+        seen?.startJournal()
         // Room for as many entries as the shortest lines (a place's, some 40 bytes) could make:
         // growing a million entries by doubling copied and faulted in twice their memory.
         journal.entries.reserveCapacity(buffer.count / 40)
@@ -113,21 +117,21 @@ extension SyncJournal {
         var indexed = 0
         // Room for as many books as the journal read before had (every device names much the same
         // books): growing five arrays of 10,000 by doubling copied each into new memory a dozen times.
-        if let expected = reader?.booksInLastJournal {
+        if let expected = seen?.booksInLastJournal {
             references.reserveCapacity(expected)
             journal.reserveBooks(expected)
         }
-        defer { reader?.booksInLastJournal = journal.books.count }
+        defer { seen?.booksInLastJournal = journal.books.count }
         // The book line read last, its reference where the buffer has it: a journal writes a book's
         // records just after its line, so they are found without a look-up by reference.
         var lastBook: (reference: UnsafeBufferPointer<UInt8>, index: Int)?
-        func bookIndex(_ fields: FieldScanner) -> Int? {
-            guard let reference = fields.bytes(1, buffer) else { return nil }
+        func bookIndex(_ reference: UnsafeBufferPointer<UInt8>?) -> Int? {
+            guard let reference else { return nil }
             if let lastBook, lastBook.reference.count == reference.count,
                memcmp(lastBook.reference.baseAddress!, reference.baseAddress!, reference.count) == 0 {
                 return lastBook.index
             }
-            guard let reference = fields.string(1, buffer) else { return nil }
+            guard let reference = SyncJournalFormat.unescaped(reference) else { return nil }
             // Of two lines with one reference, the later is the book.
             while indexed < references.count {
                 books[references[indexed]] = indexed
@@ -141,7 +145,7 @@ extension SyncJournal {
             if line.range.isEmpty { continue }
             guard line.isComplete else { journal.damagedLines.append(number); continue }
             let bytes = UnsafeBufferPointer(rebasing: buffer[line.range])
-            if let known = reader?.book(line: bytes) {
+            if let known = seen?.book(line: bytes) {
                 let end = memchr(bytes.baseAddress! + 2, 0x09, bytes.count - 2)!
                 lastBook = (UnsafeBufferPointer(start: bytes.baseAddress! + 2, count: UnsafeRawPointer(bytes.baseAddress! + 2).distance(to: end)),
                             journal.books.count)
@@ -149,15 +153,23 @@ extension SyncJournal {
                 journal.add(known.book, reference: known.computed)
                 continue
             }
+            // A place, nearly every other line, read in one pass; anything unusual in it is left to the
+            // reading of any line below, which says what is wrong.
+            if bytes[0] == UInt8(ascii: "P"), let place = LineParser.place(bytes), let book = bookIndex(place.reference),
+               place.item < journal.books[book].items.count {
+                journal.append(SyncJournal.Entry(book: book, at: SyncJournalFormat.date(milliseconds: place.at),
+                                                 stored: .position(item: place.item, frame: place.frame)))
+                continue
+            }
             fields.split(line.range, of: buffer)
-            switch LineParser.parse(fields, buffer, book: bookIndex, journal: journal) {
+            switch LineParser.parse(fields, buffer, book: { bookIndex($0.bytes(1, buffer)) }, journal: journal) {
             case .entry(let entry): journal.append(entry)
             case let .book(reference, book):
                 lastBook = (fields.bytes(1, buffer)!, journal.books.count)
                 references.append(reference)
                 let computed = SyncJournalFormat.reference(of: book)
                 journal.add(book, reference: computed)
-                reader?.remember(line: bytes, reference: reference, book: book, computed: computed)
+                seen?.remember(line: bytes, reference: reference, book: book, computed: computed)
             case .unknownTag: journal.notUnderstood += 1
             case .damaged: journal.damagedLines.append(number)
             }
@@ -287,18 +299,25 @@ private struct FieldScanner {
         bytes(index, buffer).flatMap { SyncJournalFormat.unescaped($0) }
     }
 
-    /// A decimal integer (at most 18 digits, an optional minus); nil for anything else.
+    /// A decimal integer (`decimal`); nil for anything else.
     func number(_ index: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard let digits = bytes(index, buffer), !digits.isEmpty, digits.count <= 19 else { return nil }
-        let negative = digits[0] == UInt8(ascii: "-")
-        guard !negative || digits.count > 1 else { return nil }
-        var value: Int64 = 0
-        for byte in digits.dropFirst(negative ? 1 : 0) {
-            guard (48...57).contains(byte) else { return nil }
-            value = value * 10 + Int64(byte - 48)
-        }
-        return negative ? -value : value
+        bytes(index, buffer).flatMap(decimal)
     }
+}
+
+/// A decimal integer of at most 18 digits (which an Int64 always holds: 19 nines, from another
+/// device's journal, overflowed and stopped the player), an optional minus first; nil for anything else.
+private func decimal(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard !digits.isEmpty else { return nil }
+    let negative = digits[0] == UInt8(ascii: "-")
+    let count = digits.count - (negative ? 1 : 0)
+    guard count >= 1, count <= 18 else { return nil }
+    var value: Int64 = 0
+    for byte in digits.dropFirst(negative ? 1 : 0) {
+        guard (48...57).contains(byte) else { return nil }
+        value = value * 10 + Int64(byte - 48)
+    }
+    return negative ? -value : value
 }
 
 /// One line's meaning, by its tag and its fields' positions.
@@ -308,6 +327,24 @@ private enum LineParser {
         case book(reference: String, SyncBookIdentity)
         case unknownTag
         case damaged
+    }
+
+    /// A place line's fields ("P", the book's reference, when, the item's index, the frame), read
+    /// in one pass; nil for a line that is not one, or not as a writer makes it.
+    static func place(_ line: UnsafeBufferPointer<UInt8>) -> (reference: UnsafeBufferPointer<UInt8>, at: Int64, item: Int, frame: Int64)? {
+        guard line.count > 2, line[0] == UInt8(ascii: "P"), line[1] == 0x09, let base = line.baseAddress else { return nil }
+        var start = 2
+        /// The next field, up to a tab or the end of the line.
+        func field() -> UnsafeBufferPointer<UInt8>? {
+            guard start <= line.count else { return nil }
+            let end = memchr(base + start, 0x09, line.count - start).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? line.count
+            defer { start = end + 1 }
+            return UnsafeBufferPointer(start: base + start, count: end - start)
+        }
+        guard let reference = field(), let at = field().flatMap(decimal), let item = field().flatMap(decimal), item >= 0,
+              let frame = field().flatMap(decimal), frame >= 0
+        else { return nil }
+        return (reference, at, Int(item), frame)
     }
 
     /// `book`: the index in the journal's books of the book a record's fields name.
