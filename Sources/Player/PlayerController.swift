@@ -153,6 +153,11 @@ public final class PlayerController {
     public func close() {
         session?.close()
         session = nil
+        // The place saved just now goes to the journal too: listening that ends with a quit, not
+        // a pause, was written there only when the player next started, and another device took
+        // the place from before it meanwhile. Nothing to tell if it cannot (the player is going,
+        // and its next exchange says why).
+        if sync.isOn { try? sync.writeJournalNow() }
     }
 
     /// The book loaded, for a front end's own views (the player screen, completion).

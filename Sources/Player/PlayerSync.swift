@@ -108,6 +108,13 @@ final class PlayerSync {
         }
     }
 
+    /// This device's changes written to its journal, without the other devices' read, waited
+    /// for (after any exchange under way on the queue).
+    func writeJournalNow() throws {
+        guard let settings, let folder = settings.folder else { return }
+        _ = try queue.sync { try library.writeSyncJournal(folder: folder, device: settings.device, deviceName: settings.deviceName) }
+    }
+
     func setFolder(_ folder: String?) throws -> SyncSettings {
         try library.setSyncFolder(folder)
         let settings = try library.syncSettings()

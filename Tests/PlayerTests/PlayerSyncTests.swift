@@ -56,6 +56,32 @@ import TestSupport
         #expect(throws: PlayerError.self) { try harness.perform(.sync(.jump)) }
     }
 
+    @Test func listeningThatEndsWithAQuitNotAPauseReachesTheOtherDevicesAtQuit() async throws {
+        // Given a player syncing, playing its book past 0:05 (item 2 at 1 s)
+        let world = try SyncingPlayer()
+        let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
+        try world.repeatBook()
+        try harness.perform(.play(bookId: bookId))
+        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= rate })
+
+        // When the listener quits while it plays
+        harness.controller.close()
+
+        // Then the place saved at quit is the newest in its journal
+        let saved = try harness.saved(bookId)
+        #expect(saved.item == 1 && saved.frame >= rate)
+        let device = try harness.library.syncSettings().device
+        let journal = try SyncJournal.read(path: world.shared.appending(path: device.text + SyncJournalFormat.fileSuffix).path)
+        let newest = journal.records.last { if case .position = $0.change { true } else { false } }
+        let item = try harness.library.items(ofBook: bookId)[1].fingerprint
+        #expect(newest?.change == .position(item: item, frame: saved.frame), "\(journal.records)")
+
+        // And the laptop's next exchange takes it
+        _ = try world.laptop.exchangeSync(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
+        let there = try #require(try world.laptop.position(ofBook: world.theirBook))
+        #expect(there.mediaId == world.theirItems[1] && there.frame == saved.frame)
+    }
+
     @Test func playingTheBookLoadedGoesToTheLaterPlaceWhenAutoJumpIsOnAndOnlySaysWhereItIsWhenOff() async throws {
         // Given a player syncing, playing its book from the start
         let world = try SyncingPlayer()

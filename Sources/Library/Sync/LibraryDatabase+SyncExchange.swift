@@ -98,6 +98,23 @@ extension LibraryDatabase {
         return report
     }
 
+    /// This library's changes since its journal last said where it stood, appended to its own
+    /// journal without reading the other devices' journals (a player quitting: what it listened
+    /// to since its last exchange, with no pause in between, reaches the other devices now, not
+    /// when it next starts). The number of records written.
+    public func writeSyncJournal(folder: String, device: DeviceID, deviceName: String? = nil, now: Date = Date()) throws -> Int {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
+        }
+        let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
+        let snapshot = try writer.read { db in try SyncSnapshot(db) }
+        let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
+        try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own).append(outgoing)
+        return outgoing.count
+    }
+
     /// This library's state where its own journal says otherwise (or nothing): places, finished
     /// marks, user bookmarks made or edited, bookmarks its journal has that are gone here, and
     /// settings and chapter lists changed since.
