@@ -108,6 +108,10 @@ public final class ListeningRecorder {
         closeSession()
     }
 
+    /// Saves the place heard now, however soon after the last save: a place moved while paused
+    /// (no event follows to save it) before it goes to the sync journal.
+    public func saveNow() { save() }
+
     /// Before a seek, skip or jump, and when a sleep timer stops playback: an automatic bookmark
     /// at the place being left, so "undo the last jump" can go back.
     public func recordJump(_ kind: BookmarkKind) {

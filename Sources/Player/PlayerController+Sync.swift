@@ -119,8 +119,9 @@ extension PlayerController {
     }
 
     /// After a pause or a stop: this device's place goes to its journal at once, and an offer
-    /// kept while the book played is said.
-    func syncAfter(_ command: PlayerCommand) {
+    /// kept while the book played is said. After a command that moved the place while the book
+    /// is not playing (a seek, an undo, a jump), the place goes there too, as a pause's does.
+    func syncAfter(_ command: PlayerCommand, placeBefore: PlaybackPosition?) {
         guard sync.isOn else { return }
         switch command {
         case .pause, .stop:
@@ -132,7 +133,11 @@ extension PlayerController {
         case .play:
             // Another book loaded: an offer for the one before no longer stands.
             if sync.offer?.bookId != session?.book.id { sync.offer = nil }
-        default: break
+        default:
+            if let session, session.state != .playing, placeBefore != nil, session.position != placeBefore {
+                session.recorder.saveNow()
+                sync.exchangeInBackground(playing: session.book.id)
+            }
         }
     }
 

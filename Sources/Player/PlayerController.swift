@@ -64,7 +64,8 @@ public final class PlayerController {
     public func perform(_ command: PlayerCommand) throws(PlayerError) -> PlayerOutcome {
         defer { publishState() }
         do {
-            defer { syncAfter(command) }
+            let placeBefore = session?.position
+            defer { syncAfter(command, placeBefore: placeBefore) }
             return try run(command)
         } catch let error as PlayerError {
             throw error

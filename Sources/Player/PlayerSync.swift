@@ -1,5 +1,6 @@
 import Foundation
 public import Library
+import Synchronization
 
 /// What `sync` asks of the player.
 public enum SyncRequest: Sendable, Equatable {
@@ -49,6 +50,8 @@ final class PlayerSync {
     /// Left when the exchange the player starts with has ended: the first book loaded waits for
     /// it (briefly), so it starts where another device listened last, not from an older place.
     private let firstExchange = DispatchGroup()
+    /// The exchange waiting on the queue, not started yet.
+    private let waiting = WaitingExchange()
 
     init(library: LibraryDatabase, wake: @escaping @Sendable (PlayerInput) -> Void) {
         self.library = library
@@ -87,10 +90,15 @@ final class PlayerSync {
     }
 
     /// An exchange on the sync queue; its report (or why it failed) comes back as `.syncExchanged`.
+    /// One asked for while another waits is that one, as the latest asked (it reads the library
+    /// when it starts): a burst of deliveries, or of seeks while paused, is one exchange.
     func exchangeInBackground(playing: Int64?, first: Bool = false) {
-        guard let settings, let folder = settings.folder else { return }
-        let (library, wake) = (self.library, self.wake)
+        guard let settings, settings.folder != nil else { return }
+        guard waiting.ask(WaitingExchange.Request(settings: settings, playing: playing)) else { return }
+        let (library, wake, waiting) = (self.library, self.wake, self.waiting)
         queue.async(group: first ? firstExchange : nil) {
+            guard let request = waiting.take(), let folder = request.settings.folder else { return }
+            let (settings, playing) = (request.settings, request.playing)
             do {
                 let report = try library.exchangeSync(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
                 wake(.syncExchanged(.success(report)))
@@ -143,4 +151,26 @@ final class PlayerSync {
 /// Why an exchange failed, said once.
 public struct SyncProblem: Error, Sendable, Equatable {
     public let text: String
+}
+
+/// The exchange asked for and not started yet: the settings and the book loaded as the latest
+/// request said. Shared with the sync queue, which takes it when the exchange starts.
+private final class WaitingExchange: Sendable {
+    struct Request: Sendable {
+        var settings: SyncSettings
+        var playing: Int64?
+    }
+
+    private let request = Mutex<Request?>(nil)
+
+    /// Keeps `new` as the request; true when none was waiting (an exchange is to be queued).
+    func ask(_ new: Request) -> Bool {
+        request.withLock { request in
+            defer { request = new }
+            return request == nil
+        }
+    }
+
+    /// The request, no longer waiting.
+    func take() -> Request? { request.withLock { request in defer { request = nil }; return request } }
 }

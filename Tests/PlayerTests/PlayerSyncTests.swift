@@ -82,6 +82,33 @@ import TestSupport
         #expect(there.mediaId == world.theirItems[1] && there.frame == saved.frame)
     }
 
+    @Test func aPlaceMovedWhilePausedReachesTheJournalAndABurstOfMovesEndsWhereTheLastWent() async throws {
+        // Given a player syncing, its book played and paused
+        let world = try SyncingPlayer()
+        let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
+        try world.repeatBook()
+        try harness.perform(.play(bookId: bookId))
+        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= rate })
+        let from = harness.events.count
+        try harness.perform(.pause)
+        #expect(await harness.run(until: { world.reported(.paused, from: from) }, seconds: 180))
+
+        // When the listener seeks while it is paused, twenty times (as a held key does), and last to 0:02
+        for second in 1...20 { try harness.perform(.seek(.absolute(seconds: Double(second)))) }
+        try harness.perform(.seek(.absolute(seconds: 2)))
+
+        // Then the newest place in its journal becomes 0:02, without playing again
+        let device = try harness.library.syncSettings().device
+        let path = world.shared.appending(path: device.text + SyncJournalFormat.fileSuffix).path
+        let item = try harness.library.items(ofBook: bookId)[0].fingerprint
+        func newestPlace() -> SyncChange? {
+            (try? SyncJournal.read(path: path))?.records.last { if case .position = $0.change { true } else { false } }?.change
+        }
+        #expect(await harness.run(until: { newestPlace() == .position(item: item, frame: 2 * rate) }, seconds: 180),
+                "\(String(describing: newestPlace()))")
+        #expect(harness.status.state == "paused")
+    }
+
     @Test func playingTheBookLoadedGoesToTheLaterPlaceWhenAutoJumpIsOnAndOnlySaysWhereItIsWhenOff() async throws {
         // Given a player syncing, playing its book from the start
         let world = try SyncingPlayer()
