@@ -44,16 +44,23 @@ public enum SyncText {
         }
     }
 
-    /// A book's line and one line per device: where each is, and when it listened there.
-    public static func statusLines(_ books: [SyncBookStatus], now: Date = Date()) -> [String] {
+    /// How many other devices `sync status` shows under each book, those that listened last.
+    public static let devicesShown = 5
+
+    /// A book's line and one line per device: where each is, and when it listened there. Of the
+    /// other devices, the `devicesPerBook` that listened last (nil: every one), and how many more:
+    /// a listener asks where they were last, and a hundred lines a book answer nobody.
+    public static func statusLines(_ books: [SyncBookStatus], now: Date = Date(), devicesPerBook: Int? = devicesShown) -> [String] {
         let days = Days(now: now)
         return books.flatMap { book -> [String] in
-            let places = (book.here.map { [("here", $0)] } ?? []) + book.elsewhere.map { (name($0.device, $0.deviceName), $0) }
+            let shown = devicesPerBook.map { book.elsewhere.prefix($0) } ?? book.elsewhere[...]
+            let places = (book.here.map { [("here", $0)] } ?? []) + shown.map { (name($0.device, $0.deviceName), $0) }
             let width = places.map(\.0.count).max() ?? 0
+            let more = book.elsewhere.count - shown.count + book.moreElsewhere
             return [book.title] + places.map { label, place in
                 "  " + label + String(repeating: " ", count: width - label.count) + "  "
                     + Timecode.format(seconds: place.seconds) + "  " + days.when(place.listenedAt)
-            }
+            } + (more > 0 ? ["  and \(more) other device\(more == 1 ? "" : "s") ('abplayer sync status --all' lists every one)"] : [])
         }
     }
 
@@ -63,8 +70,9 @@ public enum SyncText {
     }
 
     /// What `sync status` says: the folder, then each book's lines (or that there are none yet).
-    public static func statusReport(_ settings: SyncSettings, _ books: [SyncBookStatus], now: Date = Date()) -> [String] {
-        let lines = statusLines(books, now: now)
+    public static func statusReport(_ settings: SyncSettings, _ books: [SyncBookStatus], now: Date = Date(),
+                                    devicesPerBook: Int? = devicesShown) -> [String] {
+        let lines = statusLines(books, now: now, devicesPerBook: devicesPerBook)
         return [folderLine(settings)] + (lines.isEmpty ? ["no other device has a place in any of these books yet"] : lines)
     }
 

@@ -80,14 +80,19 @@ struct Sync: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Where each book stands here and on the other computers.")
         @OptionGroup var library: LibraryOptions
+        @Flag(help: "Every other computer's place under each book, not only the \(SyncText.devicesShown) that listened last.")
+        var all = false
 
         func run() throws {
             let database = try library.open()
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
-                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device, deviceName: settings.deviceName)
+                let shown = all ? nil : SyncText.devicesShown
+                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device,
+                                                                deviceName: settings.deviceName, devicesPerBook: shown)
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
-                for line in SyncText.statusReport(settings, books) { print(TerminalText.visible(line)) }
+                let lines = SyncText.statusReport(settings, books, devicesPerBook: shown)
+                for line in lines { print(TerminalText.visible(line)) }
             }
         }
     }

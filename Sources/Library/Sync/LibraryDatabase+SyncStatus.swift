@@ -15,8 +15,10 @@ public struct SyncBookStatus: Sendable {
     public var bookId: Int64
     public var title: String
     public var here: Place?
-    /// The other devices' places, newest listening first.
+    /// The other devices' places, newest listening first (as many as were asked for).
     public var elsewhere: [Place]
+    /// How many other devices have a place in it beyond those in `elsewhere`.
+    public var moreElsewhere = 0
 }
 
 /// The other devices' places in each book, as one exchange merged them, worked out for a book
@@ -47,12 +49,18 @@ public struct SyncElsewhere: Sendable {
 
     /// The other devices' places in the book, newest listening first, as seconds into the book
     /// here (none: no other device has a place in it).
-    public subscript(bookId: Int64) -> [SyncBookStatus.Place] {
-        guard let state = merged[bookId], let book = books[bookId] else { return [] }
+    public subscript(bookId: Int64) -> [SyncBookStatus.Place] { places(ofBook: bookId, newest: nil).shown }
+
+    /// The `newest` of them that listened last (nil: every one), and how many more there are:
+    /// only the places shown are turned into seconds into the book.
+    func places(ofBook bookId: Int64, newest: Int?) -> (shown: [SyncBookStatus.Place], more: Int) {
+        guard let state = merged[bookId], let book = books[bookId] else { return ([], 0) }
         let excluded = device.flatMap { state.sources.deviceIndex[$0] }
+        let all = state.places.filter { $0.device != excluded }.sorted { $0.at > $1.at }
+        let shown = newest.map { all.prefix($0) } ?? all[...]
         // Each item's index in the book here found once, not once for each device's place in it.
         var itemsHere: [Int32: Int?] = [:]
-        return state.places.filter { $0.device != excluded }.sorted { $0.at > $1.at }.map { place in
+        return (shown.map { place in
             let index = itemsHere[place.item] ?? {
                 let found = book.identity.items.firstIndex(of: state.sources.items[Int(place.item)])
                 itemsHere[place.item] = found
@@ -61,17 +69,18 @@ public struct SyncElsewhere: Sendable {
             let device = state.sources.devices[Int(place.device)]
             return SyncBookStatus.Place(device: device, deviceName: names[device],
                                         seconds: index.flatMap { book.seconds(itemIndex: $0, frame: place.frame) }, listenedAt: place.at)
-        }
+        }, all.count - shown.count)
     }
 
-    /// Every book's places (books no other device has a place in left out), worked out on every core.
-    var everyBook: [Int64: [SyncBookStatus.Place]] {
+    /// Every book's places, as `places(ofBook:newest:)` gives them (books no other device has a
+    /// place in left out), worked out on every core.
+    func everyBook(newest: Int?) -> [Int64: (shown: [SyncBookStatus.Place], more: Int)] {
         let ids = Array(merged.keys)
         return SyncMergeRules.onEveryCore { shard, shards in
-            var mine: [Int64: [SyncBookStatus.Place]] = [:]
+            var mine: [Int64: (shown: [SyncBookStatus.Place], more: Int)] = [:]
             for index in stride(from: shard, to: ids.count, by: shards) {
-                let places = self[ids[index]]
-                if !places.isEmpty { mine[ids[index]] = places }
+                let places = places(ofBook: ids[index], newest: newest)
+                if !places.shown.isEmpty { mine[ids[index]] = places }
             }
             return mine
         }
@@ -82,14 +91,16 @@ extension LibraryDatabase {
     /// Every book some other device's journal in `folder` has a place for, with this library's
     /// own place beside it; and one line for each journal that could not be read whole. Reads;
     /// changes nothing. `deviceName`: this library's own, which another device's is told apart from.
-    public func syncStatus(folder: String, device: DeviceID, deviceName: String) throws -> (books: [SyncBookStatus], problems: [String]) {
+    /// `devicesPerBook`: of the other devices, the ones that listened last (nil: every one).
+    public func syncStatus(folder: String, device: DeviceID, deviceName: String,
+                           devicesPerBook: Int? = nil) throws -> (books: [SyncBookStatus], problems: [String]) {
         let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
         guard let others = contents else {
             throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder")
         }
         let merged = SyncMergeRules.merge(others.journals) { snapshot.bookId(matching: $0, library: self) }
         let names = others.deviceNames(besides: deviceName)
-        let elsewhere = SyncElsewhere(merged, snapshot: snapshot, excluding: device, names: names).everyBook
+        let elsewhere = SyncElsewhere(merged, snapshot: snapshot, excluding: device, names: names).everyBook(newest: devicesPerBook)
         let books = elsewhere.compactMap { bookId, places -> SyncBookStatus? in
             guard let book = snapshot.books[bookId] else { return nil }
             let here = book.position.flatMap { position in
@@ -98,8 +109,8 @@ extension LibraryDatabase {
                                          listenedAt: position.updatedAt)
                 }
             }
-            return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here,
-                                  elsewhere: places)
+            return SyncBookStatus(bookId: bookId, title: book.identity.title, here: here, elsewhere: places.shown,
+                                  moreElsewhere: places.more)
         }
         // Newest listening elsewhere first; of the same time, by title, then by id, so two runs say the same.
         func newest(_ book: SyncBookStatus) -> Date { book.elsewhere.first?.listenedAt ?? .distantPast }
