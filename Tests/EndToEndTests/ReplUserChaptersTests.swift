@@ -144,11 +144,21 @@ import Testing
         // Then the REPL said detection goes on beside it, ran the next command, and when the
         // detection ended listed the five chapters and asked
         #expect(terminal.waitFor("store these 5 chapters? [y/N]", timeout: 60) != nil, "\(terminal.screen())")
-        let screen = ReplTerminalTests.joinedScreen(terminal)
+        #expect(terminal.waitFor("volume 90%") != nil, "\(terminal.screen())")
+        var screen = ReplTerminalTests.joinedScreen(terminal)
         #expect(screen.contains("Told: detecting chapters in its file; playing and the REPL go on"), "\(screen)")
-        #expect(screen.contains("volume 90%"), "\(screen)")
         #expect(screen.contains("Told: 5 chapters, each starting 0.5s before the sound after a silence:"), "\(screen)")
         #expect(try Self.stored(library).isEmpty)
+        // (On a loaded machine the detection can end before the REPL reads the line typed after
+        // it: the question comes first, and the command answers no, as a command does. Asked
+        // again, with nothing typed ahead, the next line is the answer.)
+        if screen.contains("not stored") {
+            try terminal.send("chapters detect", "Enter")
+            screen = terminal.waitUntil(timeout: 60) {
+                $0.components(separatedBy: "abplayer /> chapters detect").last?.contains("store these 5 chapters? [y/N]") == true
+            } ?? ""
+            #expect(!screen.isEmpty, "\(terminal.screen())")
+        }
 
         // When the listener answers y, then they are stored as the listener's
         try terminal.send("y", "Enter")
