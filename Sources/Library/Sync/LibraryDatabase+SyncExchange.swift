@@ -50,16 +50,13 @@ extension LibraryDatabase {
     public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60, placesElsewhere: Bool = true) throws -> SyncExchangeReport {
         let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
-        guard let others = contents else {
-            throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
-        }
+        guard let others = contents else { throw Self.syncFolderMissing(folder) }
         var report = SyncExchangeReport()
         report.problems = others.problems
         // This library's journal as the folder was read (only this library writes it); read here
         // when it could not be, to fail as it does.
-        let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let ownPath = SyncJournalFormat.path(of: device, in: folder)
         let own = try others.own ?? (FileManager.default.fileExists(atPath: ownPath) ? SyncJournal.read(path: ownPath) : nil)
-        let writer = try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own)
         // The other devices' journals merged while this library's changes are worked out and
         // written, its own after (each only reads the snapshot, a tenth of a second of one core
         // for 100 devices and 10,000 books).
@@ -69,12 +66,10 @@ extension LibraryDatabase {
             return merge
         }
 
-        let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
-        try writer.append(outgoing)
-        report.written = outgoing.count
+        report.written = try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)
 
         var merge = try othersMerged.result()
-        if let ownNow = outgoing.isEmpty ? own : try SyncJournal.read(path: ownPath) {
+        if let ownNow = report.written == 0 ? own : try SyncJournal.read(path: ownPath) {
             merge.add(ownNow) { snapshot.bookId(matching: $0, library: self) }
         }
         let merged = merge.books
@@ -105,11 +100,22 @@ extension LibraryDatabase {
     public func writeSyncJournal(folder: String, device: DeviceID, deviceName: String? = nil, now: Date = Date()) throws -> Int {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
+            throw Self.syncFolderMissing(folder)
         }
-        let ownPath = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let ownPath = SyncJournalFormat.path(of: device, in: folder)
         let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
         let snapshot = try writer.read { db in try SyncSnapshot(db) }
+        return try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)
+    }
+
+    private static func syncFolderMissing(_ folder: String) -> LibraryError {
+        LibraryError.invalid("the sync folder \(folder) is missing or not a folder; syncing waits until it is back")
+    }
+
+    /// This library's changes since `own` (its journal as read; nil: none yet) last said where it
+    /// stood, appended to that journal. The number of records written.
+    private func appendOwnChanges(snapshot: SyncSnapshot, own: SyncJournal?, folder: String, device: DeviceID, deviceName: String?,
+                                  now: Date) throws -> Int {
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
         try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own).append(outgoing)
         return outgoing.count

@@ -22,7 +22,7 @@ public enum SyncFolder {
                 && DeviceID(String(name.dropLast(SyncJournalFormat.fileSuffix.count))) != nil
         }.map { folder + "/" + $0 }
         var contents = Contents()
-        let ownPath = device.map { folder + "/" + $0.text + SyncJournalFormat.fileSuffix }
+        let ownPath = device.map { SyncJournalFormat.path(of: $0, in: folder) }
         for (path, read) in zip(paths, readAll(paths)) {
             if path == ownPath { contents.own = try? read.get() }
             do {

@@ -27,6 +27,9 @@ public enum SyncJournalFormat {
     /// A journal file's name ends so; the rest is the device id.
     public static let fileSuffix = ".abplayer-journal"
 
+    /// Where `device` keeps its journal in the sync folder `folder`.
+    public static func path(of device: DeviceID, in folder: String) -> String { folder + "/" + device.text + fileSuffix }
+
     public static func header(device: DeviceID, name: String? = nil) -> String {
         "\(magic)\t\(version)\t\(device.text)" + (name.map { "\t" + escaped($0) } ?? "") + "\n"
     }

@@ -20,7 +20,7 @@ public final class SyncJournalWriter {
     let compactionBytes: Int
 
     public convenience init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
-        let path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        let path = SyncJournalFormat.path(of: device, in: folder)
         try self.init(folder: folder, device: device, name: name, compactionBytes: compactionBytes,
                       journal: FileManager.default.fileExists(atPath: path) ? SyncJournal.read(path: path) : nil)
     }
@@ -30,7 +30,7 @@ public final class SyncJournalWriter {
         self.device = device
         deviceName = name
         self.compactionBytes = compactionBytes
-        path = folder + "/" + device.text + SyncJournalFormat.fileSuffix
+        path = SyncJournalFormat.path(of: device, in: folder)
         if let journal {
             definedBooks = Set(journal.bookReferences)
             keptAtOpen = (journal.keptEntryIndices().count, journal.recordCount)

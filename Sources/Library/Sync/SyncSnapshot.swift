@@ -184,10 +184,11 @@ final class BackgroundWork<Value: Sendable>: Sendable {
         }
     }
 
-    /// What the work gave, once it is done.
+    /// What the work gave, once it is done; asked once. Taken out, not copied: a copy kept here
+    /// would make the caller's first change to it copy its arrays (a merge's million places).
     func result() throws -> Value {
         done.wait()
-        return try value.withLock { $0! }.get()
+        return try value.withLock { value in defer { value = nil }; return value! }.get()
     }
 }
 
