@@ -25,12 +25,9 @@ import TestSupport
                 "\(harness.notices)")
         #expect(try harness.saved(bookId).item == 1 && harness.saved(bookId).frame == 2 * rate)
 
-        // When the book plays and pauses, and the laptop listens later, to 0:02 (the book over
-        // and over: a loaded machine may be minutes late with the engine's events)
-        try world.repeatBook()
-        try harness.perform(.play(bookId: bookId))
+        // When the book plays and pauses, and the laptop listens later, to 0:02
         // Paused once the place it starts from is heard (a loaded machine can take a while).
-        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= 2 * rate })
+        #expect(try await world.plays { $0.item == 1 && $0.frame >= 2 * rate })
         try harness.perform(.pause)
         // Where it is once the engine has paused (a loaded machine plays on a moment after the command).
         #expect(await harness.run(until: { world.reported(.paused, from: 0) }, seconds: 180))
@@ -60,9 +57,7 @@ import TestSupport
         // Given a player syncing, playing its book past 0:05 (item 2 at 1 s)
         let world = try SyncingPlayer()
         let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
-        try world.repeatBook()
-        try harness.perform(.play(bookId: bookId))
-        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= rate })
+        #expect(try await world.plays { $0.item == 1 && $0.frame >= rate })
 
         // When the listener quits while it plays
         harness.controller.close()
@@ -70,11 +65,8 @@ import TestSupport
         // Then the place saved at quit is the newest in its journal
         let saved = try harness.saved(bookId)
         #expect(saved.item == 1 && saved.frame >= rate)
-        let device = try harness.library.syncSettings().device
-        let journal = try SyncJournal.read(path: world.shared.appending(path: device.text + SyncJournalFormat.fileSuffix).path)
-        let newest = journal.records.last { if case .position = $0.change { true } else { false } }
         let item = try harness.library.items(ofBook: bookId)[1].fingerprint
-        #expect(newest?.change == .position(item: item, frame: saved.frame), "\(journal.records)")
+        #expect(try world.newestPlaceWritten() == .position(item: item, frame: saved.frame))
 
         // And the laptop's next exchange takes it
         _ = try world.laptop.exchangeSync(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
@@ -86,9 +78,7 @@ import TestSupport
         // Given a player syncing, its book played and paused
         let world = try SyncingPlayer()
         let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
-        try world.repeatBook()
-        try harness.perform(.play(bookId: bookId))
-        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= rate })
+        #expect(try await world.plays { $0.item == 1 && $0.frame >= rate })
         let from = harness.events.count
         try harness.perform(.pause)
         #expect(await harness.run(until: { world.reported(.paused, from: from) }, seconds: 180))
@@ -98,12 +88,8 @@ import TestSupport
         try harness.perform(.seek(.absolute(seconds: 2)))
 
         // Then the newest place in its journal becomes 0:02, without playing again
-        let device = try harness.library.syncSettings().device
-        let path = world.shared.appending(path: device.text + SyncJournalFormat.fileSuffix).path
         let item = try harness.library.items(ofBook: bookId)[0].fingerprint
-        func newestPlace() -> SyncChange? {
-            (try? SyncJournal.read(path: path))?.records.last { if case .position = $0.change { true } else { false } }?.change
-        }
+        func newestPlace() -> SyncChange? { try? world.newestPlaceWritten() }
         #expect(await harness.run(until: { newestPlace() == .position(item: item, frame: 2 * rate) }, seconds: 180),
                 "\(String(describing: newestPlace()))")
         #expect(harness.status.state == "paused")
@@ -112,12 +98,8 @@ import TestSupport
     @Test func playingTheBookLoadedGoesToTheLaterPlaceWhenAutoJumpIsOnAndOnlySaysWhereItIsWhenOff() async throws {
         // Given a player syncing, playing its book from the start
         let world = try SyncingPlayer()
-        let (harness, bookId, rate) = (world.harness, world.bookId, world.rate)
-        // (the book over and over: however late a loaded machine is with the engine's events,
-        // and it can be minutes, it is still playing when the test looks)
-        try world.repeatBook()
-        try harness.perform(.play(bookId: bookId))
-        #expect(await harness.runUntilHeard(seconds: 180) { $0.item == 1 && $0.frame >= rate })
+        let (harness, rate) = (world.harness, world.rate)
+        #expect(try await world.plays { $0.item == 1 && $0.frame >= rate })
 
         // When the laptop listens later, to 0:03, while this player plays
         try world.laptopListens(item: 0, seconds: 3, after: 60)
@@ -172,11 +154,8 @@ import TestSupport
         // Given a player syncing and playing
         let world = try SyncingPlayer()
         let harness = world.harness
-        // The book over and over: however late a loaded machine is, it is still playing to pause.
-        try world.repeatBook()
-        try harness.perform(.play(bookId: world.bookId))
         // Any place: a loaded machine may take the 4 s of the first file before this looks.
-        #expect(await harness.runUntilHeard(seconds: 180) { $0.frame > 0 })
+        #expect(try await world.plays { $0.frame > 0 })
         func problems() -> [String] { harness.notices.compactMap { if case let .problem(text) = $0, text.contains("sync") { text } else { nil } } }
 
         // When the folder goes away (a disk unmounted) and the listener pauses
@@ -262,12 +241,21 @@ private struct SyncingPlayer {
         _ = try laptop.exchangeSync(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
     }
 
-    /// The book over and over (its own setting, before it is loaded): however late a loaded
-    /// machine is with the engine's events, it is still playing when a test looks.
-    func repeatBook() throws {
+    /// Plays the book over and over (its own setting, before it is loaded: however late a loaded
+    /// machine is with the engine's events, and it can be minutes, it is still playing when a
+    /// test looks) until the engine is heard at a place `heard` takes; false after 180 s.
+    func plays(until heard: @escaping (PlaybackPosition) -> Bool) async throws -> Bool {
         var settings = try harness.library.settings(ofBook: bookId)
         settings.repeatMode = .book
         try harness.library.saveSettings(settings)
+        try harness.perform(.play(bookId: bookId))
+        return await harness.runUntilHeard(seconds: 180, heard)
+    }
+
+    /// The newest place the player has written to its own journal in the folder.
+    func newestPlaceWritten() throws -> SyncChange? {
+        let path = SyncJournalFormat.path(of: try harness.library.syncSettings().device, in: shared.path)
+        return try SyncJournal.read(path: path).records.last { if case .position = $0.change { true } else { false } }?.change
     }
 
     /// How many of the player's sync notices contain `text`.
