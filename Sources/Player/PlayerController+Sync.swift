@@ -11,7 +11,9 @@ extension PlayerController {
         switch request {
         case .status:
             guard let settings = sync.settings, let folder = settings.folder else { throw PlayerError(PlayerSync.notSyncing) }
-            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName)
+            // As many devices a book as the status shows: the others are only counted, not made seconds into the book.
+            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName,
+                                                           devicesPerBook: SyncText.devicesShown)
             return .sync(.status(settings, books, problems: problems))
         case .now:
             var report = try sync.exchangeNow(playing: session?.book.id)
