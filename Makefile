@@ -3,6 +3,8 @@
 # make bench  measure abplayer against the reference tools, side by side
 # make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60; findings land in Tests/Fuzz/regressions),
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
+# make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
+#               lld, a symbol order traced from `play`): .build/release/abplayer and its plugins
 # make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
 SWIFT ?= swift
 BIN := .build/debug
@@ -17,7 +19,7 @@ TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 e
 	snapserver snapclient syncthing rsync curl gdb
 BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng
 
-.PHONY: all deps test-deps build run test bench fuzz install-sdk clean
+.PHONY: all deps test-deps build run test release bench fuzz install-sdk clean
 
 all: build
 
@@ -43,9 +45,13 @@ run: build
 test: test-deps build
 	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/$(BIN)
 
-bench: test-deps
+# lame: the release link's symbol order is traced playing a short MP3 it encodes.
+release: deps
+	@scripts/install-deps.sh lame
+	SWIFT=$(SWIFT) scripts/build-release.sh
+
+bench: test-deps release
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
-	$(SWIFT) build -c release
 	scripts/bench.sh .build/release
 
 FUZZ_SECONDS ?= 60

@@ -3,6 +3,8 @@
 # `--help` time, and peak RSS for `--help` and for playing an MP3. libdbus (MPRIS) and libchafa
 # with glib, libturbojpeg and libpng (covers) are loaded when first needed since 9821e67; the
 # landing before that (e9998f8) linked them: BENCH_BASELINE=e9998f8 shows what that saved.
+# BIN_DIR is `make release`'s build (static Foundation, the traced symbol order); the baseline is
+# built as that commit's own `make bench` built it (`swift build -c release`, before 2026-11-26).
 #
 # usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
 # Figures: --help time; peak RSS of --help, of `play` and of `listen` (both to the null sink).
@@ -12,7 +14,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-baseline_commit=${BENCH_BASELINE:-77b2582}
+baseline_commit=${BENCH_BASELINE:-d49c353}
 
 baseline_dir="$work/baseline-$baseline_commit"
 if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
