@@ -11,7 +11,7 @@
 #     so that the shared Foundation is never loaded beside the static one.
 #  2. lld with function sections, --gc-sections and packed relative relocations (DT_RELR, glibc
 #     2.36): what is never called is left out, and the relocation table shrinks from 1.5 MiB.
-#  3. A symbol order: the functions `play` and `--help` run are put together at the front of the
+#  3. A symbol order: the functions `play`, `listen` and `--help` run are put together at the front of the
 #     code, found by running this very build under scripts/pagetrace.c. The kernel maps code 64 KiB
 #     around each page touched, so scattered functions make most of the code resident.
 # usage: scripts/build-release.sh      (SWIFT=swift, umask 022 like the debug build)
@@ -57,6 +57,9 @@ traced() { # seconds, arguments...
         LD_PRELOAD="$scratch/pagetrace.so" "$binary" "$@" </dev/null >/dev/null 2>&1 || true
 }
 traced 5 play --output null "$scratch/silence.mp3"
+# `listen`: the player people leave running (its REPL, the library, the place saved every second).
+HOME=$scratch XDG_DATA_HOME=$scratch/data "$binary" import --library "$scratch/library.sqlite" "$scratch/silence.mp3" >/dev/null 2>&1
+traced 4 listen --library "$scratch/library.sqlite" --output null silence
 traced 5 --help
 [ -s "$scratch/pages" ] || { echo "abplayer: tracing $binary recorded nothing" >&2; exit 1; }
 order=.build/release-symbol-order.txt
