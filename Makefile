@@ -42,8 +42,13 @@ run: build
 
 # scripts/run-tests.sh: `swift test` with a watchdog that shows where a hung run stands, and the
 # tests' scratch folders in /tmp removed after.
-test: test-deps build
+# Then the release build (`make release`, what `make bench` measures and a listener runs): its link
+# is not SwiftPM's usual one (static Foundation, a traced symbol order), so the end-to-end tests of
+# the commands used most run against it too.
+RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/
+test: test-deps build release
 	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/$(BIN)
+	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/.build/release --filter '$(RELEASE_TESTS)'
 
 # lame: the release link's symbol order is traced playing a short MP3 it encodes.
 release: deps

@@ -1,5 +1,7 @@
 #!/bin/bash
-# run-tests.sh BIN_DIR: `swift test` for `make test`, with a watchdog and a clean /tmp after.
+# run-tests.sh BIN_DIR [SWIFT TEST OPTIONS]: `swift test` for `make test`, with a watchdog and a
+# clean /tmp after. The end-to-end tests run the abplayer in BIN_DIR; options such as --filter go
+# to `swift test`.
 #
 # Watchdog: a run that has not ended after TEST_WATCHDOG_MINUTES (default 45; a whole run takes
 # about 10 on two loaded cores) has hung. Rather than leave CI to its own timeout with nothing
@@ -11,12 +13,13 @@
 # this machine's disk, and a Syncthing instance refuses to scan with under 1 % free. Only folders
 # of the tests' own prefixes made during this run (newer than its marker) are removed.
 set -u
-bin_dir=${1:?usage: run-tests.sh BIN_DIR}
+bin_dir=${1:?usage: run-tests.sh BIN_DIR [SWIFT TEST OPTIONS]}
+shift
 minutes=${TEST_WATCHDOG_MINUTES:-45}
 marker=$(mktemp /tmp/abplayer-test-run.XXXXXX)
 
 umask 022
-ABPLAYER_BIN_DIR=$bin_dir ${SWIFT:-swift} test --disable-xctest &
+ABPLAYER_BIN_DIR=$bin_dir ${SWIFT:-swift} test --disable-xctest "$@" &
 tests=$!
 
 watchdog() {
