@@ -11,9 +11,9 @@
 #     so that the shared Foundation is never loaded beside the static one.
 #  2. lld with function sections, --gc-sections and packed relative relocations (DT_RELR, glibc
 #     2.36): what is never called is left out, and the relocation table shrinks from 1.5 MiB.
-#  3. A symbol order: the functions `play`, `listen` and `--help` run are put together at the front of the
-#     code, found by running this very build under scripts/pagetrace.c. The kernel maps code 64 KiB
-#     around each page touched, so scattered functions make most of the code resident.
+#  3. A symbol order: the functions that `play`, `listen` and `--help` run are put together at the
+#     front of the code, found by running this very build under scripts/pagetrace.c. The kernel
+#     maps code 64 KiB around each page touched, so scattered functions make most of it resident.
 # usage: scripts/build-release.sh      (SWIFT=swift, umask 022 like the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,8 +41,9 @@ flags+=(-Xlinker --end-group -Xlinker -lstdc++ -Xlinker -lswiftSynchronization -
 echo "release: building (static Foundation, lld)" >&2
 "$swift" build -c release "${flags[@]}"
 
-# The order: trace the build just made playing a short MP3 to the null sink, and printing --help.
-# HOME and XDG_* point to a scratch folder: the listener's library is never touched.
+# The order: trace the build just made as it plays a short MP3 to the null sink, listens to it as
+# a book, and prints --help. HOME and XDG_* point to a scratch folder: the listener's library is
+# never touched.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 command -v lame >/dev/null || { echo "abplayer: the release build needs lame to trace 'play' (apt-get install lame, or 'make release' installs it)" >&2; exit 1; }
