@@ -37,4 +37,20 @@ import Testing
         #expect(dynamic.contains("NEEDED"), "\(dynamic)")
         #expect(!dynamic.contains("libebur128"), "\(dynamic)")
     }
+
+    @Test func noPluginNeedsTheSharedFoundation() throws {
+        // Given every plugin built beside the binary
+        let plugins = try FileManager.default.contentsOfDirectory(atPath: BuildProducts.binDirectory.path)
+            .filter { $0.hasPrefix("libabplayer-") && $0.hasSuffix(".so") }
+        #expect(plugins.count >= 10, "\(plugins)")
+        for plugin in plugins {
+            // When its dynamic section is read
+            let path = BuildProducts.binDirectory.appendingPathComponent(plugin).path
+            let dynamic = try Command.run("readelf", ["-d", path]).requireSuccess().stdoutString
+            // Then it needs the Swift runtime at most, never Foundation: the release binary has
+            // Foundation linked in, and a shared one beside it would be a second copy
+            #expect(dynamic.contains("NEEDED"), "\(plugin): \(dynamic)")
+            #expect(!dynamic.contains("Foundation"), "\(plugin) needs a shared Foundation: \(dynamic)")
+        }
+    }
 }
