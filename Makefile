@@ -4,7 +4,7 @@
 # make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60; findings land in Tests/Fuzz/regressions),
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
-#               lld, a symbol order traced from `play`): .build/release/abplayer and its plugins
+#               lld, a symbol order traced from `play` and `listen`): .build/release/abplayer, plugins
 # make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
 SWIFT ?= swift
 BIN := .build/debug

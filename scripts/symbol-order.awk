@@ -1,6 +1,7 @@
 # Page traces (scripts/pagetrace.c) and `nm -n` of the same binary -> lld's --symbol-ordering-file:
 # every function that overlaps a page that ran, in the order its first page was touched.
 #   awk -f symbol-order.awk phase=trace TRACE... phase=symbols NM_OUTPUT | sort -n -k1,1 -k2,2 | cut -d' ' -f3
+# By hand: mawk, Debian's awk, has no strtonum.
 function hex(text,   i, value) {
     value = 0
     text = tolower(text)
