@@ -51,15 +51,17 @@ command -v lame >/dev/null || { echo "abplayer: the release build needs lame to 
 "$(command -v cc || command -v clang)" -O2 -shared -fPIC -o "$scratch/pagetrace.so" scripts/pagetrace.c
 head -c 352800 /dev/zero | lame --quiet -r -s 44.1 --bitwidth 16 -m s - "$scratch/silence.mp3"
 binary=.build/release/abplayer
+in_scratch() { # command...
+    HOME=$scratch XDG_DATA_HOME=$scratch/data XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache "$@"
+}
 traced() { # seconds, arguments...
     local seconds=$1; shift
-    HOME=$scratch XDG_DATA_HOME=$scratch/data XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache \
-        timeout -s INT "$seconds" env SWIFT_BACKTRACE=enable=no PAGETRACE_OUT="$scratch/pages" \
+    in_scratch timeout -s INT "$seconds" env SWIFT_BACKTRACE=enable=no PAGETRACE_OUT="$scratch/pages" \
         LD_PRELOAD="$scratch/pagetrace.so" "$binary" "$@" </dev/null >/dev/null 2>&1 || true
 }
 traced 5 play --output null "$scratch/silence.mp3"
 # `listen`: the player people leave running (its REPL, the library, the place saved every second).
-HOME=$scratch XDG_DATA_HOME=$scratch/data "$binary" import --library "$scratch/library.sqlite" "$scratch/silence.mp3" >/dev/null 2>&1
+in_scratch "$binary" import --library "$scratch/library.sqlite" "$scratch/silence.mp3" >/dev/null 2>&1
 traced 4 listen --library "$scratch/library.sqlite" --output null silence
 traced 5 --help
 [ -s "$scratch/pages" ] || { echo "abplayer: tracing $binary recorded nothing" >&2; exit 1; }
