@@ -30,7 +30,7 @@ import Testing
 
     @Test func theBinaryDoesNotLinkLibebur128() throws {
         // Given the built binary, when its dynamic section is read
-        let dynamic = try Command.run("readelf", ["-d", BuildProducts.abplayer.path]).requireSuccess().stdoutString
+        let dynamic = try dynamicSection(of: BuildProducts.abplayer.path)
         // Then libebur128 is not among the libraries it needs: it is loaded when a book is first
         // measured (a library book played for the first time, or `loudness measure`), so `--help`,
         // `remote status`, files played as given and a book already measured never map it
@@ -46,11 +46,16 @@ import Testing
         for plugin in plugins {
             // When its dynamic section is read
             let path = BuildProducts.binDirectory.appendingPathComponent(plugin).path
-            let dynamic = try Command.run("readelf", ["-d", path]).requireSuccess().stdoutString
+            let dynamic = try dynamicSection(of: path)
             // Then it needs the Swift runtime at most, never Foundation: the release binary has
             // Foundation linked in, and a shared one beside it would be a second copy
             #expect(dynamic.contains("NEEDED"), "\(plugin): \(dynamic)")
             #expect(!dynamic.contains("Foundation"), "\(plugin) needs a shared Foundation: \(dynamic)")
         }
+    }
+
+    /// `readelf -d`: the libraries a binary or plugin needs, among the rest of its dynamic section.
+    private func dynamicSection(of path: String) throws -> String {
+        try Command.run("readelf", ["-d", path]).requireSuccess().stdoutString
     }
 }
