@@ -152,6 +152,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     /// SQLite error met while the library was in use; nil for any other error.
     public static func describing(_ error: any Error, library: String?) -> LibraryError? {
         if let error = error as? LibraryError { return error }
+        // The sync folder's own journal, as one line that says what to do.
+        if let error = error as? SyncJournalWriteError { return .invalid("sync: \(error)") }
+        if let error = error as? SyncJournalError { return .invalid("sync: \(error)") }
         guard let error = error as? DatabaseError else { return nil }
         return .database(path: library ?? "the library", code: error.resultCode.rawValue,
                          message: (error.message ?? "\(error.resultCode)").split(whereSeparator: \.isNewline).joined(separator: " "))

@@ -10,7 +10,7 @@ import Player
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep places, bookmarks and finished books the same on every computer, through a synced folder.",
-        subcommands: [Folder.self, Now.self, Status.self, AutoJump.self], defaultSubcommand: Status.self)
+        subcommands: [Folder.self, Now.self, Status.self, AutoJump.self, Repair.self], defaultSubcommand: Status.self)
 
     struct AutoJump: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -93,6 +93,38 @@ struct Sync: ParsableCommand {
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 let lines = SyncText.statusReport(settings, books, devicesPerBook: shown)
                 for line in lines { print(TerminalText.visible(line)) }
+            }
+        }
+    }
+}
+
+extension Sync {
+    /// The one way a link (or a pipe, a device) under this computer's journal name goes away:
+    /// syncing refuses to write through it, and never removes it by itself, since what put it
+    /// there is worth a look first.
+    struct Repair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace what is not a file under this computer's journal name in the sync folder (a link, a pipe), so syncing can write it again.")
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            let database = try library.open()
+            try reportingLibraryErrors(database) {
+                let settings = try syncingSettings(database)
+                let path = SyncJournalFormat.path(of: settings.device, in: settings.folder!)
+                let shown = TerminalText.visible(path)
+                do {
+                    switch try SyncJournalFormat.repairJournal(of: settings.device, in: settings.folder!) {
+                    case .nothingThere: print("\(shown): no journal yet; the next exchange writes one")
+                    case .alreadyAFile: print("\(shown): a journal file; nothing to repair")
+                    case let .removed(kind, target):
+                        let pointed = target.map { " (it pointed to \(TerminalText.visible($0)))" } ?? ""
+                        print("\(shown): removed \(kind)\(pointed); the next exchange writes a new journal there")
+                    }
+                } catch let error as SyncJournalWriteError {
+                    printError("abplayer: sync repair: \(TerminalText.visible(error.description))")
+                    throw ExitCode.failure
+                }
             }
         }
     }

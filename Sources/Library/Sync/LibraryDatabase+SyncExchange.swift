@@ -49,6 +49,7 @@ extension LibraryDatabase {
     /// merge and the snapshot: tens of megabytes for 100 devices and 10,000 books).
     public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60, placesElsewhere: Bool = true) throws -> SyncExchangeReport {
+        try SyncJournalFile.refuseAnythingButAFile(at: SyncJournalFormat.path(of: device, in: folder))
         let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
         guard let others = contents else { throw Self.syncFolderMissing(folder) }
         var report = SyncExchangeReport()
@@ -103,6 +104,7 @@ extension LibraryDatabase {
             throw Self.syncFolderMissing(folder)
         }
         let ownPath = SyncJournalFormat.path(of: device, in: folder)
+        try SyncJournalFile.refuseAnythingButAFile(at: ownPath)
         let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
         let snapshot = try writer.read { db in try SyncSnapshot(db) }
         return try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)

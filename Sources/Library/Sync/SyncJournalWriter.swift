@@ -3,7 +3,8 @@ import Foundation
 /// Appends this library's records to its own journal in the sync folder, the only file there it
 /// ever writes, and compacts it when it grows. Each append is one `write` of whole lines on a
 /// file opened with O_APPEND, so a reader (or the sync tool copying the file) sees whole lines,
-/// or a last line cut short, which readers skip.
+/// or a last line cut short, which readers skip. The file is opened and made by
+/// `SyncJournalFile`, which never writes through a link.
 public final class SyncJournalWriter {
     public let device: DeviceID
     /// Written in the journal's header: what other devices show for this one.
@@ -21,8 +22,12 @@ public final class SyncJournalWriter {
 
     public convenience init(folder: String, device: DeviceID, name: String? = nil, compactionBytes: Int = 1 << 20) throws {
         let path = SyncJournalFormat.path(of: device, in: folder)
+        // lstat, not fileExists: a link planted under this name is not "no journal yet" (its
+        // target would be created), it is refused when the journal is read or written.
+        var info = stat()
+        let present = lstat(path, &info) == 0
         try self.init(folder: folder, device: device, name: name, compactionBytes: compactionBytes,
-                      journal: FileManager.default.fileExists(atPath: path) ? SyncJournal.read(path: path) : nil)
+                      journal: present ? SyncJournal.read(path: path) : nil)
     }
 
     /// `journal`: what the file holds now, already read (nil: there is no file yet).
@@ -84,37 +89,27 @@ public final class SyncJournalWriter {
         // A dot name: not a journal to any reader while it is written (readers take only names
         // ending in the journal suffix).
         let temporary = (path as NSString).deletingLastPathComponent + "/." + device.text + ".compacting"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw SyncJournalError.unreadable(path: temporary, reason: "cannot write it: \(String(cString: strerror(errno)))")
-        }
+        try SyncJournalFile.writeNew(temporary, Array(text.utf8))
+        // rename replaces the name, never what a link there points to.
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw SyncJournalError.unreadable(path: path, reason: "cannot replace it: \(reason)")
+            throw SyncJournalWriteError.cannotWrite(path: path, reason: "cannot replace it: \(reason)")
         }
         definedBooks = defined
         keptAtOpen = (kept.count, kept.count)
     }
 
-    /// One write of `text` at the end (the header first if the file is new or empty); the size after.
+    /// `text` written at the end in one go (the header first if the file is new or empty); the
+    /// size after. All or nothing: a write cut short (a full disk) is truncated back, and text
+    /// after a line left cut short all the same (the truncation failed too) starts on a line of
+    /// its own, so no record is ever glued to a fragment and lost with it.
     private func appendText(_ text: String) throws -> Int {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw SyncJournalError.unreadable(path: path, reason: "cannot open it for writing: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        fstat(descriptor, &info)
-        let bytes = Array(((info.st_size == 0 ? SyncJournalFormat.header(device: device, name: deviceName) : "") + text).utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw SyncJournalError.unreadable(path: path, reason: "cannot write it: \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
-        return Int(info.st_size) + bytes.count
+        let file = try SyncJournalFile.openForAppending(path)
+        defer { close(file.descriptor) }
+        var bytes = Array(((file.size == 0 ? SyncJournalFormat.header(device: device, name: deviceName) : "") + text).utf8)
+        if file.endsWithCutLine { bytes.insert(0x0A, at: 0) }
+        try SyncJournalFile.append(bytes, to: file, path: path)
+        return file.size + bytes.count
     }
 }
