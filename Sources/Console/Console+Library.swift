@@ -66,7 +66,7 @@ extension Console {
     /// "#3 Title — Author  1:00:00  45%": a book as `ls`, `find` and the plain library list show it.
     static func line(id: Int64, title: String, author: String?, seconds: Double?, progress: Double, finished: Bool) -> String {
         let author = author.map { " — \($0)" } ?? ""
-        let progress = finished ? "finished" : "\(Int((progress * 100).rounded()))%"
+        let progress = finished ? "finished" : "\(Int(saturating: (progress * 100).rounded()))%"
         return TerminalText.visible("#\(id) \(title)\(author)  \(Timecode.format(seconds: seconds))  \(progress)")
     }
 

@@ -15,13 +15,24 @@ enum StoredDate {
     /// Text in another form GRDB accepts (never written by abplayer) is left to GRDB.
     static let decoding = DatabaseDateDecodingStrategy.custom(date(from:))
 
-    /// A column's date as `decoding` reads it (nil: NULL, or no date).
+    /// A column's date as `decoding` reads it (nil: NULL). Text no abplayer writes now is still
+    /// a date: a year of more than four digits (a sync journal once carried year 31690708 into
+    /// libraries) is in year 9999, and anything else (no date at all) is 1970's first
+    /// instant; an error here made every listing of the library fail, not just that book's.
     static func date(from value: DatabaseValue) -> Date? {
-        String.fromDatabaseValue(value).flatMap(date(fromText:)) ?? Date.fromDatabaseValue(value)
+        if value.isNull { return nil }
+        return String.fromDatabaseValue(value).flatMap(date(fromText:)) ?? Date.fromDatabaseValue(value)
+            ?? String.fromDatabaseValue(value).flatMap(dateOfAnyYear(fromText:)) ?? Date(timeIntervalSince1970: 0)
     }
 
+    /// The earliest and latest instants the text form holds (years 1 to 9999), in milliseconds.
+    static let writableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
     static func text(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Within the years the form writes: a wider date's text could not be read back.
+        let unbounded = (date.timeIntervalSince1970 * 1000).rounded()
+        let milliseconds = unbounded.isNaN ? 0 : Int64(min(max(unbounded, Double(writableMilliseconds.lowerBound)),
+                                                               Double(writableMilliseconds.upperBound)))
         var seconds = time_t((milliseconds - (((milliseconds % 1000) + 1000) % 1000)) / 1000)
         var utc = tm()
         gmtime_r(&seconds, &utc)
@@ -32,6 +43,21 @@ enum StoredDate {
         let fraction = Int32(((milliseconds % 1000) + 1000) % 1000)
         return "\(digits(utc.tm_year + 1900, 4))-\(digits(utc.tm_mon + 1, 2))-\(digits(utc.tm_mday, 2)) "
             + "\(digits(utc.tm_hour, 2)):\(digits(utc.tm_min, 2)):\(digits(utc.tm_sec, 2)).\(digits(fraction, 3))"
+    }
+
+    /// The text form with a year of any number of digits, perhaps negative, as an unbounded
+    /// writer made it: the year is held to 1...9999 and the rest read as usual.
+    static func dateOfAnyYear(fromText text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        // "-MM-dd HH:mm:ss.SSS" after the year, the year's digits before it.
+        guard bytes.count > 19, bytes[bytes.count - 19] == UInt8(ascii: "-") else { return nil }
+        let yearText = String(decoding: bytes[..<(bytes.count - 19)], as: UTF8.self)
+        guard let sign = yearText.first, sign == "-" || sign.isASCII && sign.isNumber,
+              yearText.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let year = yearText.hasPrefix("-") ? 1 : yearText.count > 4 ? 9999 : Int(yearText) ?? 1
+        let rest = String(decoding: bytes[(bytes.count - 19)...], as: UTF8.self)
+        let digits = String(year)
+        return date(fromText: String(repeating: "0", count: max(0, 4 - digits.count)) + digits + rest)
     }
 
     /// "yyyy-MM-dd HH:mm:ss.SSS" or "yyyy-MM-dd HH:mm:ss" (UTC) as a date; nil for anything else.

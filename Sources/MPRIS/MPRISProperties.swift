@@ -1,4 +1,5 @@
 import Player
+import PlayerCore
 import Foundation
 
 /// The MPRIS interfaces' names and properties, computed from the player's `Status` (nil: no
@@ -74,7 +75,7 @@ enum MPRISProperties {
         status.chapterCount > 0 ? (status.chapterNumber ?? 0) < status.chapterCount : status.itemNumber < status.itemCount
     }
 
-    static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
+    static func microseconds(_ seconds: Double) -> Int64 { Int64(saturating: (seconds * 1_000_000).rounded()) }
 }
 
 /// What MPRIS calls the track: the current chapter when the book has chapters (in the item

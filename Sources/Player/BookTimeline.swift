@@ -118,7 +118,7 @@ struct BookTimeline {
     }
 
     func position(item: Int, seconds: Double) -> PlaybackPosition {
-        PlaybackPosition(item: item, frame: Int64(seconds * Double(items[item].sampleRate)))
+        PlaybackPosition(item: item, frame: Int64(saturating: seconds * Double(items[item].sampleRate)))
     }
 
     /// The index (in `chapters`) of the chapter `position` is in; nil before the first one.

@@ -37,7 +37,7 @@ public struct Place: Sendable, Equatable {
     public var text: String {
         var line = "\(Timecode.format(seconds: bookSeconds)) / \(Timecode.format(seconds: bookLength))"
         if let bookSeconds, let bookLength, bookLength > 0 {
-            line += " (\(Int((bookSeconds / bookLength * 100).rounded(.down)))%)"
+            line += " (\(Int(saturating: (bookSeconds / bookLength * 100).rounded(.down)))%)"
         }
         if let chapter {
             line += " · chapter \(chapter.number)/\(chapter.count): \(chapter.title), "

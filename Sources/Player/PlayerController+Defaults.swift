@@ -58,8 +58,8 @@ extension PlayerController {
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.skipRange))")
             case let (.sleep, seconds?) where !SettingText.sleepRange.contains(seconds):
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.sleepRange))")
-            case let (.silence, seconds?) where seconds != 0 && !SkipSilence.minimumMsRange.contains(Int((seconds * 1000).rounded())):
-                throw RefusedValue("'\(Int((seconds * 1000).rounded())) ms' is out of range: \(SkipSilenceText.forms)")
+            case let (.silence, seconds?) where seconds != 0 && !SkipSilence.minimumMsRange.contains(Int(saturating: (seconds * 1000).rounded())):
+                throw RefusedValue("'\(Int(saturating: (seconds * 1000).rounded())) ms' is out of range: \(SkipSilenceText.forms)")
             case let (.rewind, seconds?) where seconds != 0 && !SettingText.rewindRange.contains(seconds):
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.rewindRange)) or off")
             default: break
@@ -71,7 +71,7 @@ extension PlayerController {
         case .speed: preferences.defaultSpeed = value
         case .skip: preferences.defaultSkipSeconds = value
         case .sleep: preferences.defaultSleepSeconds = value
-        case .silence: preferences.defaultSkipSilence = value.map { $0 == 0 ? .off : .on(minimumMs: Int(($0 * 1000).rounded())) }
+        case .silence: preferences.defaultSkipSilence = value.map { $0 == 0 ? .off : .on(minimumMs: Int(saturating: ($0 * 1000).rounded())) }
         case .rewind:
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds

@@ -40,7 +40,7 @@ extension PlayerSession {
         if let chapter = timeline.chapterIndex(at: here).map({ timeline.chapters[$0] }), chapter.item == here.item {
             floor = chapter.startFrame
         }
-        let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(seconds * rate)))
+        let target = PlaybackPosition(item: here.item, frame: max(floor, here.frame - Int64(saturating: seconds * rate)))
         guard target.frame < here.frame else { return nil }
         go(target)
         return Double(here.frame - target.frame) / rate

@@ -39,16 +39,22 @@ struct SleepTimer {
 
     var isCounting: Bool { runningSince != nil }
 
+    private static func bounded(_ seconds: Double) -> Double { seconds.isNaN ? 0 : min(max(seconds, 0), longestSeconds) }
+
+    /// The longest a timer runs: past it, `Duration.seconds` would trap on a value a sync journal
+    /// or a typo carried (`sleep +99999999999999999999`); a week is no listener's sleep.
+    static let longestSeconds = 7 * 86400.0
+
     mutating func set(_ newMode: Mode, seconds: Double = 0, playing: Bool) {
         mode = newMode
-        left = .seconds(seconds)
+        left = .seconds(Self.bounded(seconds))
         runningSince = playing && isDuration ? .now : nil
         replaceWakeUp()
     }
 
     mutating func extend(by seconds: Double, playing: Bool) {
         let now = ContinuousClock.now
-        left = remaining(at: now) + .seconds(seconds)
+        left = min(remaining(at: now) + .seconds(Self.bounded(seconds)), .seconds(Self.longestSeconds))
         if case let .duration(set) = mode { mode = .duration(set: set + seconds) } else { mode = .duration(set: seconds) }
         runningSince = playing ? now : nil
         replaceWakeUp()

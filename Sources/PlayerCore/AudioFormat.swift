@@ -18,7 +18,7 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whole frames in `seconds`, rounded to the nearest frame.
-    public func frames(inSeconds seconds: Double) -> Int64 { Int64((seconds * Double(rate)).rounded()) }
+    public func frames(inSeconds seconds: Double) -> Int64 { Int64(saturating: (seconds * Double(rate)).rounded()) }
 
     public func seconds(inFrames frames: Int64) -> Double { Double(frames) / Double(rate) }
 }

@@ -44,8 +44,8 @@ public enum Timecode {
     /// "1h30m", "10m", "1s", "0.5s", "0": a time in the unit form, which parses back.
     public static func compact(seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0" }
-        let hours = Int(seconds / 3600)
-        let minutes = Int(seconds.truncatingRemainder(dividingBy: 3600) / 60)
+        let hours = Int(saturating: seconds / 3600)
+        let minutes = Int(saturating: seconds.truncatingRemainder(dividingBy: 3600) / 60)
         let rest = seconds.truncatingRemainder(dividingBy: 60)
         var text = ""
         if hours > 0 { text += "\(hours)h" }
@@ -57,7 +57,7 @@ public enum Timecode {
     /// "1:02:03" or "2:03"; "--:--" when unknown. Never NaN.
     public static func format(seconds: Double?) -> String {
         guard let seconds, seconds.isFinite, seconds >= 0 else { return "--:--" }
-        let whole = Int(seconds)
+        let whole = Int(saturating: seconds)
         let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
@@ -96,6 +96,6 @@ public enum Timecode {
     }
 
     private static func decimal(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() ? String(Int(saturating: value)) : String(value)
     }
 }

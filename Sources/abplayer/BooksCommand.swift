@@ -1,3 +1,4 @@
+import PlayerCore
 import ArgumentParser
 import Console
 import Foundation
@@ -39,7 +40,7 @@ struct Books: ParsableCommand {
                 continue
             }
             let progress = book.finished ? "finished" : book.positionSeconds == nil ? "not started"
-                : "\(Int((book.progress * 100).rounded()))% (at \(formatDuration(book.positionSeconds)))"
+                : "\(Int(saturating: (book.progress * 100).rounded()))% (at \(formatDuration(book.positionSeconds)))"
             var line = "#\(book.id) "
             if let shelf = book.shelf { line += "[\(shelf)] " }
             line += book.title

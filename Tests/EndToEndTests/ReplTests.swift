@@ -127,6 +127,22 @@ import Testing
         #expect(abs((status.bookPosition ?? -1) - 7) < 0.5)
     }
 
+    @Test func aTimeTooLargeForAnyBookIsRefusedInOneLineNotACrash() throws {
+        // Given a book playing
+        let (abplayer, library) = try Self.library("repl-huge-time")
+
+        // When times of twenty digits are typed (seconds past what a whole number holds)
+        let huge = "99999999999999999999"
+        let result = try abplayer.run(["-c", "play Ender; seek \(huge); +\(huge); -\(huge); sleep +\(huge); seek 0:07; status --json",
+                                       "--output", "null", "--library", library])
+
+        // Then each is refused or held to the book's ends, and the commands after them ran
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").allSatisfy { !$0.contains("Fatal error") }, "stderr: \(result.stderr)")
+        let status = try #require(try Self.statuses(result).first, "stdout: \(result.stdoutString) stderr: \(result.stderr)")
+        #expect(abs((status.bookPosition ?? -1) - 7) < 0.5)
+    }
+
     @Test func playbackGoesOnInRealTimeWhileTheScriptWaits() throws {
         // Given a book playing from standard input, the input held open for about 2 s
         let (abplayer, library) = try Self.library("repl-realtime")

@@ -36,6 +36,39 @@ import Testing
         #expect(text == "2025-11-24 16:00:00.250")
     }
 
+    @Test func datesNoAbplayerWritesNowStillReadAndTheLibraryStaysUsable() throws {
+        // Given a finished book whose dates were stored out of range (as a sync journal once
+        // carried them: year 31690708, year -2) and a bookmark whose date is no date at all
+        let library = try LibraryDatabase()
+        let book = try library.createBook(title: "Dates")
+        var media = Media(id: nil, path: "/dates/1.mp3", size: 1, fingerprint: "1:1", isMissing: false, title: nil, artist: nil,
+                          album: nil, trackNumber: nil, sampleRate: 44100, durationFrames: 44100, chapters: "[]", hasCover: false)
+        try library.writer.write { db in try media.insert(db) }
+        try library.addItems(toBook: book, mediaIds: [media.id!])
+        try library.addBookmark(bookId: book, mediaId: media.id!, frame: 10, kind: .user, note: "here")
+        try library.writer.write { db in
+            try db.execute(sql: "UPDATE book SET finishedAt = '31690708-07-05 01:46:40.000', finishedChangedAt = '-2-01-01 00:00:00.000'")
+            try db.execute(sql: "UPDATE bookmark SET createdAt = 'garbage'")
+        }
+
+        // When the library is read as the listings read it
+        let listings = try library.bookListings()
+        let finished = try library.book(matching: "Dates").finishedAt
+        let bookmarks = try library.bookmarks(ofBook: book)
+
+        // Then the book is listed, finished at the last day of year 9999, and the bookmark dated 1970
+        #expect(listings.map(\.title) == ["Dates"])
+        #expect(finished.map(StoredDate.text) == "9999-07-05 01:46:40.000")
+        #expect(bookmarks.map(\.createdAt) == [Date(timeIntervalSince1970: 0)])
+    }
+
+    /// (Seconds, not dates, as arguments: Foundation's own `Date.description` traps on these.)
+    @Test(arguments: [1e15, -1e15, .nan])
+    func aDateBeyondTheFormIsWrittenAtItsEndAndReadsBack(secondsSince1970: Double) {
+        let text = StoredDate.text(Date(timeIntervalSince1970: secondsSince1970))
+        #expect(text.count == 23 && StoredDate.date(fromText: text) != nil, "\(text)")
+    }
+
     /// Through GRDB's generic path, as an insert asks it.
     @Test func everyRecordWithDatesWritesAndReadsThemByHand() {
         func writesByHand<R: EncodableRecord & FetchableRecord>(_ type: R.Type) -> Bool {

@@ -53,6 +53,16 @@ import Testing
         #expect(Timecode.format(seconds: .infinity) == "--:--")
     }
 
+    /// A time from outside (a sync journal's `sleep=1e308`, a length stored in a library, a
+    /// typed `99999999999999999999`) is shown, absurd but whole, instead of stopping the player.
+    @Test func anyFiniteTimeIsShownWithoutATrap() {
+        #expect(Timecode.format(seconds: 1e308) == "\(Int.max / 3600):\(Int.max / 60 % 60):0\(Int.max % 60)")
+        #expect(Timecode.compact(seconds: 1e308).hasPrefix("\(Int.max)h"))
+        #expect(AudioFormat(rate: 44100, channels: 2).frames(inSeconds: 1e300) == .max)
+        #expect(AudioFormat(rate: 44100, channels: 2).frames(inSeconds: -1e300) == .min)
+        #expect(Int(saturating: .nan) == 0 && Int(saturating: -.infinity) == .min && Int64(saturating: 2.5) == 2)
+    }
+
     @Test func framesRoundToTheNearest() {
         let format = AudioFormat(rate: 44100, channels: 2)
         #expect(format.frames(inSeconds: 1.5) == 66150)

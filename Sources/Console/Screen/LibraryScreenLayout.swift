@@ -1,3 +1,4 @@
+import PlayerCore
 import Library
 
 /// The library screen as lines of text: a `LibraryBrowser` laid out for a terminal size, cmus
@@ -146,7 +147,7 @@ struct BookColumns {
 
     /// `seconds` nil: not read yet, "?" (`LibraryText.duration`'s unknown).
     func row(title text: String, author name: String?, seconds: Double?, progress: Double) -> String {
-        let percent = "\(Int((progress * 100).rounded(.down)))%"
+        let percent = "\(Int(saturating: (progress * 100).rounded(.down)))%"
         let percentText = String(repeating: " ", count: max(0, Self.percent - percent.count)) + percent
         guard author > 0 else { return TextFit.padded(text, to: title) + (showsPercent ? " " + percentText : "") }
         let length = LibraryText.duration(seconds)

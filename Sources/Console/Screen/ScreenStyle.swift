@@ -1,3 +1,4 @@
+import PlayerCore
 import CEdit
 /// How the screen may draw, from the environment.
 ///
@@ -106,7 +107,7 @@ enum TextFit {
     /// A bar of `width` cells, `share` (0...1) of it filled.
     static func bar(_ share: Double?, width: Int, ascii: Bool) -> String {
         guard width > 0 else { return "" }
-        let filled = Int((min(1, max(0, share ?? 0)) * Double(width)).rounded(.down))
+        let filled = Int(saturating: (min(1, max(0, share ?? 0)) * Double(width)).rounded(.down))
         return String(repeating: ascii ? "#" : "█", count: filled)
             + String(repeating: ascii ? "-" : "░", count: width - filled)
     }
