@@ -39,7 +39,8 @@ extension LibraryDatabase {
             }
         }
         _ = try syncSettings()
-        try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ? WHERE id = 1", arguments: [folder]) }
+        // The journal a new folder holds under this device's name was not left by this library.
+        try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ?, journalMark = NULL WHERE id = 1", arguments: [folder]) }
     }
 
     /// Whether a book loaded here goes to another device's later place when it is started again.

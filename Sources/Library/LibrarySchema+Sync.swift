@@ -92,4 +92,9 @@ extension LibrarySchema {
             UPDATE book SET chaptersChangedAt = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE id = OLD.bookId;
         END;
         """
+
+    /// How this library left its own journal (`SyncJournalMark`'s text; NULL: not known yet, as
+    /// after a new folder), so a journal another copy of the library wrote is noticed.
+    static let syncJournalMarkVersion = "v13-sync-journal-mark"
+    static let v13 = "ALTER TABLE syncState ADD COLUMN journalMark TEXT;"
 }

@@ -44,6 +44,7 @@ enum LibrarySchema {
         // A table rebuild, as v7's (foreign keys checked before the commit).
         migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }
         migrator.registerMigration(syncSettingsVersion) { db in try db.execute(sql: v12) }
+        migrator.registerMigration(syncJournalMarkVersion) { db in try db.execute(sql: v13) }
         return migrator
     }
 

@@ -18,6 +18,7 @@ extension PlayerController {
         case .now:
             var report = try sync.exchangeNow(playing: session?.book.id)
             sync.lastProblem = nil
+            if report.newDevice != nil { sync.deviceChanged() }
             take(&report)
             // Asked for: said even while playing (saying is not moving), and again if said before.
             if let offer = sync.offer {
@@ -49,6 +50,7 @@ extension PlayerController {
         case var .success(report):
             if sync.lastProblem != nil { onNotice(.synced("sync folder back: syncing again")) }
             sync.lastProblem = nil
+            if report.newDevice != nil { sync.deviceChanged() }
             take(&report)
             for problem in report.problems { onNotice(.problem("sync: \(problem)")) }
             for line in SyncText.reportLines(report) { onNotice(.synced(line)) }

@@ -133,6 +133,15 @@ final class PlayerSync {
         return settings
     }
 
+    /// This library became another device in an exchange (another copy of it wrote its
+    /// journal): the exchanges go on as the new one, and the watch ignores its journal instead.
+    func deviceChanged() {
+        settings = try? library.syncSettings()
+        watch?.stop()
+        watch = nil
+        watchFolder()
+    }
+
     func stop() {
         watch?.stop()
         watch = nil

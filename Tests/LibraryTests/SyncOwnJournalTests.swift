@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Library
 import Testing
 import TestSupport
@@ -152,5 +153,43 @@ import TestSupport
         #expect(journal.damagedLines.isEmpty)
         #expect(journal.records.contains { $0.change == .position(item: $0.book.items[1], frame: 31_641) })
         #expect(journal.records.contains { if case let .bookmark(b) = $0.change { b.note == note } else { false } })
+    }
+
+    @Test func aCopyOfTheLibraryWritingItsJournalIsNoticedAndTheLibraryTakesANewDevice() throws {
+        // Given a library syncing as its own device, and a copy of its file made on a second
+        // computer (same device id), both on one folder
+        let s = try syncing("copy")
+        try s.library.setSyncFolder(s.folder)
+        let original = try s.library.syncSettings().device
+        _ = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+        let copyPath = try BuildProducts.temporaryDirectory("own-journal-copy").path + "/library.sqlite"
+        try s.library.writer.backup(to: try DatabaseQueue(path: copyPath))
+        let copy = try LibraryDatabase(path: copyPath)
+        #expect(try copy.syncSettings().device == original)
+
+        // When the copy listens further and exchanges, then the original exchanges
+        try copy.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 4410)
+        let copyReport = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
+        let report = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+
+        // Then the copy, which wrote the journal as it left it, stays the device; the original
+        // says another copy wrote its journal, becomes a new device, and takes the copy's place
+        // from the old journal as another device's
+        #expect(copyReport.newDevice == nil && copyReport.problems.isEmpty)
+        let taken = try #require(report.newDevice)
+        let device = try s.library.syncSettings().device
+        #expect(taken != original && device == taken)
+        #expect(report.problems.count == 1 && report.problems[0].contains("another copy of this library"), "\(report.problems)")
+        #expect(try s.library.position(ofBook: s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[1], 4410])
+        #expect(FileManager.default.fileExists(atPath: SyncJournalFormat.path(of: taken, in: s.folder)))
+
+        // When each listens and exchanges again
+        try s.library.savePosition(bookId: s.war, mediaId: s.warItems[0], frame: 8820, at: Date().addingTimeInterval(1))
+        let again = try s.library.exchangeSync(folder: s.folder, device: taken, playing: nil)
+        let copyAgain = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
+
+        // Then neither is taken for a copy any more, and the copy sees the original's listening
+        #expect(again.newDevice == nil && again.problems.isEmpty && copyAgain.newDevice == nil && copyAgain.problems.isEmpty)
+        #expect(try copy.position(ofBook: s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[0], 8820])
     }
 }

@@ -37,6 +37,9 @@ public struct SyncExchangeReport: Sendable {
     public var written = 0
     /// One line for each journal that could not be read whole.
     public var problems: [String] = []
+    /// The device this library became in this exchange, because another copy of it wrote its
+    /// journal (the exchange was made as the new device).
+    public var newDevice: DeviceID?
 }
 
 extension LibraryDatabase {
@@ -49,11 +52,14 @@ extension LibraryDatabase {
     /// merge and the snapshot: tens of megabytes for 100 devices and 10,000 books).
     public func exchangeSync(folder: String, device: DeviceID, deviceName: String? = nil, playing: Int64?, now: Date = Date(),
                              futureTolerance: TimeInterval = 5 * 60, placesElsewhere: Bool = true) throws -> SyncExchangeReport {
+        var copyProblems: [String] = []
+        let device = try deviceCheckedForACopy(device, folder: folder, problems: &copyProblems)
         try SyncJournalFile.refuseAnythingButAFile(at: SyncJournalFormat.path(of: device, in: folder))
         let (contents, snapshot) = try syncFolderAndSnapshot(folder, excluding: device)
         guard let others = contents else { throw Self.syncFolderMissing(folder) }
         var report = SyncExchangeReport()
-        report.problems = others.problems
+        report.problems = copyProblems + others.problems
+        if !copyProblems.isEmpty { report.newDevice = device }
         // This library's journal as the folder was read (only this library writes it); read here
         // when it could not be, to fail as it does.
         let ownPath = SyncJournalFormat.path(of: device, in: folder)
@@ -68,6 +74,7 @@ extension LibraryDatabase {
         }
 
         report.written = try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)
+        try rememberJournalMark(of: device, folder: folder)
 
         var merge = try othersMerged.result()
         if let ownNow = report.written == 0 ? own : try SyncJournal.read(path: ownPath) {
@@ -103,11 +110,17 @@ extension LibraryDatabase {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw Self.syncFolderMissing(folder)
         }
+        // A copy found here (a player quitting) takes the new id all the same, unsaid: nobody
+        // is there to read it; `sync status` shows the new device.
+        var copyProblems: [String] = []
+        let device = try deviceCheckedForACopy(device, folder: folder, problems: &copyProblems)
         let ownPath = SyncJournalFormat.path(of: device, in: folder)
         try SyncJournalFile.refuseAnythingButAFile(at: ownPath)
         let own = FileManager.default.fileExists(atPath: ownPath) ? try SyncJournal.read(path: ownPath) : nil
         let snapshot = try writer.read { db in try SyncSnapshot(db) }
-        return try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)
+        let written = try appendOwnChanges(snapshot: snapshot, own: own, folder: folder, device: device, deviceName: deviceName, now: now)
+        try rememberJournalMark(of: device, folder: folder)
+        return written
     }
 
     private static func syncFolderMissing(_ folder: String) -> LibraryError {
