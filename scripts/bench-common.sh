@@ -79,3 +79,26 @@ for a in range(authors):
 PY
     touch "$tree/.done"
 }
+
+# The previous landing's abplayer, for figures compared in the same run (BENCH_BASELINE=commit
+# names another): built once into the bench folder's baseline-COMMIT as that commit's own `make bench` built
+# it (its scripts/build-release.sh when it has one, else `swift build -c release`). Prints its
+# path; fails when the commit is not in this checkout's history.
+baseline_commit=${BENCH_BASELINE:-93c3d8d}
+baseline_abplayer() {
+    local repo dir
+    repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    dir="${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}/baseline-$baseline_commit"
+    if [ ! -x "$dir/.build/release/abplayer" ]; then
+        git -C "$repo" cat-file -e "$baseline_commit^{commit}" 2>/dev/null || return 1
+        log "building the baseline $baseline_commit (release, once; kept in $dir)"
+        rm -rf "$dir" && mkdir -p "$dir"
+        git -C "$repo" archive "$baseline_commit" | tar -x -C "$dir"
+        if [ -x "$dir/scripts/build-release.sh" ]; then
+            (cd "$dir" && scripts/build-release.sh >&2)
+        else
+            (cd "$dir" && swift build -c release >&2)
+        fi
+    fi
+    echo "$dir/.build/release/abplayer"
+}

@@ -4,7 +4,7 @@
 # with glib, libturbojpeg and libpng (covers) are loaded when first needed since 9821e67; the
 # landing before that (e9998f8) linked them: BENCH_BASELINE=e9998f8 shows what that saved.
 # BIN_DIR is `make release`'s build (static Foundation, the traced symbol order); the baseline is
-# built as that commit's own `make bench` built it (`swift build -c release`, before 2026-11-26).
+# built as that commit's own `make bench` built it (baseline_abplayer in bench-common.sh).
 #
 # usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
 # Figures: --help time; peak RSS of --help, of `play` and of `listen` (both to the null sink).
@@ -13,21 +13,7 @@ bin_dir=$(cd "${1:?usage: bench-startup.sh BIN_DIR}" && pwd)
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
 mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
-repo=$(cd "$(dirname "$0")/.." && pwd)
-baseline_commit=${BENCH_BASELINE:-d49c353}
-
-baseline_dir="$work/baseline-$baseline_commit"
-if [ ! -x "$baseline_dir/.build/release/abplayer" ]; then
-    if ! git -C "$repo" cat-file -e "$baseline_commit^{commit}" 2>/dev/null; then
-        echo "Start-up: baseline $baseline_commit is not in this checkout's history; skipped"
-        exit 0
-    fi
-    log "building the baseline $baseline_commit (release, once; kept in $baseline_dir)"
-    rm -rf "$baseline_dir" && mkdir -p "$baseline_dir"
-    git -C "$repo" archive "$baseline_commit" | tar -x -C "$baseline_dir"
-    (cd "$baseline_dir" && swift build -c release >&2)
-fi
-baseline="$baseline_dir/.build/release/abplayer"
+baseline=$(baseline_abplayer) || { echo "Start-up: baseline $baseline_commit is not in this checkout's history; skipped"; exit 0; }
 ours="$bin_dir/abplayer"
 
 mp3="$work/startup-20s.mp3"

@@ -133,6 +133,15 @@ compare "sync status: $devices journals merged, each book's place here and on th
     "$abplayer" sync status --library "$status_lib" -- bash -c "newest_places '$work/status-folder'"
 compare "sync now, nothing new: $devices journals merged and applied (target < 1 s)" "< 1 s" \
     "$abplayer" sync now --library "$now_lib" -- bash -c "newest_places '$work/now-folder'"
+# The same exchange by the previous landing's binary, in this run (the journal reader's checks
+# against hostile folders must not cost the merge its figure).
+if baseline=$(baseline_abplayer); then
+    base_lib=$(syncing_library baseline-now "$work/baseline-now-folder")
+    "$baseline" sync now --library "$base_lib" >/dev/null 2>&1 || true
+    "$baseline" sync now --library "$base_lib" >/dev/null 2>&1 || true
+    compare "sync now, nothing new: this build against $baseline_commit (the previous landing)" "<= 1.05" \
+        "$abplayer" sync now --library "$now_lib" -- "$baseline" sync now --library "$base_lib"
+fi
 read -r cat_wall cat_cpu _ <<<"$(measure bash -c "cat '$work/status-folder'/*.abplayer-journal >/dev/null")"
 read -r all_wall _ _ <<<"$(measure "$abplayer" sync status --all --library "$status_lib")"
 printf '  (the first sync now, taking 10,000 places: %.2fs wall; sync status --all, every device in every book: %.2fs wall;\n   cat of the journals, the floor of reading them: %.2fs wall %.2fs cpu)\n' \
