@@ -322,17 +322,29 @@ import Testing
         let out = abplayer.home.appending(path: "out.wav")
         let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "wav:\(out.path)"])
 
-        // When item 1 repeats for 5 s
+        // When item 1 repeats until it has started again three times (over 5 s heard: each
+        // fall of its position is a new start, and a slow poll only undercounts them)
         repl.send("play Loop")
         repl.send("repeat item")
-        Thread.sleep(forTimeInterval: 5)
-        let looping = repl.status()
-        // and then the book repeats from 1 s into item 2 for 2.5 s
+        var starts = 0
+        var last = repl.status()
+        let repeated = waitUntil(within: 90) {
+            let now = repl.status()
+            if let before = last?.itemPosition, let position = now?.itemPosition, position < before { starts += 1 }
+            last = now
+            return starts >= 3
+        }
+        let looping = last
+        // and then the book repeats from 1 s into item 2, until item 1 plays again
         repl.send("repeat book")
         repl.send("goto 2 0:01")
-        Thread.sleep(forTimeInterval: 2.5)
-        let wrapped = repl.status()
+        var wrapped = repl.status()
+        let cameBack = waitUntil(within: 60) {
+            wrapped = repl.status()
+            return wrapped?.itemNumber == 1
+        }
         #expect(repl.quit() == 0, "\(repl.stderrLines)")
+        #expect(repeated && cameBack, "item 1 started again \(starts) times; after item 2: \(String(describing: wrapped))")
 
         // Then item 1 was still playing, its position wrapped; after item 2 came item 1 again
         #expect(looping?.itemNumber == 1)
