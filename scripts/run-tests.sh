@@ -50,6 +50,16 @@ status=$?
 kill "$watching" 2>/dev/null
 wait "$watching" 2>/dev/null
 
+# Every server a test started during this run is stopped, passed or failed, before its folder
+# goes: a test that failed or was killed before its own clean-up left a jackd running after the run.
+harness="$(cd "$(dirname "$0")/.." && pwd)/Tests/Harness"
+for dir in $(find /tmp -maxdepth 1 -newer "$marker" -name 'abp-*' -type d 2>/dev/null); do
+    [ -s "$dir/jackd.pid" ] && "$harness/stop-jack.sh" "$dir" >/dev/null 2>&1
+    [ -s "$dir/pulse/pid" ] && "$harness/stop-pulse.sh" "$dir" >/dev/null 2>&1
+    [ -s "$dir/dbus.pid" ] && "$harness/stop-dbus.sh" "$dir" >/dev/null 2>&1
+    [ -s "$dir/syncthing.pid" ] && "$harness/stop-syncthing.sh" "$dir" >/dev/null 2>&1
+done
+
 find /tmp -maxdepth 1 -newer "$marker" \( -name 'abp-*' -o -name 'abpc-*' -o -name 'abplayer-test-*' \
     -o -name 'abplayer-fixtures-*' \) -exec rm -rf {} + 2>/dev/null
 rm -f "$marker"
