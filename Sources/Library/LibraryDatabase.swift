@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+import PathNames
 
 /// The one access point to a library database: opens it, migrates it, and offers methods named
 /// for what the player wants (files `LibraryDatabase+Feature.swift`). Every method runs in its
@@ -62,11 +63,16 @@ public final class LibraryDatabase: Sendable {
         try Self.migrate(writer, name: "in-memory library")
     }
 
-    /// `$XDG_DATA_HOME/abplayer/library.sqlite`, else `~/.local/share/abplayer/library.sqlite`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/abplayer/library.sqlite"
+    /// `$XDG_DATA_HOME/abplayer/library.sqlite`, else `~/.local/share/abplayer/library.sqlite`;
+    /// nil when neither is an absolute path (`noDefaultPathReason` says why).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        XDGDirectory.path("XDG_DATA_HOME", default: ".local/share", environment: environment).map { $0 + "/abplayer/library.sqlite" }
+    }
+
+    /// Why there is no default library, in one line that says what to do.
+    public static func noDefaultPathReason(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        "no default library: \(XDGDirectory.noDefaultReason("XDG_DATA_HOME", environment: environment)) "
+            + "(relative paths are ignored); name one with --library or set HOME to an absolute path"
     }
 
     static var configuration: Configuration {

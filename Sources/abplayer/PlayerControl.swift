@@ -6,8 +6,10 @@ import Library
 /// One player per library, reachable from outside: the lock beside the library and the control
 /// socket whose path is derived from it.
 extension LibraryOptions {
-    /// The library file this command works on.
-    var resolvedPath: String { path ?? LibraryDatabase.defaultPath() }
+    /// The library file this command works on. After parsing `path` always holds it (`validate()`
+    /// puts the default there or fails); /dev/null, refused as not a regular file, is never a
+    /// library made in whatever the current folder is.
+    var resolvedPath: String { path ?? LibraryDatabase.defaultPath() ?? "/dev/null" }
 
     var controlSocket: ControlSocketPath {
         ControlSocketPath(library: resolvedPath, defaultLibrary: LibraryDatabase.defaultPath())
