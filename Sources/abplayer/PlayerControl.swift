@@ -31,12 +31,15 @@ extension LibraryOptions {
     /// what it plays first. So it is refused, saying how. (Checked, not held: a player started
     /// during the change itself is not kept out, nor is a prompt that opens meanwhile told the
     /// library is busy.)
-    func openForEditing() throws -> LibraryDatabase {
+    /// `remote`: the REPL line that makes the same change in the running player, named in the
+    /// refusal when there is one.
+    func openForEditing(remote: String? = nil) throws -> LibraryDatabase {
         // Opened first: that makes the library's folder, where the lock lives, for a new library.
         let database = try open()
         guard let lock = try lockForPlaying() else {
-            printError("abplayer: a player is running on \(resolvedPath): make this change through it "
-                + "('abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes) or stop it first")
+            let how = remote.map { "'abplayer remote \($0)'" }
+                ?? "'abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes"
+            printError("abplayer: a player is running on \(resolvedPath): make this change through it (\(how)) or stop it first")
             throw ExitCode.failure
         }
         lock.release()
