@@ -47,19 +47,75 @@ extension LibraryOptions {
     }
 
     /// A connection to the player running on this library, or one line saying why there is none
-    /// and a failure exit. `locked`: the library's lock is known to be held by another process.
-    func connectToPlayer(locked: Bool = false) throws -> ControlClient {
+    /// and a failure exit.
+    func connectToPlayer() throws -> ControlClient {
         let socket = controlSocket
         do {
             if let client = try ControlClient(path: socket.path) { return client }
-            if locked {
-                printError("abplayer: another process plays \(resolvedPath) (it holds \(resolvedPath).lock) but nothing answers at \(socket.path): an 'abplayer listen' has no control socket; stop it first")
-            } else {
-                printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
-            }
+            printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
         } catch {
             printError("abplayer: \(error)")
         }
         throw ExitCode.failure
     }
+
+    /// This process as the library's player (its lock), or as a client of the player that holds
+    /// the lock. A player takes the lock some milliseconds before its socket listens (it opens
+    /// the library, the plugins, the watch in between): two REPLs started together find the lock
+    /// held and nothing answering yet. So both are tried again until one works or
+    /// `playerStartDeadline` passes; the lock too, since its holder may have been a command that
+    /// only checked it, or a player that just quit. Then one line says who holds it.
+    func playOrJoin() throws -> PlayerRole {
+        let socket = controlSocket
+        let deadline = ContinuousClock.now + Self.playerStartDeadline
+        // No event says when another process's socket starts listening: short pauses, growing.
+        var pause = Duration.milliseconds(2)
+        do {
+            while true {
+                if let lock = try lockForPlaying() { return .player(lock) }
+                if let client = try ControlClient(path: socket.path) { return .client(client) }
+                if ContinuousClock.now >= deadline { break }
+                Thread.sleep(forTimeInterval: pause / .seconds(1))
+                pause = min(pause * 2, .milliseconds(50))
+            }
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+        printError("abplayer: \(lockHolder) holds \(resolvedPath).lock but nothing answered at \(socket.path) within "
+            + "\(Self.playerStartDeadline.components.seconds) s: \(lockHolderAdvice)")
+        throw ExitCode.failure
+    }
+
+    /// How long a player may take from its lock to its socket listening.
+    static let playerStartDeadline = Duration.seconds(3)
+
+    /// The process that holds the lock, as the lock file names it ("process 1234 (abplayer listen)").
+    private var lockHolder: String {
+        guard let pid = PlayerLock.holder(library: resolvedPath) else { return "another process" }
+        return "process \(pid)" + (Self.commandLine(of: pid).map { " (\($0))" } ?? "")
+    }
+
+    /// What to do about the holder: only an `abplayer listen` is known to have no socket.
+    private var lockHolderAdvice: String {
+        let words = PlayerLock.holder(library: resolvedPath).flatMap(Self.commandLine(of:))?.split(separator: " ") ?? []
+        if words.contains("listen") {
+            return "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)"
+        }
+        return "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again"
+    }
+
+    /// `/proc/PID/cmdline` with its arguments joined by spaces (the program by its file name).
+    private static func commandLine(of pid: Int32) -> String? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
+        var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if let program = words.first { words[0] = (program as NSString).lastPathComponent }
+        return words.joined(separator: " ")
+    }
+}
+
+/// What a REPL is on a library: its player, or a client of the player already running there.
+enum PlayerRole {
+    case player(PlayerLock)
+    case client(ControlClient)
 }
