@@ -84,10 +84,11 @@ extension OutputTests.ControlSocketTests {
     }
 
     @Test func aLineOverTheCapIsRefusedHoweverItArrivesAndItsConnectionClosed() throws {
-        // Given a daemon
+        // Given a daemon (closing silent connections after 10 s: a connection left open is then
+        // seen, not waited for)
         let fixture = try ControlFixture("control-line-cap", seconds: 4)
         defer { fixture.cleanUp() }
-        let daemon = try DaemonProcess(fixture, output: "null")
+        let daemon = try DaemonProcess(fixture, output: "null", environment: ["ABPLAYER_CONTROL_IDLE_SECONDS": "10"])
         #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
         let socket = try #require(fixture.socketPath())
         /// `help` padded with spaces to `length` bytes before its newline.
