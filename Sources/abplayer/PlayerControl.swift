@@ -93,24 +93,25 @@ extension LibraryOptions {
     /// The process that holds the lock, as the lock file names it ("process 1234 (abplayer listen)").
     private var lockHolder: String {
         guard let pid = PlayerLock.holder(library: resolvedPath) else { return "another process" }
-        return "process \(pid)" + (Self.commandLine(of: pid).map { " (\($0))" } ?? "")
+        return "process \(pid)" + (Self.arguments(of: pid).map { " (\($0.joined(separator: " ")))" } ?? "")
     }
 
     /// What to do about the holder: only an `abplayer listen` is known to have no socket.
     private var lockHolderAdvice: String {
-        let words = PlayerLock.holder(library: resolvedPath).flatMap(Self.commandLine(of:))?.split(separator: " ") ?? []
-        if words.contains("listen") {
+        // The subcommand comes first: `abplayer listen BOOK`.
+        let arguments = PlayerLock.holder(library: resolvedPath).flatMap(Self.arguments(of:)) ?? []
+        if arguments.dropFirst().first == "listen" {
             return "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)"
         }
         return "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again"
     }
 
-    /// `/proc/PID/cmdline` with its arguments joined by spaces (the program by its file name).
-    private static func commandLine(of pid: Int32) -> String? {
+    /// `/proc/PID/cmdline`, the program by its file name; nil when the process is gone.
+    private static func arguments(of pid: Int32) -> [String]? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
-        var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        if let program = words.first { words[0] = (program as NSString).lastPathComponent }
-        return words.joined(separator: " ")
+        var arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if let program = arguments.first { arguments[0] = (program as NSString).lastPathComponent }
+        return arguments
     }
 }
 
