@@ -10,20 +10,9 @@ struct LibraryOptions: ParsableArguments {
         completion: .file())
     var path: String?
 
-    /// Without --library, the default library; when there is none (XDG_DATA_HOME and HOME are
-    /// not absolute paths), one line saying so and a failure, before any command runs.
-    mutating func validate() throws {
-        if path != nil { return }
-        guard let defaultPath = LibraryDatabase.defaultPath() else {
-            printError("abplayer: \(LibraryDatabase.noDefaultPathReason())")
-            throw ExitCode.failure
-        }
-        path = defaultPath
-    }
-
     /// Opens (creating and migrating) the library, or prints why not and fails.
     func open() throws -> LibraryDatabase {
-        let path = resolvedPath
+        let path = try requirePath()
         do {
             return try LibraryDatabase(path: path)
         } catch {

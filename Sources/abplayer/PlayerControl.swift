@@ -6,10 +6,22 @@ import Library
 /// One player per library, reachable from outside: the lock beside the library and the control
 /// socket whose path is derived from it.
 extension LibraryOptions {
-    /// The library file this command works on. After parsing `path` always holds it (`validate()`
-    /// puts the default there or fails); /dev/null, refused as not a regular file, is never a
-    /// library made in whatever the current folder is.
+    /// The library file this command works on: --library, else the default. Every command goes
+    /// through `open()` or `connectToPlayer()` first, which refuse in one line when there is no
+    /// default (`requirePath()`), so the last fallback (/dev/null, not a regular file: refused)
+    /// is never reached, and never makes a library in whatever the current folder is.
     var resolvedPath: String { path ?? LibraryDatabase.defaultPath() ?? "/dev/null" }
+
+    /// The library file, or, without --library and with no default (XDG_DATA_HOME and HOME are
+    /// not absolute paths), one line saying so and a failure. (Not checked in `validate()`: that
+    /// runs for `--help` too.)
+    func requirePath() throws -> String {
+        guard let path = path ?? LibraryDatabase.defaultPath() else {
+            printError("abplayer: \(LibraryDatabase.noDefaultPathReason())")
+            throw ExitCode.failure
+        }
+        return path
+    }
 
     var controlSocket: ControlSocketPath {
         ControlSocketPath(library: resolvedPath, defaultLibrary: LibraryDatabase.defaultPath())
@@ -49,10 +61,10 @@ extension LibraryOptions {
     /// A connection to the player running on this library, or one line saying why there is none
     /// and a failure exit.
     func connectToPlayer() throws -> ControlClient {
-        let socket = controlSocket
+        let library = try requirePath(), socket = controlSocket
         do {
             if let client = try ControlClient(path: socket.path) { return client }
-            printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
+            printError("abplayer: no player is running on \(library) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
         } catch {
             printError("abplayer: \(error)")
         }
@@ -66,7 +78,7 @@ extension LibraryOptions {
     /// `playerStartDeadline` passes; the lock too, since its holder may have been a command that
     /// only checked it, or a player that just quit. Then one line says who holds it.
     func playOrJoin() throws -> PlayerRole {
-        let socket = controlSocket
+        let library = resolvedPath, socket = controlSocket
         let deadline = ContinuousClock.now + Self.playerStartDeadline
         // No event says when another process's socket starts listening: short pauses, growing.
         var pause = Duration.milliseconds(2)
@@ -82,28 +94,29 @@ extension LibraryOptions {
             printError("abplayer: \(error)")
             throw ExitCode.failure
         }
-        printError("abplayer: \(lockHolder) holds \(resolvedPath).lock but nothing answered at \(socket.path) within "
-            + "\(Self.playerStartDeadline.components.seconds) s: \(lockHolderAdvice)")
+        let (holder, advice) = Self.lockHolder(library: library)
+        printError("abplayer: \(holder) holds \(library).lock but nothing answered at \(socket.path) within "
+            + "\(Self.playerStartDeadline.components.seconds) s: \(advice)")
         throw ExitCode.failure
     }
 
     /// How long a player may take from its lock to its socket listening.
     static let playerStartDeadline = Duration.seconds(3)
 
-    /// The process that holds the lock, as the lock file names it ("process 1234 (abplayer listen)").
-    private var lockHolder: String {
-        guard let pid = PlayerLock.holder(library: resolvedPath) else { return "another process" }
-        return "process \(pid)" + (Self.arguments(of: pid).map { " (\($0.joined(separator: " ")))" } ?? "")
-    }
-
-    /// What to do about the holder: only an `abplayer listen` is known to have no socket.
-    private var lockHolderAdvice: String {
-        // The subcommand comes first: `abplayer listen BOOK`.
-        let arguments = PlayerLock.holder(library: resolvedPath).flatMap(Self.arguments(of:)) ?? []
-        if arguments.dropFirst().first == "listen" {
-            return "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)"
+    /// The process that holds `library`'s lock, as the lock file names it ("process 1234
+    /// (abplayer listen Dune)"), and what to do about it: only an `abplayer listen` is known to
+    /// have no socket.
+    private static func lockHolder(library: String) -> (holder: String, advice: String) {
+        guard let pid = PlayerLock.holder(library: library) else {
+            return ("another process", "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
         }
-        return "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again"
+        let arguments = arguments(of: pid)
+        let holder = "process \(pid)" + (arguments.map { " (\($0.joined(separator: " ")))" } ?? "")
+        // The subcommand comes first: `abplayer listen BOOK`.
+        if arguments?.dropFirst().first == "listen" {
+            return (holder, "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)")
+        }
+        return (holder, "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
     }
 
     /// `/proc/PID/cmdline`, the program by its file name; nil when the process is gone.
