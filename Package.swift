@@ -81,7 +81,7 @@ var targets: [Target] = [
     // The player controller: what playing a book means (loading at the saved place, navigation,
     // chapters, the play order, the queue, the sleep timer, auto-rewind, settings, saving), with
     // no user interface. Every front end is an adapter over it.
-    .target(name: "Player", dependencies: ["PlayerCore", "Library", "Listening"], swiftSettings: strictSwift),
+    .target(name: "Player", dependencies: ["PlayerCore", "Library", "Listening", "PathNames"], swiftSettings: strictSwift),
     // libedit, the REPL's line editor.
     .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit"),
     // The REPL: commands, the line editor, status. Gets decoders and outputs from the
@@ -92,7 +92,7 @@ var targets: [Target] = [
     // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers:
     // the headers only (LazyLibraries loads them).
     .systemLibrary(name: "CChafa", path: "Sources/CChafa"),
-    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa", "LazyLibraries"],
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa", "LazyLibraries", "PathNames"],
             swiftSettings: lazyLibraryHeadersForSwift),
     // libdbus-1 (the reference D-Bus library) and MPRIS on the session bus: media keys, desktop
     // widgets and playerctl drive the player through typed requests. The headers only
@@ -102,7 +102,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost", "Library", "Listening", "Player", "Console", "MPRIS",
+            "PlayerCore", "PluginHost", "Library", "Listening", "Player", "Console", "MPRIS", "PathNames",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift

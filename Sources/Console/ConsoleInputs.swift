@@ -1,3 +1,4 @@
+import PathNames
 import Player
 public import Foundation
 
@@ -9,7 +10,7 @@ public enum LineSource {
     /// Standard input that is not a terminal: one command per line, no prompt.
     case standardInput
     /// The terminal: libedit with a prompt showing the shelf, history and completion.
-    case terminal(Completer, historyPath: String)
+    case terminal(Completer, historyPath: String?)
     /// `abplayer --daemon`: no lines at all; the commands come from the control socket and
     /// MPRIS, and only a signal or a remote `quit` ends it.
     case remoteOnly
@@ -56,9 +57,10 @@ public enum LineSource {
         }
     }
 
-    /// `$XDG_STATE_HOME/abplayer/history` (default `~/.local/state`), its folder created.
-    public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = XDGDirectory.path("XDG_STATE_HOME", default: ".local/state", environment: environment)
+    /// `$XDG_STATE_HOME/abplayer/history` (default `~/.local/state`), its folder created; nil
+    /// when neither XDG_STATE_HOME nor HOME is an absolute path (the prompt keeps no history).
+    public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let base = XDGDirectory.path("XDG_STATE_HOME", default: ".local/state", environment: environment) else { return nil }
         let folder = base + "/abplayer"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder + "/history"

@@ -6,13 +6,14 @@ import Foundation
 final class LineEditor {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
-    private let historyPath: String
+    /// Nil: no history kept (no absolute XDG_STATE_HOME or HOME).
+    private let historyPath: String?
     let completer: Completer
     let notices: Notices
     /// The prompt libedit shows; kept here because the prompt callback returns a C string.
     private var prompt: [CChar] = Array("> ".utf8CString)
 
-    init(completer: Completer, historyPath: String, notices: Notices) {
+    init(completer: Completer, historyPath: String?, notices: Notices) {
         // (Swift 6 rejects the C stdin/stdout globals: fdopen gives the same streams.)
         // libedit reads UTF-8 only under a UTF-8 locale.
         setlocale(LC_CTYPE, "")
@@ -21,7 +22,7 @@ final class LineEditor {
         self.historyPath = historyPath
         editLine = el_init("abplayer", fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
         history = abp_history_new(1000)
-        abp_history_load(history, historyPath)
+        if let historyPath { abp_history_load(history, historyPath) }
         abp_el_set_editor(editLine, "emacs")
         abp_el_set_history(editLine, history)
         abp_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
@@ -61,7 +62,7 @@ final class LineEditor {
         if line.hasSuffix("\n") { line.removeLast() }
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
             abp_history_enter(history, line)
-            abp_history_save(history, historyPath)
+            if let historyPath { abp_history_save(history, historyPath) }
         }
         return line
     }

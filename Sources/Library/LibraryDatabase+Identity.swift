@@ -8,9 +8,11 @@ extension LibraryDatabase {
     /// `PRAGMA application_id` of an abplayer library: "abpl" in ASCII, set by a migration.
     static let applicationId: Int32 = 0x6162_706C
 
-    /// Throws a `LibraryError` unless `path` is empty, a new SQLite file without tables, or an
-    /// abplayer library (marked by `applicationId`, or, made before that mark, holding GRDB's
-    /// record of our first migration).
+    /// Throws a `LibraryError` unless `path` is missing, empty (0 bytes), an SQLite database that
+    /// holds nothing (no schema object at all, application id and user_version 0: what `sqlite3
+    /// FILE 'VACUUM'` makes), or an abplayer library (marked by `applicationId`, or, made before
+    /// that mark, holding GRDB's record of our first migration). A file with only a view, or only
+    /// a user_version, is another program's: migrating it would write 35 objects into it.
     static func checkIdentity(path: String) throws {
         switch FileKind.of(path: path).kind {
         case .missing: return
@@ -44,7 +46,7 @@ extension LibraryDatabase {
 
         var readOnly = configuration
         readOnly.readonly = true
-        let facts: (applicationId: Int32, tables: [String], migrations: Set<String>?)
+        let facts: (applicationId: Int32, userVersion: Int32, tables: [String], otherObjects: [String], migrations: Set<String>?)
         do {
             let probe = try DatabaseQueue(path: path, configuration: readOnly)
             defer { try? probe.close() }
@@ -52,9 +54,14 @@ extension LibraryDatabase {
                 let tables = try String.fetchAll(db, sql: """
                     SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
                     """)
+                let otherObjects = try String.fetchAll(db, sql: """
+                    SELECT type || ' ' || name FROM sqlite_master
+                    WHERE type <> 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
+                    """)
                 let migrations = tables.contains("grdb_migrations")
                     ? try Set(String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : nil
-                return (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, tables, migrations)
+                return (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+                        tables, otherObjects, migrations)
             }
         } catch {
             throw LibraryError.damaged(path: path, reason: LibraryError.oneLine(error))
@@ -63,8 +70,10 @@ extension LibraryDatabase {
         let isOurs = facts.applicationId == applicationId
             || (facts.applicationId == 0 && facts.migrations?.contains(LibrarySchema.firstVersion) == true)
         if !isOurs {
-            if facts.tables.isEmpty && facts.applicationId == 0 { return }
-            throw LibraryError.notALibrary(path: path, tables: facts.tables, applicationId: facts.applicationId)
+            let holdsNothing = facts.tables.isEmpty && facts.otherObjects.isEmpty && facts.applicationId == 0 && facts.userVersion == 0
+            if holdsNothing { return }
+            throw LibraryError.notALibrary(path: path, tables: facts.tables, applicationId: facts.applicationId,
+                                           otherObjects: facts.otherObjects, userVersion: facts.userVersion)
         }
         guard let migrations = facts.migrations else {
             if facts.tables.isEmpty { return }

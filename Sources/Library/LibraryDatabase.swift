@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+import PathNames
 
 /// The one access point to a library database: opens it, migrates it, and offers methods named
 /// for what the player wants (files `LibraryDatabase+Feature.swift`). Every method runs in its
@@ -62,11 +63,16 @@ public final class LibraryDatabase: Sendable {
         try Self.migrate(writer, name: "in-memory library")
     }
 
-    /// `$XDG_DATA_HOME/abplayer/library.sqlite`, else `~/.local/share/abplayer/library.sqlite`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/abplayer/library.sqlite"
+    /// `$XDG_DATA_HOME/abplayer/library.sqlite`, else `~/.local/share/abplayer/library.sqlite`;
+    /// nil when neither is an absolute path (`noDefaultPathReason` says why).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        XDGDirectory.path("XDG_DATA_HOME", default: ".local/share", environment: environment).map { $0 + "/abplayer/library.sqlite" }
+    }
+
+    /// Why there is no default library, in one line that says what to do.
+    public static func noDefaultPathReason(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        "no default library: \(XDGDirectory.noDefaultReason("XDG_DATA_HOME", environment: environment)) "
+            + "(relative paths are ignored); name one with --library or set HOME to an absolute path"
     }
 
     static var configuration: Configuration {
@@ -103,8 +109,9 @@ public final class LibraryDatabase: Sendable {
 public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case newerSchema(path: String, migrations: [String])
-    /// An SQLite file (or a file) that another program owns: never written.
-    case notALibrary(path: String, tables: [String], applicationId: Int32)
+    /// An SQLite file (or a file) that another program owns: never written. `otherObjects`: its
+    /// views, triggers and indexes ("view totals"), said when it has no tables.
+    case notALibrary(path: String, tables: [String], applicationId: Int32, otherObjects: [String], userVersion: Int32)
     /// Unreadable as a database, truncated, or missing what every library has: never written.
     case damaged(path: String, reason: String)
     /// SQLite failed while the library was in use (a full disk, a damaged page, a lock).
@@ -118,10 +125,12 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case let .newerSchema(path, migrations):
             "\(path): made by a newer abplayer (schema \(migrations.joined(separator: ", "))); "
                 + "left untouched — upgrade abplayer or use another --library"
-        case let .notALibrary(path, tables, applicationId):
-            "\(path) is not an abplayer library (" + (tables.isEmpty
-                ? "another program's: application id \(applicationId)"
-                : "it has tables " + tables.prefix(6).joined(separator: ", ") + (tables.count > 6 ? " and \(tables.count - 6) more" : ""))
+        case let .notALibrary(path, tables, applicationId, otherObjects, userVersion):
+            "\(path) is not an abplayer library (" + (
+                !tables.isEmpty ? "it has tables " + Self.list(tables)
+                    : !otherObjects.isEmpty ? "it has " + Self.list(otherObjects)
+                    : applicationId != 0 ? "another program's: application id \(applicationId)"
+                    : "another program's: user_version \(userVersion)")
                 + "); left untouched: name another file with --library"
         case let .damaged(path, reason):
             "\(path): the library is damaged (\(reason)); left untouched: restore it from a backup or name another file with --library"
@@ -136,6 +145,11 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case let .notFound(what): what
         case let .invalid(what): what
         }
+    }
+
+    /// The first six names, and how many more.
+    private static func list(_ names: [String]) -> String {
+        names.prefix(6).joined(separator: ", ") + (names.count > 6 ? " and \(names.count - 6) more" : "")
     }
 
     /// An error as one line: an SQLite error without the SQL GRDB appends (a failed migration

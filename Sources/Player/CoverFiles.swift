@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PathNames
 import PlayerCore
 
 /// Books' covers: the picture a book's files hold, and the same extracted to a file for
@@ -43,7 +44,7 @@ final class CoverFiles {
         let isPNG = picture.data.starts(with: [0x89, 0x50, 0x4E, 0x47])
         let isJPEG = picture.data.starts(with: [0xFF, 0xD8])
         guard isPNG || isJPEG else { return nil }
-        let folder = coversFolder()
+        guard let folder = coversFolder() else { return nil }
         let file = folder.appendingPathComponent("\(bookId).\(isPNG ? "png" : "jpg")")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -54,8 +55,9 @@ final class CoverFiles {
         }
     }
 
-    static func coversFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = XDGDirectory.path("XDG_CACHE_HOME", default: ".cache", environment: environment)
-        return URL(fileURLWithPath: base).appendingPathComponent("abplayer/covers")
+    /// Nil when neither XDG_CACHE_HOME nor HOME is an absolute path: then no cover file is written.
+    static func coversFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        XDGDirectory.path("XDG_CACHE_HOME", default: ".cache", environment: environment)
+            .map { URL(fileURLWithPath: $0).appendingPathComponent("abplayer/covers") }
     }
 }

@@ -11,8 +11,15 @@ public struct PluginLoader: Sendable {
 
     public func load(_ searchPath: PluginSearchPath) -> (loaded: [LoadedPlugin], rejected: [RejectedPlugin]) {
         var loaded: [LoadedPlugin] = []
-        var rejected: [RejectedPlugin] = []
+        var rejected = searchPath.ignored.map {
+            RejectedPlugin(path: $0, reason: "relative path in ABPLAYER_PLUGIN_PATH: ignored (only absolute directories are searched)")
+        }
         for directory in searchPath.directories {
+            // Whatever made the search path: a relative directory is the current one's business.
+            guard directory.path.hasPrefix("/") else {
+                rejected.append(RejectedPlugin(path: directory.path, reason: "not an absolute path: not searched"))
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 if directory.isExplicit {

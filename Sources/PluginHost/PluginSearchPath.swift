@@ -1,4 +1,5 @@
 public import Foundation
+import PathNames
 
 /// Where plugins are looked for, in order; the first plugin found with an id wins.
 public struct PluginSearchPath: Sendable, Equatable {
@@ -17,31 +18,48 @@ public struct PluginSearchPath: Sendable, Equatable {
         }
     }
 
+    /// Absolute paths only: a relative one would mean whatever folder the command runs in.
     public let directories: [Directory]
+    /// Relative entries of $ABPLAYER_PLUGIN_PATH, left out (the loader reports each).
+    public let ignored: [String]
 
-    public init(directories: [Directory]) { self.directories = directories }
+    public init(directories: [Directory], ignored: [String] = []) {
+        self.directories = directories
+        self.ignored = ignored
+    }
 
     /// `--plugin-dir` directories, then $ABPLAYER_PLUGIN_PATH, then $XDG_DATA_HOME/abplayer/plugins,
     /// then the plugins installed or built beside the executable (found through /proc/self/exe).
+    /// A relative `--plugin-dir` is taken against `currentDirectory`: the user typed it for this
+    /// command. A relative entry of $ABPLAYER_PLUGIN_PATH, set once for every command run in any
+    /// folder, is ignored, as a relative XDG_DATA_HOME or HOME is (`XDGDirectory`).
     public static func standard(
         pluginDirectories: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        executablePath: String? = runningExecutable()
+        executablePath: String? = runningExecutable(), currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> PluginSearchPath {
-        var directories = pluginDirectories.map { Directory(path: $0, isExplicit: true, filePrefix: "") }
-        if let list = environment["ABPLAYER_PLUGIN_PATH"] {
-            directories += list.split(separator: ":").map { Directory(path: String($0), isExplicit: true, filePrefix: "") }
+        var directories = pluginDirectories.map {
+            Directory(path: URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL.path,
+                      isExplicit: true, filePrefix: "")
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        directories.append(Directory(path: dataHome + "/abplayer/plugins", isExplicit: false, filePrefix: ""))
-        guard let executablePath else { return PluginSearchPath(directories: directories) }
+        var ignored: [String] = []
+        for entry in environment["ABPLAYER_PLUGIN_PATH"]?.split(separator: ":").map(String.init) ?? [] {
+            if let path = XDGDirectory.absolute(entry) {
+                directories.append(Directory(path: path, isExplicit: true, filePrefix: ""))
+            } else {
+                ignored.append(entry)
+            }
+        }
+        if let dataHome = XDGDirectory.path("XDG_DATA_HOME", default: ".local/share", environment: environment) {
+            directories.append(Directory(path: dataHome + "/abplayer/plugins", isExplicit: false, filePrefix: ""))
+        }
+        guard let executablePath else { return PluginSearchPath(directories: directories, ignored: ignored) }
         let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath()
         let binDirectory = executable.deletingLastPathComponent()
         directories.append(Directory(
             path: binDirectory.deletingLastPathComponent().appendingPathComponent("lib/abplayer/plugins").path,
             isExplicit: false, filePrefix: ""))
         directories.append(Directory(path: binDirectory.path, isExplicit: false, filePrefix: "libabplayer-"))
-        return PluginSearchPath(directories: directories)
+        return PluginSearchPath(directories: directories, ignored: ignored)
     }
 
     /// The running executable's own path, from the kernel: never `argv[0]`, which for a command

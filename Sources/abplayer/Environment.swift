@@ -1,14 +1,14 @@
 import ArgumentParser
 import Console
 import Foundation
+import PathNames
 import PluginHost
 
 /// Where abplayer keeps things, following the XDG base directory spec.
 enum Paths {
-    static func cacheDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return base + "/abplayer"
+    /// Nil when neither XDG_CACHE_HOME nor HOME is an absolute path: plugins then get no cache folder.
+    static func cacheDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        XDGDirectory.path("XDG_CACHE_HOME", default: ".cache", environment: environment).map { $0 + "/abplayer" }
     }
 }
 

@@ -12,7 +12,7 @@ struct LibraryOptions: ParsableArguments {
 
     /// Opens (creating and migrating) the library, or prints why not and fails.
     func open() throws -> LibraryDatabase {
-        let path = self.path ?? LibraryDatabase.defaultPath()
+        let path = try requirePath()
         do {
             return try LibraryDatabase(path: path)
         } catch {

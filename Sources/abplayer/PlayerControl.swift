@@ -6,8 +6,22 @@ import Library
 /// One player per library, reachable from outside: the lock beside the library and the control
 /// socket whose path is derived from it.
 extension LibraryOptions {
-    /// The library file this command works on.
-    var resolvedPath: String { path ?? LibraryDatabase.defaultPath() }
+    /// The library file this command works on: --library, else the default. Every command goes
+    /// through `open()` or `connectToPlayer()` first, which refuse in one line when there is no
+    /// default (`requirePath()`), so the last fallback (/dev/null, not a regular file: refused)
+    /// is never reached, and never makes a library in whatever the current folder is.
+    var resolvedPath: String { path ?? LibraryDatabase.defaultPath() ?? "/dev/null" }
+
+    /// The library file, or, without --library and with no default (XDG_DATA_HOME and HOME are
+    /// not absolute paths), one line saying so and a failure. (Not checked in `validate()`: that
+    /// runs for `--help` too.)
+    func requirePath() throws -> String {
+        guard let path = path ?? LibraryDatabase.defaultPath() else {
+            printError("abplayer: \(LibraryDatabase.noDefaultPathReason())")
+            throw ExitCode.failure
+        }
+        return path
+    }
 
     var controlSocket: ControlSocketPath {
         ControlSocketPath(library: resolvedPath, defaultLibrary: LibraryDatabase.defaultPath())
@@ -29,12 +43,15 @@ extension LibraryOptions {
     /// what it plays first. So it is refused, saying how. (Checked, not held: a player started
     /// during the change itself is not kept out, nor is a prompt that opens meanwhile told the
     /// library is busy.)
-    func openForEditing() throws -> LibraryDatabase {
+    /// `remote`: the REPL line that makes the same change in the running player, named in the
+    /// refusal when there is one.
+    func openForEditing(remote: String? = nil) throws -> LibraryDatabase {
         // Opened first: that makes the library's folder, where the lock lives, for a new library.
         let database = try open()
         guard let lock = try lockForPlaying() else {
-            printError("abplayer: a player is running on \(resolvedPath): make this change through it "
-                + "('abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes) or stop it first")
+            let how = remote.map { "'abplayer remote \($0)'" }
+                ?? "'abplayer' opens a prompt of it; 'abplayer remote help' lists the lines it takes"
+            printError("abplayer: a player is running on \(resolvedPath): make this change through it (\(how)) or stop it first")
             throw ExitCode.failure
         }
         lock.release()
@@ -42,19 +59,77 @@ extension LibraryOptions {
     }
 
     /// A connection to the player running on this library, or one line saying why there is none
-    /// and a failure exit. `locked`: the library's lock is known to be held by another process.
-    func connectToPlayer(locked: Bool = false) throws -> ControlClient {
-        let socket = controlSocket
+    /// and a failure exit.
+    func connectToPlayer() throws -> ControlClient {
+        let library = try requirePath(), socket = controlSocket
         do {
             if let client = try ControlClient(path: socket.path) { return client }
-            if locked {
-                printError("abplayer: another process plays \(resolvedPath) (it holds \(resolvedPath).lock) but nothing answers at \(socket.path): an 'abplayer listen' has no control socket; stop it first")
-            } else {
-                printError("abplayer: no player is running on \(resolvedPath) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
-            }
+            printError("abplayer: no player is running on \(library) (nothing answers at \(socket.path)); start one with 'abplayer' or 'abplayer --daemon'")
         } catch {
             printError("abplayer: \(error)")
         }
         throw ExitCode.failure
     }
+
+    /// This process as the library's player (its lock), or as a client of the player that holds
+    /// the lock. A player takes the lock some milliseconds before its socket listens (it opens
+    /// the library, the plugins, the watch in between): two REPLs started together find the lock
+    /// held and nothing answering yet. So both are tried again until one works or
+    /// `playerStartDeadline` passes; the lock too, since its holder may have been a command that
+    /// only checked it, or a player that just quit. Then one line says who holds it.
+    func playOrJoin() throws -> PlayerRole {
+        let library = resolvedPath, socket = controlSocket
+        let deadline = ContinuousClock.now + Self.playerStartDeadline
+        // No event says when another process's socket starts listening: short pauses, growing.
+        var pause = Duration.milliseconds(2)
+        do {
+            while true {
+                if let lock = try lockForPlaying() { return .player(lock) }
+                if let client = try ControlClient(path: socket.path) { return .client(client) }
+                if ContinuousClock.now >= deadline { break }
+                Thread.sleep(forTimeInterval: pause / .seconds(1))
+                pause = min(pause * 2, .milliseconds(50))
+            }
+        } catch {
+            printError("abplayer: \(error)")
+            throw ExitCode.failure
+        }
+        let (holder, advice) = Self.lockHolder(library: library)
+        printError("abplayer: \(holder) holds \(library).lock but nothing answered at \(socket.path) within "
+            + "\(Self.playerStartDeadline.components.seconds) s: \(advice)")
+        throw ExitCode.failure
+    }
+
+    /// How long a player may take from its lock to its socket listening.
+    static let playerStartDeadline = Duration.seconds(3)
+
+    /// The process that holds `library`'s lock, as the lock file names it ("process 1234
+    /// (abplayer listen Dune)"), and what to do about it: only an `abplayer listen` is known to
+    /// have no socket.
+    private static func lockHolder(library: String) -> (holder: String, advice: String) {
+        guard let pid = PlayerLock.holder(library: library) else {
+            return ("another process", "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
+        }
+        let arguments = arguments(of: pid)
+        let holder = "process \(pid)" + (arguments.map { " (\($0.joined(separator: " ")))" } ?? "")
+        // The subcommand comes first: `abplayer listen BOOK`.
+        if arguments?.dropFirst().first == "listen" {
+            return (holder, "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)")
+        }
+        return (holder, "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
+    }
+
+    /// `/proc/PID/cmdline`, the program by its file name; nil when the process is gone.
+    private static func arguments(of pid: Int32) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
+        var arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if let program = arguments.first { arguments[0] = (program as NSString).lastPathComponent }
+        return arguments
+    }
+}
+
+/// What a REPL is on a library: its player, or a client of the player already running there.
+enum PlayerRole {
+    case player(PlayerLock)
+    case client(ControlClient)
 }

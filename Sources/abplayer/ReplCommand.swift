@@ -36,8 +36,12 @@ struct Repl: AsyncParsableCommand {
     func run(firstLine: String?) async throws {
         useUTF8CharacterType()
         let database = try library.open()
-        guard let lock = try library.lockForPlaying() else {
-            try await runAsClient(database: database, firstLine: firstLine)
+        let lock: PlayerLock
+        switch try library.playOrJoin() {
+        case let .player(claimed):
+            lock = claimed
+        case let .client(client):
+            try await runAsClient(client, database: database, firstLine: firstLine)
             return
         }
         defer { lock.release() }
@@ -101,12 +105,11 @@ struct Repl: AsyncParsableCommand {
 
 extension Repl {
     /// A player already runs on this library: this REPL sends its lines to it.
-    func runAsClient(database: LibraryDatabase, firstLine: String?) async throws {
+    func runAsClient(_ client: ControlClient, database: LibraryDatabase, firstLine: String?) async throws {
         if daemon {
             printError("abplayer: a player is already running on \(library.resolvedPath); reach it with 'abplayer remote COMMAND'")
             throw ExitCode.failure
         }
-        let client = try library.connectToPlayer(locked: true)
         let source: LineSource
         if let commands {
             source = .script(commands)

@@ -24,7 +24,8 @@ struct Sync: ParsableCommand {
         }
 
         func run() throws {
-            let database = try library.open()
+            // A running player keeps the settings it read: the change must go through it.
+            let database = try library.openForEditing(remote: "sync auto-jump \(setting)")
             try reportingLibraryErrors(database) {
                 try database.setSyncJumpOnStart(setting == "on")
                 print(SyncText.jumpOnStartLine(try database.syncSettings()))
@@ -39,14 +40,17 @@ struct Sync: ParsableCommand {
         @Argument(help: ArgumentHelp("The folder, or 'off'.", valueName: "FOLDER"), completion: .directory) var folder: String
 
         func run() throws {
-            let database = try library.open()
+            // A running player keeps the folder it read (it would say "not syncing"): the change
+            // must go through it, with the folder as this command resolves it.
+            let named = folder == "off" ? folder : URL(fileURLWithPath: folder).standardizedFileURL.path
+            let database = try library.openForEditing(remote: "sync dir \(Tokenizer.quoted(named))")
             try reportingLibraryErrors(database) {
                 if folder == "off" {
                     try database.setSyncFolder(nil)
                     print("not syncing")
                     return
                 }
-                try database.setSyncFolder(URL(fileURLWithPath: folder).standardizedFileURL.path)
+                try database.setSyncFolder(named)
                 let settings = try database.syncSettings()
                 print(TerminalText.visible(SyncText.folderLine(settings)))
             }

@@ -39,7 +39,7 @@ import Testing
         #expect(ControlSocketServer.parse(.bytes(Array("subscribe".utf8))) == .subscribe)
         #expect(ControlSocketServer.parse(.bytes([])) == .refused("empty line: send a command, e.g. 'status --json' (or 'help')"))
         #expect(ControlSocketServer.parse(.bytes([0x61, 0xff])) == .refused("the line is not UTF-8 text"))
-        #expect(ControlSocketServer.parse(.tooLong) == .refused("line longer than 16384 bytes: refused"))
+        #expect(ControlSocketServer.parse(.tooLong) == .dropped("line longer than 16384 bytes: refused, and the connection closed"))
     }
 
     @Test func aClientReplKeepsQuitAndFullScreensToItselfAndTogglesOnEnter() {

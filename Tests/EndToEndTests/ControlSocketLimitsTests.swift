@@ -82,4 +82,80 @@ extension OutputTests.ControlSocketTests {
         #expect(answered, "\(daemon.log)")
         #expect(daemon.stop(SIGTERM) == 0, "\(daemon.log)")
     }
+
+    @Test func aLineOverTheCapIsRefusedHoweverItArrivesAndItsConnectionClosed() throws {
+        // Given a daemon (closing silent connections after 10 s: a connection left open is then
+        // seen, not waited for)
+        let fixture = try ControlFixture("control-line-cap", seconds: 4)
+        defer { fixture.cleanUp() }
+        let daemon = try DaemonProcess(fixture, output: "null", environment: ["ABPLAYER_CONTROL_IDLE_SECONDS": "10"])
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let socket = try #require(fixture.socketPath())
+        /// `help` padded with spaces to `length` bytes before its newline.
+        func help(_ length: Int) -> [UInt8] { Array("help".utf8) + Array(repeating: UInt8(ascii: " "), count: length - 4) + [0x0a] }
+
+        // When a line of exactly the cap comes
+        let exact = try RawSocketClient(path: socket)
+        exact.send(help(16384))
+        // Then it is run
+        let served = exact.readLine().flatMap { try? JSONDecoder().decode(ReplyJSON.self, from: Data($0.utf8)) }
+        #expect(served?.ok == true, "\(String(describing: served))")
+
+        // When lines one byte over it (at once, and in pieces across the 4 KiB reads) and of 20 KiB come
+        for (length, pieces) in [(16385, [16386]), (16385, [1, 4095, 4097, 8193]), (20 * 1024, [20 * 1024 + 1])] {
+            let client = try RawSocketClient(path: socket)
+            var line = help(length)[...]
+            for size in pieces {
+                client.send(Array(line.prefix(size)))
+                line = line.dropFirst(size)
+            }
+            // Then each gets one error reply, and its connection is closed
+            let reply = client.readLine()
+            #expect(reply?.contains("\"ok\":false") == true && reply?.contains("longer than 16384 bytes") == true,
+                    "\(length) bytes in \(pieces): \(reply ?? "nil")")
+            #expect(client.readLine() == nil, "\(length) bytes in \(pieces): not closed")
+        }
+        #expect(daemon.stop(SIGTERM) == 0, "\(daemon.log)")
+    }
+
+    @Test func clientsDribblingALineAreClosedAtTheLineDeadlineAndTheSlotsFreed() throws {
+        // Given a daemon that gives a line 2 s from its first byte (the idle timeout left at 10 minutes)
+        let fixture = try ControlFixture("control-dribble", seconds: 4)
+        defer { fixture.cleanUp() }
+        let daemon = try DaemonProcess(fixture, output: "null", environment: ["ABPLAYER_CONTROL_LINE_SECONDS": "2"])
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let socket = try #require(fixture.socketPath())
+
+        // When as many clients as it serves each send a byte every 200 ms, never a newline
+        let clients = try (0..<64).map { _ in try RawSocketClient(path: socket) }
+        var dribbling = Set(clients.indices)
+        var replies: [String] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        while !dribbling.isEmpty && clock.now < start + .seconds(30) {
+            let open = dribbling.sorted()
+            for index in open { clients[index].send([UInt8(ascii: "h")]) }
+            var waits = open.map { pollfd(fd: clients[$0].descriptor, events: Int16(POLLIN), revents: 0) }
+            guard poll(&waits, nfds_t(waits.count), 200) > 0 else { continue }
+            for (index, wait) in zip(open, waits) where wait.revents != 0 {
+                // Then each is told why, and closed
+                replies.append(clients[index].readLine() ?? "closed without a reply")
+                #expect(clients[index].readLine() == nil)
+                dribbling.remove(index)
+            }
+        }
+        let waited = clock.now - start
+        #expect(dribbling.isEmpty, "\(dribbling.count) clients still connected after \(waited)")
+        #expect(waited > .seconds(1), "closed after \(waited)")
+        #expect(replies.allSatisfy { $0.contains("not finished within 2 s") }, "\(Set(replies))")
+
+        // And a new client is served
+        let deadline = clock.now + .seconds(10)
+        var answered = false
+        while !answered && clock.now < deadline {
+            answered = (try? RawSocketClient(path: socket))?.request("help")?.ok == true
+        }
+        #expect(answered, "\(daemon.log)")
+        #expect(daemon.stop(SIGTERM) == 0, "\(daemon.log)")
+    }
 }

@@ -52,6 +52,23 @@ import Testing
         try expectRefusedAndUntouched(abplayer, file: other, saying: ["is not an abplayer library (it has tables recipes)", "--library"])
     }
 
+    @Test func aDatabaseWithOnlyAViewOrOnlyAUserVersionIsNotTakenOver() throws {
+        // Given two SQLite files without a table: one holding a view, one only a user_version
+        let abplayer = try AbplayerProcess("foreign-bare")
+        _ = try commands(abplayer)
+        for (name, sql, said) in [("view", "CREATE VIEW totals AS SELECT 1 AS one;", "(it has view totals)"),
+                                  ("version", "PRAGMA user_version = 7;", "(another program's: user_version 7)")] {
+            let folder = abplayer.home.appending(path: name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let other = folder.appending(path: "other.sqlite").path
+            _ = try Command.run("sqlite3", [other, sql]).requireSuccess()
+
+            // When every library command names it (`books` first, which only reads), then each
+            // refuses with one line and leaves it as it was (it used to be made a library)
+            try expectRefusedAndUntouched(abplayer, file: other, saying: ["is not an abplayer library " + said, "--library"])
+        }
+    }
+
     @Test func aFileOfGarbageIsNotRewritten() throws {
         let abplayer = try AbplayerProcess("garbage-db")
         let folder = abplayer.home.appending(path: "lib")

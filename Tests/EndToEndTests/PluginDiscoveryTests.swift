@@ -42,6 +42,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker.path), "the planted plugin was loaded")
     }
 
+    /// The XDG spec says a relative XDG_DATA_HOME is to be ignored: `XDG_DATA_HOME=.` (or `HOME=.`
+    /// without it) run in a folder holding `abplayer/plugins/` made that folder trusted, and a
+    /// planted library's constructor ran.
+    @Test func aRelativeXDGDataHomeOrHomeNeverMakesTheCurrentDirectoryAPluginDirectory() throws {
+        // Given a folder with a planted library (its constructor leaves a marker) and a copy of a
+        // real plugin, in ./abplayer/plugins
+        let here = try BuildProducts.temporaryDirectory("planted-xdg")
+        let planted = here.appendingPathComponent("abplayer/plugins")
+        try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
+        let marker = here.appendingPathComponent("planted-ran")
+        let source = here.appendingPathComponent("planted.c")
+        try """
+            #include <stdio.h>
+            __attribute__((constructor)) static void planted(void) {
+                FILE *file = fopen("\(marker.path)", "w");
+                if (file) fclose(file);
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        try Command.run("cc", ["-shared", "-fPIC", "-o", planted.appendingPathComponent("planted.so").path, source.path]).requireSuccess()
+        try FileManager.default.copyItem(at: BuildProducts.plugin("null"), to: planted.appendingPathComponent("null.so"))
+
+        // When `abplayer plugins` runs there with XDG_DATA_HOME=., then with HOME=. and no XDG_DATA_HOME
+        for (name, environment) in [("XDG_DATA_HOME=.", ["XDG_DATA_HOME": ".", "HOME": here.appendingPathComponent("home").path]),
+                                    ("HOME=.", ["HOME": "."])] {
+            let result = try Command.run(
+                "sh", ["-c", "cd \"$1\" && exec \"$2\" plugins", "sh", here.path, BuildProducts.abplayer.path],
+                environment: environment.merging(["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": here.appendingPathComponent("cache").path,
+                                                  "ABPLAYER_PLUGIN_PATH": ""]) { old, _ in old }, timeout: 60)
+
+            // Then it lists the plugins beside the executable, nothing from the folder, and the
+            // planted library was never opened
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            #expect(result.stdoutString.contains(BuildProducts.plugin("null").lastPathComponent), "\(name): \(result.stdoutString)")
+            #expect(!result.stdoutString.contains(planted.path) && !result.stdoutString.contains("abplayer/plugins/"), "\(name): \(result.stdoutString)")
+            #expect(!FileManager.default.fileExists(atPath: marker.path), "\(name): the planted library was loaded")
+        }
+    }
+
     /// The out-of-tree example: built with plain `cc` from plugin-sdk/examples/flac, dropped into a
     /// plugin directory, and a FLAC file plays through it with the host binary unchanged.
     @Test func theOutOfTreeFLACExampleBuildsAndPlays() throws {

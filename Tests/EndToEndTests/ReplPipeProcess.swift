@@ -42,8 +42,9 @@ final class ReplPipeProcess: Sendable {
     var stdoutLines: [String] { output.withLock { $0.stdout } }
     var stderrLines: [String] { output.withLock { $0.stderr } }
 
+    /// The REPL may have exited already (one that failed): its closed pipe must not end the test runner.
     func send(_ line: String) {
-        input.write(Data((line + "\n").utf8))
+        input.writeIgnoringClosedPipe(Data((line + "\n").utf8))
     }
 
     /// Blocks until a line of standard output after the first `after` ones contains `text`;

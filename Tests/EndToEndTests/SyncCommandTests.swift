@@ -85,4 +85,42 @@ import Testing
         #expect(remote.status == 0 && remote.stdoutString.contains("in step with the other devices"), "out: \(remote.stdoutString) err: \(remote.stderr)")
         #expect(daemon.stop() == 0)
     }
+
+    @Test func changingTheSyncSettingsWhileAPlayerRunsIsRefusedAndNamesTheRemoteForm() throws {
+        // Given a library syncing through a folder, and a player running on it
+        let fixture = try ControlFixture("sync-busy", seconds: 4)
+        defer { fixture.cleanUp() }
+        let shared = fixture.abplayer.home.appending(path: "shared")
+        let other = fixture.abplayer.home.appending(path: "other")
+        for folder in [shared, other] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        func run(_ arguments: [String]) throws -> CommandResult {
+            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", fixture.library], environment: fixture.environment, timeout: 60)
+        }
+        _ = try run(["sync", "dir", shared.path]).requireSuccess()
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket { fixture.socketPath() }, "\(daemon.log)")
+
+        // When another process changes the folder, stops syncing, or turns auto-jump off
+        let changes: [([String], String)] = [
+            (["sync", "dir", other.path], "'abplayer remote sync dir \(other.path)'"),
+            (["sync", "dir", "off"], "'abplayer remote sync dir off'"),
+            (["sync", "auto-jump", "off"], "'abplayer remote sync auto-jump off'"),
+        ]
+        for (command, remoteForm) in changes {
+            let refused = try run(command)
+            // Then each is refused in one line naming the remote form that makes the change
+            #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("a player is running") && refused.stderr.contains(remoteForm), "\(command): \(refused.stderr)")
+        }
+        // And reading the status is still allowed
+        let status = try run(["sync", "status"])
+        #expect(status.status == 0, "\(status.stderr)")
+
+        // And the player still syncs through the first folder, which its remote form changes
+        let now = try fixture.remote(["sync", "now"])
+        #expect(now.status == 0 && now.stdoutString.contains("in step with the other devices"), "out: \(now.stdoutString) err: \(now.stderr)")
+        let moved = try fixture.remote(["sync", "dir", other.path])
+        #expect(moved.status == 0 && moved.stdoutString.contains("syncing through \(other.path)"), "out: \(moved.stdoutString) err: \(moved.stderr)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
 }

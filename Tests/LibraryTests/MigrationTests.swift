@@ -74,11 +74,36 @@ import TestSupport
         #expect {
             _ = try LibraryDatabase(path: path)
         } throws: { error in
-            guard case let LibraryError.notALibrary(refused, tables, _) = error else { return false }
+            guard case let LibraryError.notALibrary(refused, tables, _, _, _) = error else { return false }
             return refused == path && tables == ["note", "tag"] && "\(error)".contains("name another file with --library")
         }
 
         // Then the file is unchanged
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test(arguments: [
+        ("CREATE VIEW totals AS SELECT 1 AS one", "it has view totals"),
+        ("PRAGMA user_version = 7", "another program's: user_version 7"),
+    ])
+    func aDatabaseWithOnlyAViewOrAUserVersionIsRefusedAndLeftUntouched(sql: String, said: String) throws {
+        // Given an SQLite file that holds only a view, or only a user_version (no table)
+        let path = try BuildProducts.temporaryDirectory("foreign-bare").appending(path: "other.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // When it is opened as a library, it is refused saying what it holds
+        #expect {
+            _ = try LibraryDatabase(path: path)
+        } throws: { error in
+            guard case let LibraryError.notALibrary(refused, tables, _, _, _) = error else { return false }
+            return refused == path && tables.isEmpty && "\(error)".contains("is not an abplayer library (\(said))")
+                && "\(error)".contains("name another file with --library")
+        }
+
+        // Then the file is unchanged: no application id, no journal mode, no table written
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 

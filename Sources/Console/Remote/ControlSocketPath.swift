@@ -1,4 +1,5 @@
 public import Foundation
+import PathNames
 
 /// Where a player's control socket is: `$XDG_RUNTIME_DIR/abplayer/control` for the default
 /// library, `control-<hash>` beside it for any other one (a hash of the library's real path), so
@@ -10,11 +11,12 @@ public struct ControlSocketPath: Sendable, CustomStringConvertible {
     /// True when `XDG_RUNTIME_DIR` was unset and the /tmp folder is used.
     public let isFallback: Bool
 
-    public static let helpText = "The control socket is $XDG_RUNTIME_DIR/abplayer/control for the default library and control-HASH (of the library's real path) for others; without XDG_RUNTIME_DIR it is in /tmp/abplayer-UID/."
+    public static let helpText = "The control socket is $XDG_RUNTIME_DIR/abplayer/control for the default library and control-HASH (of the library's real path) for others; without XDG_RUNTIME_DIR (or with a relative one) it is in /tmp/abplayer-UID/."
 
     public init(library: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                defaultLibrary: String) {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+                defaultLibrary: String?) {
+        // A relative XDG_RUNTIME_DIR is ignored, as the XDG spec says (`XDGDirectory`).
+        if let runtime = XDGDirectory.absolute(environment["XDG_RUNTIME_DIR"]) {
             directory = runtime + "/abplayer"
             isFallback = false
         } else {
@@ -22,7 +24,7 @@ public struct ControlSocketPath: Sendable, CustomStringConvertible {
             isFallback = true
         }
         let real = Self.realPath(library)
-        let name = real == Self.realPath(defaultLibrary) ? "control" : "control-" + Self.hash(real)
+        let name = real == defaultLibrary.map(Self.realPath) ? "control" : "control-" + Self.hash(real)
         path = directory + "/" + name
     }
 

@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// Nothing a client does closes the socket for the others: at most `maximumClients` are served
 /// at once (one more is told so and closed), a command connection silent for `idleTimeout` is
-/// closed, and accept() failing for want of descriptors or memory is retried, not fatal.
+/// closed, so is one that sends a line longer than `maximumLineLength` or takes longer than
+/// `lineTimeout` to finish a line, and accept() failing for want of descriptors or memory is
+/// retried, not fatal.
 public final class ControlSocketServer: Sendable {
     /// Longer lines are refused: no REPL command comes near it.
     public static let maximumLineLength = 16 * 1024
@@ -17,8 +19,15 @@ public final class ControlSocketServer: Sendable {
     public static let maximumClients = 64
     /// How long a command connection may stay silent before it is closed: 10 minutes, or
     /// `ABPLAYER_CONTROL_IDLE_SECONDS`. A subscriber only listens, so it never times out.
-    static var idleTimeout: Int {
-        ProcessInfo.processInfo.environment["ABPLAYER_CONTROL_IDLE_SECONDS"].flatMap(Int.init).map { max(1, $0) } ?? 600
+    static var idleTimeout: Int { seconds("ABPLAYER_CONTROL_IDLE_SECONDS") ?? 600 }
+    /// How long a client may take to send one line, from its first byte: 10 seconds (a script
+    /// writes a line at once; a person types into a REPL, which sends whole lines), or
+    /// `ABPLAYER_CONTROL_LINE_SECONDS`. Without it, 64 clients sending a byte every few seconds
+    /// held every slot for good, the idle timeout never reached.
+    static var lineTimeout: Int { seconds("ABPLAYER_CONTROL_LINE_SECONDS") ?? 10 }
+
+    private static func seconds(_ variable: String) -> Int? {
+        ProcessInfo.processInfo.environment[variable].flatMap(Int.init).map { max(1, $0) }
     }
 
     public let path: String
@@ -74,7 +83,7 @@ public final class ControlSocketServer: Sendable {
     }
 
     private func acceptClients() {
-        let idleTimeout = Self.idleTimeout
+        let idleTimeout = Duration.seconds(Self.idleTimeout), lineTimeout = Duration.seconds(Self.lineTimeout)
         var pause = Self.firstRetryPause
         while true {
             let client = accept(listener, nil, nil)
@@ -99,11 +108,10 @@ public final class ControlSocketServer: Sendable {
                 refuse(client)
                 continue
             }
-            var timeout = timeval(tv_sec: idleTimeout, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             Thread.detachNewThread { [self] in
                 Self.yieldToPlayback()
-                serve(client)
+                serve(client, reader: LineReader(client, maximumLength: Self.maximumLineLength,
+                                                 idleTimeout: idleTimeout, lineTimeout: lineTimeout))
                 clients.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
@@ -129,26 +137,29 @@ public final class ControlSocketServer: Sendable {
         close(client)
     }
 
-    private func serve(_ client: Int32) {
-        // A silent client's read() ends after the idle timeout (SO_RCVTIMEO), closing it.
-        let reader = LineReader(client, maximumLength: Self.maximumLineLength)
+    /// `reader` ends a silent client's wait (nil after its idle timeout), closing it.
+    private func serve(_ client: Int32, reader: LineReader) {
         // The client's own shelf: its `cd` moves neither the terminal's nor another client's.
         let shelf = ShelfLocation()
         while let line = reader.next() {
             let reply: RemoteReply
+            var closing = false
             switch Self.parse(line) {
             case let .refused(reason):
                 reply = RemoteReply(ok: false, output: [], errors: [reason])
+            case let .dropped(reason):
+                // Its rest is not read: skipping it would be reading what the cap is there to refuse.
+                reply = RemoteReply(ok: false, output: [], errors: [reason])
+                closing = true
             case .subscribe:
                 // A subscriber only listens: no idle timeout for it.
-                var never = timeval(tv_sec: 0, tv_usec: 0)
-                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &never, socklen_t(MemoryLayout<timeval>.size))
+                reader.idleTimeout = nil
                 subscribe(client, reader: reader)
                 return
             case let .command(text):
                 reply = run(text, in: shelf)
             }
-            guard UnixSocket.send(Self.encode(reply), to: client) else { break }
+            guard UnixSocket.send(Self.encode(reply), to: client), !closing else { break }
         }
         close(client)
     }
@@ -157,11 +168,16 @@ public final class ControlSocketServer: Sendable {
         case command(String)
         case subscribe
         case refused(String)
+        /// Answered with this error, then the connection is closed.
+        case dropped(String)
     }
 
     static func parse(_ line: LineReader.Line) -> Request {
-        guard case let .bytes(bytes) = line else {
-            return .refused("line longer than \(maximumLineLength) bytes: refused")
+        let bytes: [UInt8]
+        switch line {
+        case let .bytes(read): bytes = read
+        case .tooLong: return .dropped("line longer than \(maximumLineLength) bytes: refused, and the connection closed")
+        case .unfinished: return .dropped("line not finished within \(lineTimeout) s of its first byte: the connection is closed")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .refused("the line is not UTF-8 text")

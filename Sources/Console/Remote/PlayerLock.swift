@@ -38,6 +38,13 @@ public final class PlayerLock {
         }
     }
 
+    /// The process id the holder of `library`'s lock wrote into it; nil when there is none (no
+    /// holder, or one that has not written it yet).
+    public static func holder(library: String) -> Int32? {
+        guard let data = FileManager.default.contents(atPath: library + ".lock") else { return nil }
+        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Removes the file, then lets go (in this order, see `acquire`).
     public func release() {
         unlink(path)

@@ -62,46 +62,81 @@ enum UnixSocket {
     }
 }
 
-/// Reads a socket line by line with a cap on the length, blocking in read(). (`@unchecked`:
+/// Reads a socket line by line with a cap on the length, blocking in poll() and read(). (`@unchecked`:
 /// one thread at a time reads, the serving one and then, for `subscribe`, the one it hands it to.)
 final class LineReader: @unchecked Sendable {
     enum Line: Equatable {
         case bytes([UInt8])
-        /// A line longer than the cap (its rest is skipped up to the next newline).
+        /// A line longer than the cap (the connection is not read further).
         case tooLong
+        /// A line not finished within `lineTimeout` of its first byte (not read further either).
+        case unfinished
     }
 
     private let descriptor: Int32
     private let maximumLength: Int
+    /// How long the peer may stay silent between lines; nil: forever (a subscriber only listens).
+    var idleTimeout: Duration?
+    /// How long one line may take from its first byte: a peer sending a byte now and then would
+    /// otherwise hold its connection (and a thread) however short `idleTimeout` is.
+    private let lineTimeout: Duration?
     private var buffer: [UInt8] = []
-    private var skipping = false
+    /// When the first byte of the line in `buffer` came.
+    private var lineStart: ContinuousClock.Instant?
 
-    init(_ descriptor: Int32, maximumLength: Int) {
+    init(_ descriptor: Int32, maximumLength: Int, idleTimeout: Duration? = nil, lineTimeout: Duration? = nil) {
         self.descriptor = descriptor
         self.maximumLength = maximumLength
+        self.idleTimeout = idleTimeout
+        self.lineTimeout = lineTimeout
     }
 
-    /// The next line without its newline; nil at the end of the stream.
+    /// The next line without its newline; nil at the end of the stream or after `idleTimeout`.
+    /// A line of more than `maximumLength` bytes (before the newline) is `.tooLong`, however the
+    /// reads split it.
     func next() -> Line? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline <= maximumLength else { return .tooLong }
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                if skipping {
-                    skipping = false
-                    return .tooLong
-                }
+                lineStart = buffer.isEmpty ? nil : .now
                 return .bytes(line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line)
             }
-            if buffer.count > maximumLength {
-                buffer.removeAll()
-                skipping = true
+            if buffer.count > maximumLength { return .tooLong }
+            switch waitForBytes() {
+            case .ready: break
+            case .lineTimedOut: return .unfinished
+            case .idle: return nil
             }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
+            if buffer.isEmpty { lineStart = .now }
             buffer += chunk[..<count]
+        }
+    }
+
+    private enum Wait { case ready, lineTimedOut, idle }
+
+    /// Waits until the peer sends something, or the line's deadline or the idle time passes.
+    private func waitForBytes() -> Wait {
+        while true {
+            let lineLeft = lineTimeout.flatMap { timeout in lineStart.map { $0 + timeout - .now } }
+            if let lineLeft, lineLeft <= .zero { return .lineTimedOut }
+            let limits = [lineLeft, buffer.isEmpty ? idleTimeout : nil].compactMap(\.self)
+            guard let wait = limits.min() else { return .ready } // no limit: read() blocks
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            // Rounded up: a wait cut short by a millisecond would only poll again.
+            let (seconds, attoseconds) = wait.components
+            let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready > 0 { return .ready }
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return .idle }
+            // Timed out: the line's deadline is checked again at the top; else it was idle.
+            if lineLeft.map({ $0 > wait }) ?? true { return .idle }
         }
     }
 }
