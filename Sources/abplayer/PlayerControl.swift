@@ -111,7 +111,8 @@ extension LibraryOptions {
             return ("another process", "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
         }
         let arguments = arguments(of: pid)
-        let holder = "process \(pid)" + (arguments.map { " (\($0.joined(separator: " ")))" } ?? "")
+        // Shown as visible text: a command line is anyone's bytes (a book's title among them).
+        let holder = "process \(pid)" + (arguments.map { " (\(TerminalText.visible($0.joined(separator: " "))))" } ?? "")
         // The subcommand comes first: `abplayer listen BOOK`.
         if arguments?.dropFirst().first == "listen" {
             return (holder, "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)")
