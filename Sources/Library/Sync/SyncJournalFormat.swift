@@ -76,6 +76,8 @@ public enum SyncJournalFormat {
         return fields.joined(separator: "\t") + "\n"
     }
 
+    /// Cannot trap: every time written is this library's (a four-digit year in SQLite) or one
+    /// read through `date(milliseconds:)`, within a century of now.
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     /// The time a journal's AT or CREATED says; nil when it is before 2000 (no journal is older) or
     /// more than 100 years from now: the library stores times as text of a four-digit year, and
