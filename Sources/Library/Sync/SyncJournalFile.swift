@@ -11,7 +11,7 @@ public enum SyncFileKind: String, Sendable, Equatable {
     case blockDevice = "a block device"
     case socket = "a socket"
     case folder = "a folder"
-    case unknown = "not a regular file"
+    case unknown = "an unknown kind of file"
 
     /// What `mode` (a `stat`'s `st_mode`) says; nil for a regular file.
     init?(mode: mode_t) {
