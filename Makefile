@@ -1,7 +1,8 @@
 # make run    start the player (installs what it needs, builds)
 # make test   build and run every test
 # make bench  measure abplayer against the reference tools, side by side
-# make fuzz   fuzz the MP4 parser for FUZZ_SECONDS (default 60; findings land in Tests/Fuzz/regressions),
+# make fuzz   fuzz the MP4 parser, then the sync journal's parser and merge, for FUZZ_SECONDS each
+#             (default 60; findings land in Tests/Fuzz/regressions),
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
 #               lld, a symbol order traced from `play` and `listen`): .build/release/abplayer, plugins
@@ -65,6 +66,7 @@ bench: test-deps release
 FUZZ_SECONDS ?= 60
 fuzz: test-deps build
 	scripts/fuzz-mp4.sh $(FUZZ_SECONDS)
+	scripts/fuzz-journal.sh $(FUZZ_SECONDS)
 	scripts/fuzz-files.sh $(BIN) $(FUZZ_SECONDS)
 
 # The plugin SDK for out-of-tree plugins: `cc -shared -fPIC $(pkg-config --cflags abplayer-plugin)`.

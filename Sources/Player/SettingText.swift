@@ -1,4 +1,5 @@
 public import PlayerCore
+import Library
 
 /// A book's settings as people type them, in one set of units everywhere — volume in percent,
 /// speed as a factor, the skip interval and the sleep timer as times (`Timecode`) — and the ranges
@@ -11,9 +12,9 @@ public enum SettingText {
     /// Half to four times, the pitch kept.
     public static let speedRange = PlaybackEngine.speedRange
     /// The book's skip interval: what `+`/`-` without an amount and the player screen's arrows skip.
-    public static let skipRange = 1.0...3600.0
+    public static let skipRange = SettingRanges.skipSeconds
     /// `sleep 30m`, `--sleep-timer 30m`.
-    public static let sleepRange = 1.0...86400.0
+    public static let sleepRange = SettingRanges.sleepSeconds
     /// `rewind MAX`: the most auto-rewind goes back (the library's CHECK: at most 600 s).
     public static let rewindRange = 1.0...600.0
 

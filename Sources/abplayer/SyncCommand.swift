@@ -123,7 +123,7 @@ extension Sync {
                     case .alreadyAFile: print("\(shown): a journal file; nothing to repair")
                     case let .removed(kind, target):
                         let pointed = target.map { " (it pointed to \(TerminalText.visible($0)))" } ?? ""
-                        print("\(shown): removed \(kind)\(pointed); the next exchange writes a new journal there")
+                        print("\(shown): removed \(kind.rawValue)\(pointed); the next exchange writes a new journal there")
                     }
                 } catch let error as SyncJournalWriteError {
                     printError("abplayer: sync repair: \(TerminalText.visible(error.description))")

@@ -50,11 +50,11 @@ import TestSupport
 
             // When the library exchanges, and a player quits (which only writes)
             // Then both are refused, naming the link and the way out, and nothing is written through it
-            #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: "a symbolic link")) { try exchange(s) }
-            #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: "a symbolic link")) {
+            #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) { try exchange(s) }
+            #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) {
                 try s.library.writeSyncJournal(folder: s.folder, device: device)
             }
-            #expect("\(SyncJournalWriteError.notARegularFile(path: s.journal, kind: "a symbolic link"))".contains("abplayer sync repair"))
+            #expect("\(SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink))".contains("abplayer sync repair"))
             #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "alias ls='ls -F'\n")
             #expect(!FileManager.default.fileExists(atPath: autostart))
         }
@@ -65,7 +65,7 @@ import TestSupport
 
         // Then the link is gone (said with where it pointed), the journal is a file of its own
         // holding the place, and the files outside are as they were
-        #expect(repaired == .removed(kind: "a symbolic link", target: autostart))
+        #expect(repaired == .removed(kind: .symbolicLink, target: autostart))
         #expect(report.written >= 1)
         var info = stat()
         #expect(lstat(s.journal, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG)
@@ -91,8 +91,8 @@ import TestSupport
 
         // Then it is refused as a pipe, and `sync repair` removes it
         let error = try #require(outcome, "the exchange with a named pipe as its journal did not end within 60 s")
-        #expect(error == .notARegularFile(path: s.journal, kind: "a named pipe"))
-        #expect(try SyncJournalFormat.repairJournal(of: device, in: s.folder) == .removed(kind: "a named pipe", target: nil))
+        #expect(error == .notARegularFile(path: s.journal, kind: .namedPipe))
+        #expect(try SyncJournalFormat.repairJournal(of: device, in: s.folder) == .removed(kind: .namedPipe, target: nil))
         #expect(try exchange(s).written >= 1)
     }
 

@@ -35,11 +35,13 @@ public struct SyncExchangeReport: Sendable {
     public var chaptersChanged = 0
     /// Records this library appended to its own journal.
     public var written = 0
-    /// One line for each journal that could not be read whole.
+    /// One line for each journal that could not be read whole, or whose records could not be applied.
     public var problems: [String] = []
     /// The device this library became in this exchange, because another copy of it wrote its
     /// journal (the exchange was made as the new device).
     public var newDevice: DeviceID?
+    /// Other devices' records that cannot be true here, noted while applying (`problems` says them).
+    var damaged = SyncDamagedRecords()
 }
 
 extension LibraryDatabase {
@@ -95,6 +97,7 @@ extension LibraryDatabase {
                 try applyChapters(state, to: book, rules: rules, playing: playing, db, report: &report)
             }
         }
+        report.problems += report.damaged.lines(folder: folder)
         // Moved there (consumed), so that this thread never holds the last reference.
         releaseInBackground((consume merge, consume own))
         if !placesElsewhere { releaseInBackground((consume merged, consume snapshot)) }
@@ -187,9 +190,15 @@ extension LibraryDatabase {
             }
         }
         guard let winner = state.winningPosition(rules, and: here), winner.device != rules.local,
-              let mediaId = book.mediaId(ofFingerprint: winner.item),
-              book.position?.mediaId != mediaId || book.position?.frame != winner.frame
+              let place = book.place(item: winner.item, frame: winner.frame)
         else { return }
+        guard case let .within(mediaId) = place else {
+            if case let .beyondEnd(length) = place {
+                report.damaged.note(winner.device, "a place in '\(book.identity.title)' \(SyncDamagedRecords.beyond(winner.frame, length: length))")
+            }
+            return
+        }
+        guard book.position?.mediaId != mediaId || book.position?.frame != winner.frame else { return }
         var move = SyncExchangeReport.Move(bookId: book.id, title: book.identity.title, claim: winner, deviceName: names[winner.device],
                                            seconds: book.seconds(item: winner.item, frame: winner.frame))
         if book.id == playing {
@@ -221,7 +230,13 @@ extension LibraryDatabase {
         guard !state.bookmarks.isEmpty || !state.removedBookmarks.isEmpty else { return }
         let local = Dictionary(book.bookmarks.compactMap { b in snapshot.syncIds[b.id!].map { ($0, b) } }, uniquingKeysWith: { a, _ in a })
         for travelling in state.bookmarks {
-            guard let mediaId = book.mediaId(ofFingerprint: travelling.item) else { continue }
+            guard let place = book.place(item: travelling.item, frame: travelling.frame) else { continue }
+            guard case let .within(mediaId) = place else {
+                if case let .beyondEnd(length) = place, let device = state.bookmarkDevices[travelling.id] {
+                    report.damaged.note(device, "a bookmark in '\(book.identity.title)' \(SyncDamagedRecords.beyond(travelling.frame, length: length))")
+                }
+                continue
+            }
             // Written only with a change: made for every bookmark of every book, the text was a fifth of applying nothing new.
             var editedAt: String { StoredDate.text(state.bookmarkEditedAt[travelling.id] ?? travelling.createdAt) }
             if let mine = local[travelling.id] {

@@ -48,6 +48,13 @@ extension LibraryDatabase {
         guard let newest = state.chapters, book.id != playing else { return }
         let here = newest.value.filter { book.mediaId(ofFingerprint: $0.item) != nil }
         guard here != book.chapters, rules.takes(newest, overLocalChangeAt: book.chaptersChangedAt) else { return }
+        // The list travels whole: one chapter past its item's end makes the record damaged.
+        for chapter in here {
+            if case let .beyondEnd(length) = book.place(item: chapter.item, frame: chapter.frame) {
+                report.damaged.note(newest.device, "a chapter in '\(book.identity.title)' \(SyncDamagedRecords.beyond(chapter.frame, length: length))")
+                return
+            }
+        }
         try db.execute(sql: "DELETE FROM userChapter WHERE bookId = ?", arguments: [book.id])
         for chapter in here {
             guard let mediaId = book.mediaId(ofFingerprint: chapter.item) else { continue }

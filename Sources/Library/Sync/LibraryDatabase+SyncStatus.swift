@@ -68,7 +68,9 @@ public struct SyncElsewhere: Sendable {
             }()
             let device = state.sources.devices[Int(place.device)]
             return SyncBookStatus.Place(device: device, deviceName: names[device],
-                                        seconds: index.flatMap { book.seconds(itemIndex: $0, frame: place.frame) }, listenedAt: place.at)
+                                        // A place past its item's end (damaged) is not shown as a time it cannot be.
+                                        seconds: index.flatMap { book.holds(itemIndex: $0, frame: place.frame) ? book.seconds(itemIndex: $0, frame: place.frame) : nil },
+                                        listenedAt: place.at)
         }, all.count - shown.count)
     }
 

@@ -17,11 +17,18 @@ public enum SyncFolder {
     /// cannot be listed (missing, or not a folder).
     public static func read(_ folder: String, excluding device: DeviceID?) -> Contents? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        var contents = Contents()
+        // A name that is not a regular file (a named pipe, a device, a link: the share carries
+        // links) is turned away before it is opened, with a line saying what it is. Only a cheap
+        // first look: the file may be swapped before it is opened, where the reader checks again.
         let paths = names.sorted().filter { name in
             name.hasSuffix(SyncJournalFormat.fileSuffix) && !name.hasPrefix(".")
                 && DeviceID(String(name.dropLast(SyncJournalFormat.fileSuffix.count))) != nil
-        }.map { folder + "/" + $0 }
-        var contents = Contents()
+        }.map { folder + "/" + $0 }.filter { path in
+            guard let kind = SyncFileKind.of(path) else { return true }
+            contents.problems.append(SyncJournalError.notARegularFile(path: path, kind: kind).description)
+            return false
+        }
         let ownPath = device.map { SyncJournalFormat.path(of: $0, in: folder) }
         for (path, read) in zip(paths, readAll(paths)) {
             if path == ownPath { contents.own = try? read.get() }
@@ -31,6 +38,9 @@ public enum SyncFolder {
                 if let first = journal.damagedLines.first {
                     let count = journal.damagedLines.count
                     contents.problems.append("\(path): \(count) damaged line\(count == 1 ? "" : "s") skipped (the first is line \(first))")
+                }
+                if journal.readLimitReached {
+                    contents.problems.append(SyncJournalError.tooLarge(path: path, limit: SyncJournalFile.byteLimitText).description)
                 }
                 contents.journals.append(journal)
             } catch {

@@ -54,34 +54,36 @@ public struct SyncJournal: Sendable {
     public var damagedLines: [Int]
     /// Lines of a tag this version does not know (a newer writer's): skipped without a warning.
     public var notUnderstood: Int
+    /// The file was larger than `SyncJournalFile.byteLimit`: only that much of it was read.
+    public internal(set) var readLimitReached = false
 }
 
 public enum SyncJournalError: Error, Equatable, CustomStringConvertible {
     /// The file does not start with a journal's header: nothing in it is read.
     case notAJournal(path: String)
     case unreadable(path: String, reason: String)
+    /// A named pipe, a device, a socket, a folder or a symbolic link under a journal's name: never
+    /// opened (a link) or never read.
+    case notARegularFile(path: String, kind: SyncFileKind)
+    /// Past `SyncJournalFile.byteLimit`: only the first `limit` was read (a problem reported, not thrown).
+    case tooLarge(path: String, limit: String)
 
     public var description: String {
         switch self {
         case let .notAJournal(path): return "\(path): not an abplayer journal (its first line is not '\(SyncJournalFormat.magic)'); skipped"
         case let .unreadable(path, reason): return "\(path): cannot read (\(reason)); skipped"
+        case let .notARegularFile(path, kind): return "\(path): \(kind.rawValue), not a journal file; skipped"
+        case let .tooLarge(path, limit): return "\(path): larger than \(limit); read its first \(limit)"
         }
     }
 }
 
 extension SyncJournal {
+    /// The journal at `path`, every record kept; read as the folder's journals are (a regular
+    /// file only, never through a link, bounded): the writer reads its own journal so too.
     public static func read(path: String) throws -> SyncJournal {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw SyncJournalError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        // Parsed where it was read: a copy of a 6 MB journal is a copy too many.
-        var none: SeenBookLines?
-        let journal = data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self), seen: &none) }
-        guard let journal else { throw SyncJournalError.notAJournal(path: path) }
-        return journal
+        var reader = SyncJournalReader(keepingEveryRecord: true)
+        return try reader.read(path: path)
     }
 
     /// The records of a journal's bytes; nil when the first line is not a journal's header.
@@ -155,10 +157,9 @@ extension SyncJournal {
             }
             // A place, nearly every other line, read in one pass; anything unusual in it is left to the
             // reading of any line below, which says what is wrong.
-            if bytes[0] == UInt8(ascii: "P"), let place = LineParser.place(bytes), let book = bookIndex(place.reference),
-               place.item < journal.books[book].items.count {
-                journal.append(SyncJournal.Entry(book: book, at: SyncJournalFormat.date(milliseconds: place.at),
-                                                 stored: .position(item: place.item, frame: place.frame)))
+            if bytes[0] == UInt8(ascii: "P"), let place = LineParser.place(bytes), let at = SyncJournalFormat.date(milliseconds: place.at),
+               let book = bookIndex(place.reference), place.item < journal.books[book].items.count {
+                journal.append(SyncJournal.Entry(book: book, at: at, stored: .position(item: place.item, frame: place.frame)))
                 continue
             }
             fields.split(line.range, of: buffer)
@@ -357,7 +358,8 @@ private enum LineParser {
                   let author = fields.string(3, buffer), let secondsText = fields.string(4, buffer), let list = fields.bytes(5, buffer)
             else { return .damaged }
             let seconds = secondsText.isEmpty ? nil : Double(secondsText)
-            if !secondsText.isEmpty && seconds == nil { return .damaged }
+            // A length the player shows and sums: infinite, negative or beyond any book, it is damage.
+            if !secondsText.isEmpty && !(seconds.map(SyncJournalFormat.bookSecondsRange.contains) ?? false) { return .damaged }
             var items: [String] = []
             for item in list.split(separator: 0x2C) {
                 guard let fingerprint = SyncJournalFormat.unescaped(UnsafeBufferPointer(rebasing: item)) else { return .damaged }
@@ -369,7 +371,8 @@ private enum LineParser {
         case UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R"), UInt8(ascii: "S"), UInt8(ascii: "C"): break
         default: return .unknownTag
         }
-        guard let book = bookIndex(fields), let at = fields.number(2, buffer) else { return .damaged }
+        guard let book = bookIndex(fields), let at = fields.number(2, buffer).flatMap(SyncJournalFormat.date(milliseconds:))
+        else { return .damaged }
         /// An item of the book, by its index in the book's line (read in place: a copy of the book's
         /// items, retained and released for each of a million lines, was most of reading them).
         func itemIndex(_ index: Int) -> Int? {
@@ -388,10 +391,10 @@ private enum LineParser {
         case UInt8(ascii: "M"):
             guard let id = fields.string(3, buffer), let item = item(4), let frame = fields.number(5, buffer), frame >= 0,
                   let kind = fields.string(6, buffer).flatMap(BookmarkKind.init(rawValue:)),
-                  let created = fields.number(7, buffer), let note = fields.string(8, buffer)
+                  let created = fields.number(7, buffer).flatMap(SyncJournalFormat.date(milliseconds:)), let note = fields.string(8, buffer)
             else { return .damaged }
             change = .other(.bookmark(SyncBookmark(id: id, item: item, frame: frame, kind: kind, note: note.isEmpty ? nil : note,
-                                                   createdAt: SyncJournalFormat.date(milliseconds: created))))
+                                                   createdAt: created)))
         case UInt8(ascii: "S"):
             guard let settings = SyncJournalFormat.settings((3..<max(3, fields.count)).compactMap { fields.bytes($0, buffer) })
             else { return .damaged }
@@ -403,6 +406,6 @@ private enum LineParser {
             guard let id = fields.string(3, buffer) else { return .damaged }
             change = .other(.bookmarkRemoved(id: id))
         }
-        return .entry(SyncJournal.Entry(book: book, at: SyncJournalFormat.date(milliseconds: at), stored: change))
+        return .entry(SyncJournal.Entry(book: book, at: at, stored: change))
     }
 }

@@ -1,155 +1,86 @@
 import Foundation
 
-/// Why this device's own journal could not be written.
-public enum SyncJournalWriteError: Error, Equatable, CustomStringConvertible {
-    /// Something other than a regular file is under the journal's name: a symbolic link (one
-    /// planted there would make the player write wherever it points, `~/.bashrc` say), a named
-    /// pipe, a device or a folder. Never written through; `abplayer sync repair` replaces it.
-    case notARegularFile(path: String, kind: String)
-    case cannotWrite(path: String, reason: String)
+/// What a journal's name in the sync folder turned out to be when it is not a regular file. The
+/// folder is written by other machines and by anyone who can write to the share, and Syncthing
+/// carries symbolic links: `open()` on a named pipe blocked every command forever, and a link to
+/// /dev/zero was read until the memory ran out.
+public enum SyncFileKind: String, Sendable, Equatable {
+    case namedPipe = "a named pipe"
+    case symbolicLink = "a symbolic link"
+    case characterDevice = "a character device"
+    case blockDevice = "a block device"
+    case socket = "a socket"
+    case folder = "a folder"
+    case unknown = "an unknown kind of file"
 
-    public var description: String {
-        switch self {
-        case let .notARegularFile(path, kind):
-            return "\(path): this computer's journal is \(kind), not a file; nothing is written through it "
-                + "('abplayer sync repair' replaces it with a new journal)"
-        case let .cannotWrite(path, reason):
-            return "\(path): cannot write (\(reason)); what was not written is written at the next exchange"
+    /// What `mode` (a `stat`'s `st_mode`) says; nil for a regular file.
+    init?(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: self = .namedPipe
+        case S_IFLNK: self = .symbolicLink
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFSOCK: self = .socket
+        case S_IFDIR: self = .folder
+        default: self = .unknown
         }
     }
-}
 
-/// What `abplayer sync repair` did to this device's journal.
-public enum SyncJournalRepair: Equatable, Sendable {
-    /// There is no journal yet: the next exchange makes one.
-    case nothingThere
-    /// A regular file: left as it is.
-    case alreadyAFile
-    /// Something else was there (a link, with where it pointed, a pipe, a device): removed; the
-    /// next exchange writes a new journal in its place.
-    case removed(kind: String, target: String?)
-}
-
-/// The writing side of this device's own journal, and only that: the one file in the sync folder
-/// abplayer ever writes, and the folder is written by other machines too. Every open refuses to
-/// follow a link (O_NOFOLLOW) and to write to anything but a regular file; a new file is created
-/// only where nothing is (O_EXCL).
-enum SyncJournalFile {
-    /// A journal opened for appending.
-    struct Appending {
-        let descriptor: Int32
-        /// Its size when opened.
-        let size: Int
-        /// Its last byte is not a newline: a write before this one was cut short and could not
-        /// be undone (the disk stayed full), so what comes next starts on a line of its own.
-        let endsWithCutLine: Bool
-    }
-
-    static func openForAppending(_ path: String) throws -> Appending {
-        // O_RDWR rather than O_WRONLY: its last byte is read (pread ignores O_APPEND).
-        // O_NONBLOCK: a named pipe put there is refused below, not waited on for a reader.
-        let existing = O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        var descriptor = open(path, existing)
-        if descriptor < 0 && errno == ENOENT {
-            descriptor = open(path, existing | O_CREAT | O_EXCL, 0o644)
-            // Made by someone else between the two opens: opened as it is, and checked.
-            if descriptor < 0 && errno == EEXIST { descriptor = open(path, existing) }
-        }
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw SyncJournalWriteError.notARegularFile(path: path, kind: "a symbolic link") }
-            throw SyncJournalWriteError.cannotWrite(path: path, reason: "cannot open it: \(String(cString: strerror(errno)))")
-        }
+    /// What `path` itself is (a link not followed); nil for a regular file, or when it cannot be
+    /// looked at (then opening it says why).
+    static func of(_ path: String) -> SyncFileKind? {
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw SyncJournalWriteError.notARegularFile(path: path, kind: kind(of: info.st_mode))
-        }
-        var last: UInt8 = 0x0A
-        if info.st_size > 0 { _ = pread(descriptor, &last, 1, info.st_size - 1) }
-        return Appending(descriptor: descriptor, size: Int(info.st_size), endsWithCutLine: last != 0x0A)
+        guard lstat(path, &info) == 0 else { return nil }
+        return SyncFileKind(mode: info.st_mode)
     }
+}
 
-    /// `bytes` at the end of `file`, all of them or none: a write cut short (a full disk) is
-    /// truncated back to where the file ended, so it never ends in half a record that the next
-    /// append would be glued to.
-    static func append(_ bytes: [UInt8], to file: Appending, path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = count == 0 ? "the disk took nothing" : String(cString: strerror(errno))
-                if written > 0 { _ = ftruncate(file.descriptor, off_t(file.size)) }
-                throw SyncJournalWriteError.cannotWrite(path: path, reason: reason)
-            }
-            written += count
-        }
-    }
+/// The one way a journal file is opened and read, by the folder's readers and by the writer for
+/// its own journal alike: never through a link, only a regular file, at most `byteLimit` bytes.
+enum SyncJournalFile {
+    /// The most of one journal that is read: a compacted journal of 10,000 books is about 6 MB, so
+    /// ten times that is far beyond any real library, and a bound on what one file of the share
+    /// can make every player allocate (100 devices' journals are read at once).
+    static let byteLimit = 64 << 20
+    static var byteLimitText: String { "\(byteLimit >> 20) MiB" }
 
-    /// A new file at `path` holding `bytes` (compaction's, renamed over the journal after): a
-    /// stale one from an interrupted compaction is removed first (unlink removes a link, never
-    /// what it points to), and the file is made only where nothing is.
-    static func writeNew(_ path: String, _ bytes: [UInt8]) throws {
-        unlink(path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    /// `path`'s bytes into `buffer` (kept from file to file by a reader; grown when too short),
+    /// the number read, and whether the file held more than `byteLimit` (then only that is read:
+    /// its last line, cut, reads as damaged).
+    static func read(path: String, into buffer: inout [UInt8]) throws(SyncJournalError) -> (count: Int, cut: Bool) {
+        // O_NOFOLLOW: a link fails to open (ELOOP), so a link planted under a journal's name, even
+        // this device's own, is never followed. O_NONBLOCK: a named pipe opens at once instead of
+        // waiting for a writer, and fstat below turns it away.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw SyncJournalWriteError.cannotWrite(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
+            let error = errno
+            if error == ELOOP, let kind = SyncFileKind.of(path) { throw .notARegularFile(path: path, kind: kind) }
+            throw .unreadable(path: path, reason: String(cString: strerror(error)))
         }
         defer { close(descriptor) }
-        do {
-            try append(bytes, to: Appending(descriptor: descriptor, size: 0, endsWithCutLine: false), path: path)
-        } catch {
-            unlink(path)
-            throw error
-        }
-    }
-
-    /// Throws when something other than a regular file is at `path` (nothing there is fine): said
-    /// before an exchange reads anything, so that it names the way out (`sync repair`) rather
-    /// than what reading a link or a pipe there would say. The opens check again: a name can
-    /// change between this look and them.
-    static func refuseAnythingButAFile(at path: String) throws {
+        // The file opened, not the name: it may have been swapped since the folder was listed.
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else { return }
-        throw SyncJournalWriteError.notARegularFile(path: path, kind: kind(of: info.st_mode))
-    }
-
-    /// Makes the journal's name a regular file's again: what else is there is removed (a folder
-    /// is not: it may hold someone's files).
-    static func repair(_ path: String) throws -> SyncJournalRepair {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return .nothingThere }
-            throw SyncJournalWriteError.cannotWrite(path: path, reason: "cannot look at it: \(String(cString: strerror(errno)))")
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        if let kind = SyncFileKind(mode: info.st_mode) { throw .notARegularFile(path: path, kind: kind) }
+        let expected = min(Int(info.st_size), byteLimit)
+        if buffer.count <= expected { buffer = [UInt8](repeating: 0, count: min(expected + 65536, byteLimit)) }
+        var count = 0
+        while count < byteLimit {
+            // A journal being appended to is read to where it ends now (its last line may be cut short).
+            if count == buffer.count { buffer += [UInt8](repeating: 0, count: min(buffer.count + 65536, byteLimit - buffer.count)) }
+            let got = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            if got == 0 { return (count, false) }
+            count += got
         }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFREG { return .alreadyAFile }
-        if type == S_IFDIR {
-            throw SyncJournalWriteError.cannotWrite(path: path, reason: "it is a folder; move it away yourself, then sync again")
+        // At the limit: one byte more says whether the file goes on.
+        var next: UInt8 = 0
+        while true {
+            let got = Foundation.read(descriptor, &next, 1)
+            if got < 0 && errno == EINTR { continue }
+            return (count, got > 0)
         }
-        let target = type == S_IFLNK ? try? FileManager.default.destinationOfSymbolicLink(atPath: path) : nil
-        guard unlink(path) == 0 else {
-            throw SyncJournalWriteError.cannotWrite(path: path, reason: "cannot remove it: \(String(cString: strerror(errno)))")
-        }
-        return .removed(kind: kind(of: info.st_mode), target: target)
-    }
-
-    /// What a file of `mode` is, as a listener is told.
-    static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFLNK: "a symbolic link"
-        case S_IFIFO: "a named pipe"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFDIR: "a folder"
-        default: "not a regular file"
-        }
-    }
-}
-
-extension SyncJournalFormat {
-    /// `abplayer sync repair`: this device's journal in `folder` made a regular file's name again.
-    public static func repairJournal(of device: DeviceID, in folder: String) throws -> SyncJournalRepair {
-        try SyncJournalFile.repair(path(of: device, in: folder))
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 /// C  REF  AT  ITEM:FRAME:TITLE,ITEM:FRAME:TITLE   the book's user chapters, whole (empty: none)
 /// ```
 /// S keys, each written every time, an empty value being "no setting of the book's own" (the
-/// listener's default applies on each machine): `speed` (0.5-4), `skip` (seconds, > 0), `sleep`
-/// (seconds, > 0), `silence` (`off`, or the shortest silence shortened in ms, 300-60000),
+/// listener's default applies on each machine): `speed` (0.5-4), `skip` (seconds, 1-3600), `sleep`
+/// (seconds, 1-86400), `silence` (`off`, or the shortest silence shortened in ms, 300-60000),
 /// `loudness` (1|0), `repeat` (off|item|book), `shuffle` (1|0). A key this version does not know is
 /// a newer writer's and is ignored; a known key with a value out of range, or a field that is not
 /// KEY=VALUE, makes the line damaged. Each field is escaped as a whole, as text fields are.
@@ -65,13 +65,14 @@ extension SyncJournalFormat {
             }
             switch text[..<equals] {
             case "speed":
-                guard let speed = number(0.5...4) else { return nil }
+                guard let speed = number(SettingRanges.speed) else { return nil }
                 settings.speed = speed
             case "skip":
-                guard let skip = number(Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude) else { return nil }
+                // The CLI's ranges (`SettingRanges`): 1e308 s, taken, trapped every player that made it an integer.
+                guard let skip = number(SettingRanges.skipSeconds) else { return nil }
                 settings.skipIntervalSeconds = skip
             case "sleep":
-                guard let sleep = number(Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude) else { return nil }
+                guard let sleep = number(SettingRanges.sleepSeconds) else { return nil }
                 settings.sleepTimerSeconds = sleep
             case "silence":
                 if value.isEmpty {

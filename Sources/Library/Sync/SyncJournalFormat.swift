@@ -76,8 +76,24 @@ public enum SyncJournalFormat {
         return fields.joined(separator: "\t") + "\n"
     }
 
+    /// Cannot trap: every time written is this library's (a four-digit year in SQLite) or one
+    /// read through `date(milliseconds:)`, within a century of now.
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-    static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    /// The time a journal's AT or CREATED says; nil when it is before 2000 (no journal is older) or
+    /// more than 100 years from now: the library stores times as text of a four-digit year, and
+    /// one year 31,690,708 (or -2) taken from a journal made the whole library unreadable. The
+    /// one place such a time is checked, for every line that carries one.
+    static func date(milliseconds: Int64) -> Date? {
+        guard (earliestMilliseconds...latestMilliseconds).contains(milliseconds) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// 2000-01-01T00:00:00Z.
+    static let earliestMilliseconds: Int64 = 946_684_800_000
+    /// 100 years after the process started (worked out once: a million lines are read at a time).
+    static let latestMilliseconds: Int64 = milliseconds(Date()) + 100 * 31_556_952_000
+    /// What a `B` line's SECONDS may say: up to 100,000 hours (no book is near it; the player sums and shows it).
+    static let bookSecondsRange = 0.0...360_000_000.0
 
     /// A field's text with the separators escaped (commas too: fingerprints are listed with them).
     static func escaped(_ text: String) -> String {

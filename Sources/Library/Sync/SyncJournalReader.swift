@@ -4,27 +4,20 @@ import Foundation
 /// lines seen (`SeenBookLines`) and the buffer files are read into (600 MB of new memory, faulted
 /// in and zeroed, for 100 journals was a tenth of reading them).
 struct SyncJournalReader {
-    private var seen: SeenBookLines? = SeenBookLines()
+    private var seen: SeenBookLines?
     private var buffer: [UInt8] = []
 
+    /// `keepingEveryRecord`: every record of each journal is kept (`SyncJournal.keepsEveryRecord`),
+    /// as for a journal read alone; else only what counts, the book lines seen taken again.
+    init(keepingEveryRecord: Bool = false) { seen = keepingEveryRecord ? nil : SeenBookLines() }
+
+    /// The journal at `path`, read as `SyncJournalFile` reads (a regular file, never through a
+    /// link, at most its byte limit).
     mutating func read(path: String) throws -> SyncJournal {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SyncJournalError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, buffer.count <= Int(info.st_size) { buffer = [UInt8](repeating: 0, count: Int(info.st_size) + 65536) }
-        var count = 0
-        while true {
-            // A journal being appended to is read to where it ends now (its last line may be cut short).
-            if count == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count + 65536) }
-            let got = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw SyncJournalError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-            if got == 0 { break }
-            count += got
-        }
+        let (count, cut) = try SyncJournalFile.read(path: path, into: &buffer)
         let journal = buffer.withUnsafeBufferPointer { SyncJournal.parse(UnsafeBufferPointer(rebasing: $0[..<count]), seen: &seen) }
-        guard let journal else { throw SyncJournalError.notAJournal(path: path) }
+        guard var journal else { throw SyncJournalError.notAJournal(path: path) }
+        journal.readLimitReached = cut
         return journal
     }
 }

@@ -33,6 +33,9 @@ public struct MergedBook: Equatable, Sendable {
     public var removedBookmarks: Set<String> = []
     /// When each bookmark in `bookmarks` was last made or edited (its newest record's time).
     public var bookmarkEditedAt: [String: Date] = [:]
+    /// The device whose record each bookmark in `bookmarks` is as: a bookmark that cannot be
+    /// applied here is reported as that device's damaged record.
+    var bookmarkDevices: [String: DeviceID] = [:]
     /// The newest settings record, by the same order as places: it wins the book's settings whole.
     public var settings: SyncNewest<SyncBookSettings>?
     /// The newest user-chapter list, likewise whole.

@@ -140,11 +140,11 @@ struct Merger {
         for (number, id) in ids.enumerated() {
             let book = Int32(number)
             let gone = removed[book] ?? []
-            let marks = newestBookmark[book] ?? [:]
+            let marks = (newestBookmark[book] ?? [:]).filter { !gone.contains($0.key) }
             books[id] = MergedBook(
                 places: places[number], sources: sources, finished: finished[number],
-                bookmarks: marks.values.map(\.bookmark).filter { !gone.contains($0.id) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
-                removedBookmarks: gone, bookmarkEditedAt: marks.filter { !gone.contains($0.key) }.mapValues(\.at),
+                bookmarks: marks.values.map(\.bookmark).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) },
+                removedBookmarks: gone, bookmarkEditedAt: marks.mapValues(\.at), bookmarkDevices: marks.mapValues(\.device),
                 settings: settings[book], chapters: chapters[book])
         }
         return books

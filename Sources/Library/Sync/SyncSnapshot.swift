@@ -11,6 +11,9 @@ struct SyncSnapshot {
         /// Media ids in play order, beside `identity.items`, with each item's rate and length.
         let mediaIds: [Int64]
         let sampleRates: [Int]
+        /// Each item's length in frames at its own rate (nil: unknown): a place, bookmark or
+        /// chapter from another device past its item's end is damaged, never applied.
+        let itemFrames: [Int64?]
         /// When each item starts, in seconds into the whole book; nil from the first item whose
         /// length is unknown on (worked out once: an exchange asks it for every other device's
         /// place in every book, a million times for 100 devices and 10,000 books).
@@ -31,6 +34,22 @@ struct SyncSnapshot {
 
         func fingerprint(ofMedia mediaId: Int64) -> String? { mediaIds.firstIndex(of: mediaId).map { identity.items[$0] } }
         func mediaId(ofFingerprint fingerprint: String) -> Int64? { identity.items.firstIndex(of: fingerprint).map { mediaIds[$0] } }
+
+        /// Whether `frame` lies in the item at `index` (at most its length; any frame when the
+        /// length is unknown).
+        func holds(itemIndex index: Int, frame: Int64) -> Bool { itemFrames[index].map { frame <= $0 } ?? true }
+
+        /// The media id of the item `fingerprint` names here when `frame` lies in it; `.beyondEnd`
+        /// with the item's length when it does not; nil when the book has no such item.
+        func place(item fingerprint: String, frame: Int64) -> ItemPlace? {
+            guard let index = identity.items.firstIndex(of: fingerprint) else { return nil }
+            return holds(itemIndex: index, frame: frame) ? .within(mediaId: mediaIds[index]) : .beyondEnd(length: itemFrames[index] ?? 0)
+        }
+
+        enum ItemPlace: Equatable {
+            case within(mediaId: Int64)
+            case beyondEnd(length: Int64)
+        }
 
         /// Seconds into the whole book of a frame in an item; nil when the item is not this
         /// book's or an earlier item's length is unknown.
@@ -70,7 +89,7 @@ struct SyncSnapshot {
     }
 
     init(_ db: Database) throws {
-        var items: [Int64: [(mediaId: Int64, fingerprint: String, rate: Int, seconds: Double?)]] = [:]
+        var items: [Int64: [(mediaId: Int64, fingerprint: String, rate: Int, frames: Int64?, seconds: Double?)]] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT bookItem.bookId, media.id, media.fingerprint, media.durationFrames, media.sampleRate
             FROM bookItem JOIN media ON media.id = bookItem.mediaId ORDER BY bookItem.bookId, bookItem.position
@@ -80,7 +99,7 @@ struct SyncSnapshot {
             itemCount += 1
             let frames: Int64? = row[3]
             let rate: Int = row[4]
-            items[row[0], default: []].append((row[1], row[2], rate, frames.map { Double($0) / Double(rate) }))
+            items[row[0], default: []].append((row[1], row[2], rate, frames, frames.map { Double($0) / Double(rate) }))
         }
         // Rows read by column number, not decoded as records: the decoder looks each column up
         // by name, and for 10,000 books that was a third of the snapshot.
@@ -125,7 +144,7 @@ struct SyncSnapshot {
             let chapters = (userChapters[id] ?? []).compactMap { chapter in
                 mediaIds.firstIndex(of: chapter.mediaId).map { SyncChapter(item: identity.items[$0], frame: chapter.frame, title: chapter.title) }
             }
-            books[id] = Book(id: id, identity: identity, mediaIds: mediaIds, sampleRates: bookItems.map(\.rate),
+            books[id] = Book(id: id, identity: identity, mediaIds: mediaIds, sampleRates: bookItems.map(\.rate), itemFrames: bookItems.map(\.frames),
                              itemStarts: Book.starts(of: lengths), position: positions[id],
                              finishedAt: date(row, 3), finishedChangedAt: date(row, 4), bookmarks: bookmarks[id] ?? [],
                              settings: settings[id] ?? SyncBookSettings(), settingsChangedAt: date(row, 5),
