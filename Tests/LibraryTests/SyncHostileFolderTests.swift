@@ -45,15 +45,6 @@ import TestSupport
     /// Milliseconds since 1970 of now, as a journal writes a time.
     var now: Int64 { SyncJournalFormat.milliseconds(Date()) }
 
-    /// `work` on a thread of its own; nil when it has not returned within `seconds`: a read that
-    /// blocks forever must fail its test, not hang the suite.
-    func finishes<T: Sendable>(within seconds: Double, _ work: @escaping @Sendable () -> T) -> T? {
-        let box = Outcome<T>(), done = DispatchSemaphore(value: 0)
-        Thread { box.value = work(); done.signal() }.start()
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return box.value
-    }
-
     // MARK: 1. Settings
 
     @Test func aSettingsLineOutsideTheCLIsRangesIsDamagedAndNothingIsStored() throws {
@@ -132,8 +123,8 @@ import TestSupport
         defer { let writer = open(path, O_WRONLY | O_NONBLOCK); if writer >= 0 { close(writer) } }
 
         // When the folder is read, and the file alone (as the writer reads its own journal)
-        let contents = finishes(within: 30) { SyncFolder.read(folder, excluding: nil) }
-        let alone = finishes(within: 30) { Result { try SyncJournal.read(path: path) } }
+        let contents = onAThread(within: 30) { SyncFolder.read(folder, excluding: nil) }
+        let alone = onAThread(within: 30) { Result { try SyncJournal.read(path: path) } }
 
         // Then both return at once, saying what the file is
         let read = try #require(contents ?? nil, "SyncFolder.read did not return")
@@ -153,8 +144,8 @@ import TestSupport
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: elsewhere)
 
         // When the folder is read, and each file alone
-        let contents = try #require(finishes(within: 30) { SyncFolder.read(folder, excluding: nil) } ?? nil, "SyncFolder.read did not return")
-        let alone = try #require(finishes(within: 30) { [zero, linked].map { path in Result { try SyncJournal.read(path: path) } } },
+        let contents = try #require(onAThread(within: 30) { SyncFolder.read(folder, excluding: nil) } ?? nil, "SyncFolder.read did not return")
+        let alone = try #require(onAThread(within: 30) { [zero, linked].map { path in Result { try SyncJournal.read(path: path) } } },
                                  "SyncJournal.read did not return")
 
         // Then each is skipped with one line, and neither is read alone either
@@ -233,6 +224,14 @@ import TestSupport
         #expect(place.mediaId == h.warItems[0].id && place.frame == 1000)
         #expect(try library.bookmarks(ofBook: h.war).isEmpty && library.userChapters(ofBook: h.war).isEmpty)
 
+        // When a true place of another device, older than the impossible one, comes too
+        try h.journal(["P\t\(h.reference)\t\(now - 60_000)\t1\t2000"], device: "TRUE")
+        let withTrue = try h.exchange()
+
+        // Then the impossible place does not keep it out: the true one is taken
+        #expect(withTrue.moved.map(\.claim.device) == [DeviceID("TRUE")!])
+        #expect(try h.reopened().position(ofBook: h.war).map { [$0.mediaId, $0.frame] } == [h.warItems[1].id!, 2000])
+
         // and a place at the item's very end is applied
         try h.journal(["P\t\(h.reference)\t\(now)\t0\t\(length)"])
         let next = try h.exchange()
@@ -259,7 +258,3 @@ import TestSupport
     }
 }
 
-/// What a thread returned: written before it signals, read after the wait.
-private final class Outcome<T>: @unchecked Sendable {
-    var value: T?
-}

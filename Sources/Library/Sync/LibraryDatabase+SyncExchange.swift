@@ -189,15 +189,20 @@ extension LibraryDatabase {
                 PositionClaim(device: rules.local, listenedAt: position.updatedAt, item: $0, frame: position.frame)
             }
         }
-        guard let winner = state.winningPosition(rules, and: here), winner.device != rules.local,
-              let place = book.place(item: winner.item, frame: winner.frame)
-        else { return }
-        guard case let .within(mediaId) = place else {
-            if case let .beyondEnd(length) = place {
-                report.damaged.note(winner.device, "a place in '\(book.identity.title)' \(SyncDamagedRecords.beyond(winner.frame, length: length))")
+        // A place past its item's end is damaged: passed over (the true places before it still
+        // count) and said as its device's.
+        var damaged = report.damaged
+        let winner = state.winningPosition(rules, and: here, isPossible: { claim in
+            if case .beyondEnd = book.place(item: claim.item, frame: claim.frame) { return false }
+            return true
+        }, impossible: { claim in
+            if case let .beyondEnd(length) = book.place(item: claim.item, frame: claim.frame) {
+                damaged.note(claim.device, "a place in '\(book.identity.title)' \(SyncDamagedRecords.beyond(claim.frame, length: length))")
             }
-            return
-        }
+        })
+        report.damaged = damaged
+        guard let winner, winner.device != rules.local, case let .within(mediaId)? = book.place(item: winner.item, frame: winner.frame)
+        else { return }
         guard book.position?.mediaId != mediaId || book.position?.frame != winner.frame else { return }
         var move = SyncExchangeReport.Move(bookId: book.id, title: book.identity.title, claim: winner, deviceName: names[winner.device],
                                            seconds: book.seconds(item: winner.item, frame: winner.frame))

@@ -53,14 +53,27 @@ public struct MergedBook: Equatable, Sendable {
     /// The place that wins among the book's places and then `here` (this library's own), by
     /// `SyncMergeRules.winningPosition`: given the newest place and this device's newest (the
     /// only ones it can pick), so that only those two are made claims.
-    func winningPosition(_ rules: SyncMergeRules, and here: PositionClaim?) -> PositionClaim? {
+    ///
+    /// `isPossible`: whether another device's place can be true here (within its item); one that
+    /// cannot is passed over, as if that device had said nothing (`impossible` is told of it), so
+    /// that a place six billion hours into a book, dated after everyone's listening, does not keep
+    /// every true place from being taken. Asked only of a place about to win, rarely more than once.
+    func winningPosition(_ rules: SyncMergeRules, and here: PositionClaim?, isPossible: (PositionClaim) -> Bool = { _ in true },
+                         impossible: (PositionClaim) -> Void = { _ in }) -> PositionClaim? {
         let local = sources.deviceIndex[rules.local]
-        var newest: MergedPlace?, newestLocal: MergedPlace?
-        for place in places {
-            if newest.map({ sources.isLater(place, than: $0) }) ?? true { newest = place }
-            if place.device == local, newestLocal.map({ sources.isLater(place, than: $0) }) ?? true { newestLocal = place }
+        var passedOver: Set<Int> = []
+        while true {
+            var newest: (index: Int, place: MergedPlace)?, newestLocal: MergedPlace?
+            for (index, place) in places.enumerated() where !passedOver.contains(index) {
+                if newest.map({ sources.isLater(place, than: $0.place) }) ?? true { newest = (index, place) }
+                if place.device == local, newestLocal.map({ sources.isLater(place, than: $0) }) ?? true { newestLocal = place }
+            }
+            let winner = rules.winningPosition([newest?.place, newestLocal].compactMap { $0.map(sources.claim) }, and: here)
+            guard let winner, let newest, winner.device != rules.local, !isPossible(winner) else { return winner }
+            impossible(winner)
+            // The winner other than this device's own is always the newest place of all.
+            passedOver.insert(newest.index)
         }
-        return rules.winningPosition([newest, newestLocal].compactMap { $0.map(sources.claim) }, and: here)
     }
 }
 
