@@ -3,6 +3,22 @@ import TestSupport
 import Testing
 
 @Suite struct PluginDiscoveryTests {
+    /// A shared library at `library` whose constructor leaves a marker file in `folder`: the
+    /// marker's path (it exists once anything has loaded the library).
+    static func plantLibrary(at library: URL, in folder: URL) throws -> URL {
+        let marker = folder.appendingPathComponent("planted-ran")
+        let source = folder.appendingPathComponent("planted.c")
+        try """
+            #include <stdio.h>
+            __attribute__((constructor)) static void planted(void) {
+                FILE *file = fopen("\(marker.path)", "w");
+                if (file) fclose(file);
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        try Command.run("cc", ["-shared", "-fPIC", "-o", library.path, source.path]).requireSuccess()
+        return marker
+    }
+
     @Test func theBuiltPluginsAreFoundBesideTheExecutable() throws {
         let result = try AbplayerProcess("plugins").run(["plugins"])
         #expect(result.status == 0)
@@ -19,17 +35,7 @@ import Testing
     /// the planted file is never opened (its constructor would leave a marker).
     @Test func startedFromPathItNeverLoadsAPluginFromTheCurrentDirectory() throws {
         let here = try BuildProducts.temporaryDirectory("planted")
-        let marker = here.appendingPathComponent("planted-ran")
-        let source = here.appendingPathComponent("planted.c")
-        try """
-            #include <stdio.h>
-            __attribute__((constructor)) static void planted(void) {
-                FILE *file = fopen("\(marker.path)", "w");
-                if (file) fclose(file);
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
-        try Command.run("cc", ["-shared", "-fPIC", "-o", here.appendingPathComponent("libabplayer-null.so").path, source.path])
-            .requireSuccess()
+        let marker = try Self.plantLibrary(at: here.appendingPathComponent("libabplayer-null.so"), in: here)
         let mp3 = try Fixtures.mp3(seconds: 2, vbr: false)
         let result = try Command.run(
             "sh", ["-c", "cd \"$1\" && exec abplayer play --output null \"$2\"", "sh", here.path, mp3.path],
@@ -51,16 +57,7 @@ import Testing
         let here = try BuildProducts.temporaryDirectory("planted-xdg")
         let planted = here.appendingPathComponent("abplayer/plugins")
         try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
-        let marker = here.appendingPathComponent("planted-ran")
-        let source = here.appendingPathComponent("planted.c")
-        try """
-            #include <stdio.h>
-            __attribute__((constructor)) static void planted(void) {
-                FILE *file = fopen("\(marker.path)", "w");
-                if (file) fclose(file);
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
-        try Command.run("cc", ["-shared", "-fPIC", "-o", planted.appendingPathComponent("planted.so").path, source.path]).requireSuccess()
+        let marker = try Self.plantLibrary(at: planted.appendingPathComponent("planted.so"), in: here)
         try FileManager.default.copyItem(at: BuildProducts.plugin("null"), to: planted.appendingPathComponent("null.so"))
 
         // When `abplayer plugins` runs there with XDG_DATA_HOME=., then with HOME=. and no XDG_DATA_HOME

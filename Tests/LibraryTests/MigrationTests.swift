@@ -61,14 +61,20 @@ import TestSupport
         #expect(marked == LibraryDatabase.applicationId)
     }
 
+    /// An SQLite file another program made with `statements` (each outside a transaction, as a
+    /// PRAGMA must be), and its bytes.
+    func otherProgramsDatabase(_ name: String, _ statements: String...) throws -> (path: String, bytes: Data) {
+        let path = try BuildProducts.temporaryDirectory(name).appending(path: "other.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        for statement in statements { try queue.writeWithoutTransaction { db in try db.execute(sql: statement) } }
+        try queue.close()
+        return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
     @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() throws {
         // Given an SQLite file of another program, in WAL mode as many are
-        let path = try BuildProducts.temporaryDirectory("foreign").appending(path: "notes.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT); CREATE TABLE tag (name TEXT)") }
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        try queue.close()
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (path, before) = try otherProgramsDatabase("foreign", "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT); CREATE TABLE tag (name TEXT)",
+                                                         "PRAGMA journal_mode = WAL")
 
         // When it is opened as a library, it is refused with its tables named
         #expect {
@@ -88,11 +94,7 @@ import TestSupport
     ])
     func aDatabaseWithOnlyAViewOrAUserVersionIsRefusedAndLeftUntouched(sql: String, said: String) throws {
         // Given an SQLite file that holds only a view, or only a user_version (no table)
-        let path = try BuildProducts.temporaryDirectory("foreign-bare").appending(path: "other.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
-        try queue.close()
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (path, before) = try otherProgramsDatabase("foreign-bare", sql)
 
         // When it is opened as a library, it is refused saying what it holds
         #expect {
