@@ -11,7 +11,7 @@ import StandardStreams
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a book from its saved position, saving the position every second and at exit.",
-        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT) or SIGTERM saves and exits.")
+        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT), SIGTERM, closing the terminal (SIGHUP) or closing the pipe it writes to saves and exits.")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
