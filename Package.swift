@@ -70,6 +70,9 @@ var targets: [Target] = [
     .target(name: "PlayerCore", dependencies: ["CSoxr", "CSonic", "LazyLibraries"], swiftSettings: strictSwift),
     // What a path's name says (its extension): asked by the importer and the plugin registry alike.
     .target(name: "PathNames", swiftSettings: strictSwift),
+    // Standard output and error written so that a closed terminal or pipe is a value, not a trap:
+    // for every front end (the REPL, the screens, listen, play, remote, MPRIS).
+    .target(name: "StandardStreams", swiftSettings: strictSwift),
     .target(name: "PluginHost", dependencies: ["PlayerCore", "ABPluginABI", "PathNames"], swiftSettings: strictSwift),
     // The library: SQLite through GRDB. Knows books, not decoders: of ours it imports only PathNames.
     .target(name: "Library", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "PathNames"], swiftSettings: strictSwift),
@@ -92,17 +95,17 @@ var targets: [Target] = [
     // libchafa (cover art as terminal symbols) with libturbojpeg and libpng to decode the covers:
     // the headers only (LazyLibraries loads them).
     .systemLibrary(name: "CChafa", path: "Sources/CChafa"),
-    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa", "LazyLibraries", "PathNames"],
+    .target(name: "Console", dependencies: ["PlayerCore", "Library", "Player", "CEdit", "CChafa", "LazyLibraries", "PathNames", "StandardStreams"],
             swiftSettings: lazyLibraryHeadersForSwift),
     // libdbus-1 (the reference D-Bus library) and MPRIS on the session bus: media keys, desktop
     // widgets and playerctl drive the player through typed requests. The headers only
     // (LazyLibraries loads it when MPRIS starts).
     .systemLibrary(name: "CDBus", path: "Sources/CDBus"),
-    .target(name: "MPRIS", dependencies: ["Player", "PlayerCore", "CDBus", "LazyLibraries"], swiftSettings: lazyLibraryHeadersForSwift),
+    .target(name: "MPRIS", dependencies: ["Player", "PlayerCore", "CDBus", "LazyLibraries", "StandardStreams"], swiftSettings: lazyLibraryHeadersForSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [
-            "PlayerCore", "PluginHost", "Library", "Listening", "Player", "Console", "MPRIS", "PathNames",
+            "PlayerCore", "PluginHost", "Library", "Listening", "Player", "Console", "MPRIS", "PathNames", "StandardStreams",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift

@@ -3,6 +3,7 @@ public import Library
 public import Player
 public import PlayerCore
 public import Listening
+import StandardStreams
 
 /// Something the REPL's one task reacts to: a line typed (or scripted), the end of the input,
 /// the player's engine events and timers, or a termination signal.
@@ -326,14 +327,14 @@ public final class Console {
         if let capture { capture.output += OutputCapture.lines(text); return }
         let text = exact ? text : TerminalText.lines(text)
         if showOnScreen(text) { return }
-        if userIsAtPrompt { notices.post(text) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        if userIsAtPrompt { notices.post(text) } else { StandardStream.output.write(text + "\n") }
     }
 
     func complain(_ text: String) {
         if let capture { capture.errors += OutputCapture.lines(text); return }
         let text = TerminalText.lines(text)
         if showOnScreen(text) { return }
-        if userIsAtPrompt { notices.post(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        if userIsAtPrompt { notices.post(text) } else { StandardStream.error.write(text + "\n") }
     }
 
 }

@@ -1,6 +1,7 @@
 import PathNames
 import Player
 public import Foundation
+import StandardStreams
 
 /// Where the REPL's lines come from. Each source feeds the REPL's input stream from a thread of
 /// its own (reading blocks), ending with `.endOfInput`.
@@ -116,7 +117,7 @@ extension Console {
         }
         closeScreen()
         // Left at the prompt (Ctrl-D, a signal): the shell's prompt starts on a line of its own.
-        if source.isTerminal && userIsAtPrompt { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if source.isTerminal && userIsAtPrompt { StandardStream.output.write("\n") }
         close()
         return succeeded
     }

@@ -1,6 +1,7 @@
 import Foundation
 public import Library
 import PlayerCore
+import StandardStreams
 
 /// How the library's lists and reports read, the same in the `abplayer` subcommands and the
 /// REPL: each function gives the lines to print, the caller decides where they go. Every line is
@@ -149,11 +150,11 @@ public final class ProgressBar {
         let filled = width * done / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let line = String(format: "\r%@ [%@] %d/%d files  %.0f files/s  ETA %@ ", label, bar, done, total, rate, eta)
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.error.write(line)
         drawn = true
     }
 
     public func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardStream.error.write("\r\u{1B}[K") }
     }
 }

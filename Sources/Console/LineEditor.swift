@@ -1,5 +1,6 @@
 import CEdit
 import Foundation
+import StandardStreams
 
 /// The interactive line editor: libedit (emacs keys, history, our tab completion). Used only
 /// from the thread that reads lines.
@@ -96,7 +97,7 @@ final class LineEditor {
         // Back to the start of the prompt's row, clear it, write the messages, and let libedit
         // draw the prompt and the typed text again below them.
         let text = "\r\u{1B}[K" + messages.joined(separator: "\n") + "\n"
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
         abp_el_refresh(editLine)
     }
 
@@ -126,14 +127,14 @@ final class LineEditor {
         guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
         let characters = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.lastchar - info.buffer), as: UTF8.self)
         if characters.isEmpty {
-            FileHandle.standardOutput.write(Data("^C\n(Ctrl-D or 'quit' leaves; the place is saved either way)\n".utf8))
+            StandardStream.output.write("^C\n(Ctrl-D or 'quit' leaves; the place is saved either way)\n")
             return UInt8(CC_REDISPLAY)
         }
         // libedit counts wide characters (Unicode scalars): to the end, then everything before.
         let afterCursor = String(decoding: UnsafeRawBufferPointer(start: info.cursor, count: info.lastchar - info.cursor), as: UTF8.self)
         el_cursor(editLine, Int32(afterCursor.unicodeScalars.count))
         el_deletestr(editLine, Int32(characters.unicodeScalars.count))
-        FileHandle.standardOutput.write(Data("^C\n".utf8))
+        StandardStream.output.write("^C\n")
         return UInt8(CC_REDISPLAY)
     }
 
@@ -153,7 +154,7 @@ final class LineEditor {
         if completion.candidates.count > 1 {
             // Candidates are titles, tag values and file names: shown visibly, like all text from files.
             let shown = completion.candidates.map { TerminalText.visible(Tokenizer.quoted($0)) }
-            FileHandle.standardOutput.write(Data(("\n" + shown.joined(separator: "  ") + "\n").utf8))
+            StandardStream.output.write("\n" + shown.joined(separator: "  ") + "\n")
             return UInt8(CC_REDISPLAY)
         }
         return UInt8(CC_REFRESH)

@@ -1,6 +1,7 @@
 import CDBus
 import Player
 import Foundation
+import StandardStreams
 
 /// The `/org/mpris/MediaPlayer2` object, served on the MPRIS thread: everything here runs on
 /// that one thread, which alone touches the bus connection.
@@ -47,7 +48,7 @@ final class MPRISObject {
             if descriptors[0].revents != 0 {
                 bus.readAvailable()
                 guard bus.isConnected else {
-                    FileHandle.standardError.write(Data("MPRIS is off: the session bus went away\n".utf8))
+                    StandardStream.error.write("MPRIS is off: the session bus went away\n")
                     return
                 }
             }

@@ -2,6 +2,7 @@ public import Player
 import CDBus
 import Foundation
 import Synchronization
+import StandardStreams
 
 /// MPRIS2 on the session bus: media keys, desktop widgets and `playerctl` see and drive the
 /// player. Methods and property writes become the player's own typed commands (`PlayerRequest`);
@@ -71,7 +72,7 @@ public final class MPRISService: Sendable {
             }
             return service
         } catch {
-            FileHandle.standardError.write(Data("MPRIS is off: \(error)\n".utf8))
+            StandardStream.error.write("MPRIS is off: \(error)\n")
             return nil
         }
     }

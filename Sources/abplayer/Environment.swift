@@ -3,6 +3,7 @@ import Console
 import Foundation
 import PathNames
 import PluginHost
+import StandardStreams
 
 /// Where abplayer keeps things, following the XDG base directory spec.
 enum Paths {
@@ -16,7 +17,7 @@ enum Paths {
 /// plugin log line passes here, and they quote files (names, tags, an MP4 box's type): what
 /// came from a file is made visible (`TerminalText`), and a line stays one line.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((TerminalText.visible(line) + "\n").utf8))
+    StandardStream.error.write(TerminalText.visible(line) + "\n")
 }
 
 extension PluginOptions {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Console
 import Foundation
 import Library
+import StandardStreams
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Listening sessions, newest first (of one book, or all).")
@@ -65,7 +66,7 @@ struct Export: ParsableCommand {
         let database = try library.open()
         try reportingLibraryErrors(database) {
             if file == "-" {
-                FileHandle.standardOutput.write(try StateExport.encoder.encode(try database.exportState()) + Data("\n".utf8))
+                StandardStream.output.write(bytes: try StateExport.encoder.encode(try database.exportState()) + Data("\n".utf8))
             } else {
                 try database.exportState(toFile: file)
             }

@@ -6,11 +6,12 @@ import Listening
 import Player
 import PlayerCore
 import PluginHost
+import StandardStreams
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a book from its saved position, saving the position every second and at exit.",
-        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT) or SIGTERM saves and exits.")
+        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT), SIGTERM, closing the terminal (SIGHUP) or closing the pipe it writes to saves and exits.")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -64,7 +65,10 @@ struct Listen: AsyncParsableCommand {
                 printError("abplayer: \(notice.text)")
             }
         }
-        let signals = TerminationSignals { _ in continuation.yield(.stop) }
+        // SIGHUP too: the terminal it runs in closed. Stopped like Ctrl-C, the place saved.
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.stop) }
+        // Likewise when what `listen` says can no longer be written (a closed pipe or terminal).
+        StandardStream.onReaderGone { _ in continuation.yield(.stop) }
         // A player like the REPL: the book's folder is watched while it plays, so a file copied
         // in joins the book (and is heard when the book gets there). Started before playing:
         // a file copied once the book is heard is seen.

@@ -6,6 +6,7 @@ import Listening
 import Player
 import PlayerCore
 import PluginHost
+import StandardStreams
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,6 +50,8 @@ struct Play: AsyncParsableCommand {
         case player(PlayerInput)
         case command(PlayInput)
         case interrupted(signal: Int32)
+        /// Nobody reads what `play` says any more (`play … | head -1`, a closed terminal).
+        case readerGone
     }
 
     func run() async throws {
@@ -82,6 +85,7 @@ struct Play: AsyncParsableCommand {
         let view = PlayView(player: player, rates: book.media.map(\.sampleRate))
         player.onNotice = { view.show($0) }
         let signals = TerminationSignals { continuation.yield(.interrupted(signal: $0)) }
+        StandardStream.onReaderGone { _ in continuation.yield(.readerGone) }
         do {
             if let end = book.end(to: to) {
                 try player.perform(.playUntil(bookId: book.id, end: end))
@@ -112,6 +116,9 @@ struct Play: AsyncParsableCommand {
                 view.carryOut(command)
             case let .interrupted(number):
                 signal = number
+                break loop
+            case .readerGone:
+                // Like a pipeline's end: whoever wanted the output has what they wanted.
                 break loop
             }
         }

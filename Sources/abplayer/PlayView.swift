@@ -2,6 +2,7 @@ import Console
 import Foundation
 import Player
 import PlayerCore
+import StandardStreams
 
 /// What `play` shows: the file each item starts with on standard output, the player's notices on
 /// standard error with the place as exact numbers (scripts and the output tests read them), and
@@ -92,5 +93,5 @@ final class PlayView {
 
 /// Writes one line to standard output at once (unbuffered: a program reading a pipe sees it now).
 func printOutput(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStream.output.write(line + "\n")
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import StandardStreams
 
 /// `abplayer remote COMMAND...`: one command line to the player running on a library, through
 /// its control socket.
@@ -35,17 +36,20 @@ struct Remote: ParsableCommand {
             if line == "subscribe" {
                 try client.write(line)
                 _ = client.readLine() // the acknowledgement
-                while let event = client.readLine() { FileHandle.standardOutput.write(Data((event + "\n").utf8)) }
+                while let event = client.readLine() {
+                    // Whoever read the events left (`| head -1`, a closed terminal): done.
+                    guard case .success = StandardStream.output.write(event + "\n") else { return }
+                }
                 throw ControlSocketError("the player at \(client.path) stopped")
             }
             let reply = try client.send(line)
             if json {
                 let encoder = JSONEncoder.forScripts
-                print(encoder.line(reply))
+                StandardStream.output.write(encoder.line(reply) + "\n")
             } else {
                 // Exact text in the reply, made visible for the terminal; the status object as it is.
-                for line in reply.output { print(TerminalText.lines(line)) }
-                if let status = reply.status { print(status.json) }
+                for line in reply.output { StandardStream.output.write(TerminalText.lines(line) + "\n") }
+                if let status = reply.status { StandardStream.output.write(status.json + "\n") }
                 for line in reply.errors { printError(line) }
             }
             if !reply.ok { throw ExitCode.failure }

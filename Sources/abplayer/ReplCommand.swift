@@ -6,6 +6,7 @@ import MPRIS
 import Player
 import PlayerCore
 import PluginHost
+import StandardStreams
 
 /// The REPL (the default command): on a terminal with a prompt, line editing and history; from
 /// a pipe one command per line; or the commands given with `-c`.
@@ -59,7 +60,7 @@ struct Repl: AsyncParsableCommand {
         } else if isatty(STDIN_FILENO) == 1 {
             let completer = Completer(library: database, location: console.location, outputNames: outputs.names)
             source = .terminal(completer, historyPath: LineSource.historyPath())
-            print("abplayer — 'help' lists the commands, Tab completes, Ctrl-D quits.")
+            StandardStream.output.write("abplayer — 'help' lists the commands, Tab completes, Ctrl-D quits.\n")
         } else {
             source = .standardInput
         }
@@ -72,6 +73,10 @@ struct Repl: AsyncParsableCommand {
             if signal == SIGINT && notices.interruptLineEditor() { return }
             continuation.yield(.terminate)
         }
+        // The terminal closed (or the pipe read from it): a write found nobody reading. Stopped
+        // as SIGHUP stops it, the place saved and the socket removed, rather than playing on
+        // unheard-of with nothing to say it to.
+        StandardStream.onReaderGone { _ in continuation.yield(.terminate) }
         // The library follows its folders while a player runs; a `-c` script ends too soon to need
         // it. Before the control socket: a client that finds the socket finds the player set up.
         if commands == nil { console.watchLibrary() }
@@ -118,7 +123,7 @@ extension Repl {
             let outputNames = (try? plugins.makeRegistry().outputNames) ?? []
             let completer = Completer(library: database, location: ShelfLocation(), outputNames: outputNames)
             source = .terminal(completer, historyPath: LineSource.historyPath())
-            print("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).")
+            StandardStream.output.write("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).\n")
         } else {
             source = .standardInput
         }

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import StandardStreams
 
 /// Runs an async command's `async` run (through an existential, Swift would pick the inherited
 /// synchronous `run()`, which only prints help).
@@ -20,11 +21,14 @@ func exitReporting(_ error: any Error) -> Never {
     if code == .success {
         if !message.isEmpty { print(message) }
     } else if !message.isEmpty {
-        FileHandle.standardError.write(Data((TerminalText.lines(message) + "\n").utf8))
+        StandardStream.error.write(TerminalText.lines(message) + "\n")
     }
     exit(code.rawValue)
 }
 
+// A closed pipe on standard output or error is then a failed write the player stops on (see
+// `StandardStream`), not a SIGPIPE that kills it before it saves its place.
+StandardStream.ignoreBrokenPipes()
 var command: any ParsableCommand
 do {
     switch CommandLineArguments.arranged(Array(CommandLine.arguments.dropFirst())) {

@@ -8,9 +8,10 @@ struct TmuxTerminal {
     let socket: String
 
     /// `then`: a shell command run in the window after abplayer ends (to see what a shell's
-    /// prompt would see).
+    /// prompt would see). `wrapper`: a program run as the window's command with abplayer's path
+    /// and arguments as its own (to see how abplayer ends).
     init(_ abplayer: AbplayerProcess, name: String, arguments: [String], environment extra: [String: String] = [:],
-         columns: Int = 120, rows: Int = 40, then after: String? = nil) throws {
+         columns: Int = 120, rows: Int = 40, then after: String? = nil, wrapper: String? = nil) throws {
         socket = abplayer.home.appending(path: "\(name).tmux").path
         var environment = abplayer.environment.merging(extra) { $1 }
         environment["XDG_STATE_HOME"] = abplayer.home.appending(path: "state").path
@@ -18,7 +19,7 @@ struct TmuxTerminal {
         // The test runner may run with NO_COLOR set; empty means colour allowed.
         environment["NO_COLOR"] = extra["NO_COLOR"] ?? ""
         let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let command = "env \(assignments) '\(BuildProducts.abplayer.path)' " + arguments.map { "'\($0)'" }.joined(separator: " ")
+        let command = "env \(assignments) " + (wrapper.map { "'\($0)' " } ?? "") + "'\(BuildProducts.abplayer.path)' " + arguments.map { "'\($0)'" }.joined(separator: " ")
             + (after.map { "; " + $0 } ?? "")
         // The tmux server this forks keeps every descriptor it inherits open, among them the
         // pipes Foundation watches to see the child exit: so close all but 0-2 first, and send

@@ -1,4 +1,5 @@
 import Foundation
+import StandardStreams
 
 /// The REPL of a second `abplayer` on a library whose player already runs: every line goes
 /// through the control socket and the answers are printed as the REPL prints them. It never
@@ -64,10 +65,10 @@ public enum RemoteRepl {
     /// Written at once, not through `print`'s buffer: a script on a pipe reads each answer
     /// before sending its next line.
     static func printOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.write(text + "\n")
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.error.write(text + "\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StandardStreams
 
 /// The terminal while a full screen shows: raw mode (keys arrive one by one, not echoed), the
 /// alternate screen buffer and a hidden cursor. `restore()` puts everything back, so the REPL's
@@ -51,6 +52,6 @@ final class RawTerminal {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
     }
 }
