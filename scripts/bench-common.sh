@@ -8,7 +8,9 @@ measure() {
     local walls=() cpus=() rss=0 report="$work/time.out"
     for _ in $(seq "$runs"); do
         /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" </dev/null >/dev/null 2>&1 || true
-        read -r wall user sys kib <"$report"
+        # The figures are the report's last line: a failing command's report starts with "Command
+        # exited with non-zero status N".
+        read -r wall user sys kib < <(tail -n 1 "$report")
         walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
         [ "$kib" -gt "$rss" ] && rss=$kib
     done

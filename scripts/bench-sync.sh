@@ -100,11 +100,14 @@ lines=$(cat "$journals"/*.abplayer-journal | wc -l)
 
 # A library syncing through FOLDER: a copy of the 10,000-book one. Its own journal goes to FOLDER
 # too, so FOLDER is a copy of the journals (hard links: no device writes another's file).
-syncing_library() { # name folder
+# BINARY (default: this build) sets it up, after SQL: the library was made by this build, in its
+# schema, which an older build refuses to open until the newer migrations are undone.
+syncing_library() { # name folder [binary sql]
     rm -rf "$work/$1.sqlite"* "$2"
     mkdir -p "$2" && ln "$journals"/*.abplayer-journal "$2"/
     cp "$lib" "$work/$1.sqlite"
-    "$abplayer" sync dir --library "$work/$1.sqlite" "$2" >/dev/null
+    [ -z "${4:-}" ] || sqlite3 "$work/$1.sqlite" "$4"
+    "${3:-$abplayer}" sync dir --library "$work/$1.sqlite" "$2" >/dev/null
     echo "$work/$1.sqlite"
 }
 
@@ -136,7 +139,9 @@ compare "sync now, nothing new: $devices journals merged and applied (target < 1
 # The same exchange by the previous landing's binary, in this run (the journal reader's checks
 # against hostile folders must not cost the merge its figure).
 if baseline=$(baseline_abplayer); then
-    base_lib=$(syncing_library baseline-now "$work/baseline-now-folder")
+    # (v13, how this library left its journal, came after 93c3d8d.)
+    base_lib=$(syncing_library baseline-now "$work/baseline-now-folder" "$baseline" \
+        "ALTER TABLE syncState DROP COLUMN journalMark; DELETE FROM grdb_migrations WHERE identifier = 'v13-sync-journal-mark'")
     "$baseline" sync now --library "$base_lib" >/dev/null 2>&1 || true
     "$baseline" sync now --library "$base_lib" >/dev/null 2>&1 || true
     compare "sync now, nothing new: this build against $baseline_commit (the previous landing)" "<= 1.05" \
