@@ -110,7 +110,7 @@ var targets: [Target] = [
         ],
         swiftSettings: strictSwift
     ),
-    .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport", exclude: ["README.md"], swiftSettings: strictSwift),
+    .target(name: "TestSupport", dependencies: ["PlayerCore"], path: "Tests/TestSupport", exclude: ["README.md"], swiftSettings: strictSwift),
     .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(
         name: "PluginHostTests",

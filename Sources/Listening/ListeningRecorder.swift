@@ -27,17 +27,20 @@ public final class ListeningRecorder {
     /// goes on, the next save tries again.
     public var onError: (any Error) -> Void = { _ in }
 
-    private let clock = ContinuousClock()
-    private var lastSave: ContinuousClock.Instant?
+    /// The player's clock: when the last save was, how long a session ran.
+    private let clock: any PlayerClock
+    private var lastSave: Duration?
     private var heard: PlaybackPosition?
-    private var session: (id: Int64, started: ContinuousClock.Instant)?
+    private var session: (id: Int64, started: Duration)?
     /// Source seconds skip silence cut out during the session under way (saved with it).
     private var silenceSkippedInSession = 0.0
     /// Items that failed to open or decode: a position in them is not where the listener is.
     private var failedItems: Set<Int> = []
 
-    public init(library: LibraryDatabase, bookId: Int64, mediaIds: [Int64], start: PlaybackPosition, speed: Double = 1) {
+    public init(library: LibraryDatabase, bookId: Int64, mediaIds: [Int64], start: PlaybackPosition, speed: Double = 1,
+                clock: any PlayerClock = MonotonicClock()) {
         self.library = library
+        self.clock = clock
         self.bookId = bookId
         self.mediaIds = mediaIds
         self.speed = speed

@@ -79,10 +79,7 @@ extension PlayerController {
         let delay = max(.zero, session.sleepTimer.remaining() - .seconds(SleepTimer.fadeSeconds))
         let generation = session.sleepTimer.generation
         let wake = wake
-        session.sleepTimer.wakeUp = Task {
-            try? await Task.sleep(for: delay)
-            if !Task.isCancelled { wake(.sleepTimerDue(generation: generation)) }
-        }
+        session.sleepTimer.wakeUp = clock.schedule(after: delay) { wake(.sleepTimerDue(generation: generation)) }
     }
 
     /// The wake-up came: fade out over what is left (10 s, or less when set shorter), or sleep on

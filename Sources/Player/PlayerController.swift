@@ -48,9 +48,13 @@ public final class PlayerController {
     /// The books whose loudness is being measured in the background.
     var measuringLoudness: Set<Int64> = []
 
+    /// What the player's timers run on (the tests' clock in tests).
+    let clock: any PlayerClock
+
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
-                wake: @escaping @Sendable (PlayerInput) -> Void) {
+                clock: any PlayerClock = MonotonicClock(), wake: @escaping @Sendable (PlayerInput) -> Void) {
         self.library = library
+        self.clock = clock
         self.decoders = decoders
         self.outputs = outputs
         self.chosenOutput = output
@@ -247,19 +251,16 @@ public final class PlayerController {
         let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
         let sinks = try openOutput(outputName)
         close()
-        let engine = PlaybackEngine(decoders: decoders, sinks: sinks)
-        let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
-        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
-                                    library: library, engine: engine, outputName: outputName, start: startPosition)
-        session.timeline.userChapters = try library.userChapters(ofBook: book.id!)
-        let title = book.title
-        session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         generation += 1
         let generation = generation
         let wake = wake
-        Task.detached {
-            for await event in engine.events { wake(.engine(event, generation: generation)) }
-        }
+        let engine = PlaybackEngine(decoders: decoders, sinks: sinks) { wake(.engine($0, generation: generation)) }
+        let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
+        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
+                                    library: library, engine: engine, outputName: outputName, start: startPosition, clock: clock)
+        session.timeline.userChapters = try library.userChapters(ofBook: book.id!)
+        let title = book.title
+        session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         self.session = session
         prepare(session)
         // Smart rewind across runs of the player and book switches: the time since the place

@@ -6,18 +6,19 @@ struct RewindState {
     /// The most auto-rewind goes back on resume; nil: off.
     var maxSeconds: Double?
     /// When the engine reported the pause now under way (nil while playing, or after a jump).
-    var pausedSince: ContinuousClock.Instant?
+    /// On the player's clock.
+    var pausedSince: Duration?
 }
 
 extension PlayerSession {
     /// Before resuming: goes back by `AutoRewind`'s amount for the time paused (measured from the
-    /// engine's pause report with the monotonic clock), never past the start of the chapter, or
+    /// engine's pause report with the player's clock), never past the start of the chapter, or
     /// of the item when the chapter began in an earlier one. Not a jump: no bookmark to undo.
     /// Returns how far it went back, in seconds (nil: not at all).
     func rewindAfterPause() -> Double? {
         guard state == .paused, let pausedSince = rewind.pausedSince, let maxSeconds = rewind.maxSeconds else { return nil }
         rewind.pausedSince = nil
-        let seconds = AutoRewind.seconds(pausedFor: pausedSince.duration(to: .now).seconds, maxSeconds: maxSeconds)
+        let seconds = AutoRewind.seconds(pausedFor: (clock.now - pausedSince).seconds, maxSeconds: maxSeconds)
         return goBack(seconds: seconds) { jump(to: $0, kind: nil) }
     }
 

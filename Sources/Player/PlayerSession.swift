@@ -20,7 +20,9 @@ final class PlayerSession {
     /// In shuffle, the order of this pass (a permutation of the items, decided once), which both
     /// the engine's automatic advance and `next`/`prev` follow; nil in order.
     var shufflePlan: [Int]?
-    var sleepTimer = SleepTimer()
+    var sleepTimer: SleepTimer
+    /// The player's clock: the sleep timer's countdown, how long a pause lasted.
+    let clock: any PlayerClock
     /// What skip silence saved since the book was loaded, for the time left as heard.
     var silence = SilenceSavings()
     var rewind = RewindState()
@@ -42,8 +44,10 @@ final class PlayerSession {
     let loadedAt: PlaybackPosition
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
-         engine: PlaybackEngine, outputName: String, start: PlaybackPosition) {
+         engine: PlaybackEngine, outputName: String, start: PlaybackPosition, clock: any PlayerClock) {
         self.book = book
+        self.clock = clock
+        self.sleepTimer = SleepTimer(clock: clock)
         self.numbering = ItemNumbering(mediaIds: media.map { $0.id! })
         self.engine = engine
         self.timeline = BookTimeline(media: media)
@@ -52,7 +56,7 @@ final class PlayerSession {
         self.place = PlaceTracker(position: start)
         self.loadedAt = start
         self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: numbering.mediaIds, start: start,
-                                          speed: settings.speed)
+                                          speed: settings.speed, clock: clock)
     }
 
     var position: PlaybackPosition { place.position }
@@ -139,7 +143,7 @@ final class PlayerSession {
         case let .stateChanged(state):
             reportedState = state
             if state == requestedState || state == .stopped { requestedState = nil }
-            rewind.pausedSince = state == .paused ? .now : nil
+            rewind.pausedSince = state == .paused ? clock.now : nil
         case let .silenceSkipped(_, frames, rate):
             silence.skipped(frames: frames, rate: rate)
         case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,

@@ -3,8 +3,8 @@ import PlayerCore
 /// The sleep timer's setting and, for a duration, its countdown.
 ///
 /// A duration counts down only while the book plays, as in BookPlayer and Smart AudioBook
-/// Player: a paused book does not use the timer up. The time is measured with the monotonic
-/// clock between the engine's state changes, never by counting ticks.
+/// Player: a paused book does not use the timer up. The time is measured with the player's clock
+/// (monotonic; the tests' own in tests) between the engine's state changes, never by counting ticks.
 struct SleepTimer {
     enum Mode: Equatable {
         case off
@@ -19,9 +19,10 @@ struct SleepTimer {
     private(set) var mode = Mode.off
     /// What was left when the countdown last stopped or started.
     private var left: Duration = .zero
-    private var runningSince: ContinuousClock.Instant?
+    private var runningSince: Duration?
     /// Wakes the console when the fade should start; replaced at every change.
-    var wakeUp: Task<Void, Never>?
+    var wakeUp: ClockAlarm?
+    let clock: any PlayerClock
     /// Cancels the console asked the engine for, whose reports are not news.
     var expectedCancels = 0
     /// Tells a stale wake-up from the current one.
@@ -32,9 +33,13 @@ struct SleepTimer {
     /// `sleep cycle`'s durations, in minutes.
     static let cycleMinutes = [15.0, 30, 45, 60]
 
-    func remaining(at now: ContinuousClock.Instant = .now) -> Duration {
+    init(clock: any PlayerClock) { self.clock = clock }
+
+    func remaining() -> Duration { remaining(at: clock.now) }
+
+    private func remaining(at now: Duration) -> Duration {
         guard let runningSince else { return left }
-        return max(.zero, left - runningSince.duration(to: now))
+        return max(.zero, left - (now - runningSince))
     }
 
     var isCounting: Bool { runningSince != nil }
@@ -48,12 +53,12 @@ struct SleepTimer {
     mutating func set(_ newMode: Mode, seconds: Double = 0, playing: Bool) {
         mode = newMode
         left = .seconds(Self.bounded(seconds))
-        runningSince = playing && isDuration ? .now : nil
+        runningSince = playing && isDuration ? clock.now : nil
         replaceWakeUp()
     }
 
     mutating func extend(by seconds: Double, playing: Bool) {
-        let now = ContinuousClock.now
+        let now = clock.now
         left = min(remaining(at: now) + .seconds(Self.bounded(seconds)), .seconds(Self.longestSeconds))
         if case let .duration(set) = mode { mode = .duration(set: set + seconds) } else { mode = .duration(set: seconds) }
         runningSince = playing ? now : nil
@@ -63,7 +68,7 @@ struct SleepTimer {
     /// The book started or stopped playing: the countdown runs only while it plays.
     mutating func playing(_ isPlaying: Bool) {
         guard isDuration else { return }
-        let now = ContinuousClock.now
+        let now = clock.now
         if isPlaying, runningSince == nil {
             runningSince = now
         } else if !isPlaying, runningSince != nil {

@@ -10,12 +10,18 @@ import Synchronization
 /// sink's own thread pulls.
 public final class PlaybackEngine: Sendable {
     private let core: EngineCore
+    /// What happens, in order. Empty (finished at once) when the engine was made with `onEvent`.
     public let events: AsyncStream<PlaybackEvent>
 
-    public init(decoders: any DecoderOpener, sinks: any SinkOpener) {
-        let (events, emit) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    /// `onEvent`: called with each event on the decoder thread as it happens, instead of
+    /// publishing it on `events` (the player controller, which forwards it to its owner's queue
+    /// without a task in between: an event is queued by the time the decoder thread rests, which
+    /// is what lets a test's clock step in lockstep with it). It must not block.
+    public init(decoders: any DecoderOpener, sinks: any SinkOpener, onEvent: (@Sendable (PlaybackEvent) -> Void)? = nil) {
+        let (events, stream) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(1024))
         self.events = events
-        core = EngineCore(emit: emit)
+        if onEvent != nil { stream.finish() }
+        core = EngineCore(emit: EventEmitter(stream: stream, handler: onEvent))
         // The thread owns the core, not the engine: it outlives the engine until it has handled
         // the shutdown that the engine's deinit sends.
         let producer = Producer(core: core, decoders: decoders, sinks: sinks)
@@ -189,9 +195,9 @@ final class EngineCore: Sendable {
     let shared = Mutex(Shared())
     /// Wakes the decoder thread when it sleeps without a ring buffer to wait on.
     let commandSignal = DispatchSemaphore(value: 0)
-    let emit: AsyncStream<PlaybackEvent>.Continuation
+    let emit: EventEmitter
 
-    init(emit: AsyncStream<PlaybackEvent>.Continuation) { self.emit = emit }
+    init(emit: EventEmitter) { self.emit = emit }
 
     /// The oldest command not yet handled. The rest stay queued, where a write waiting for the
     /// sink can see them (`hasCommandEndingTheAudio`).
@@ -238,4 +244,16 @@ final class EngineCore: Sendable {
             return position.map { ($0, shared.itemListsReplaced) }
         }
     }
+}
+
+/// Where the engine's events go: its `events` stream, or the handler it was made with.
+struct EventEmitter: Sendable {
+    let stream: AsyncStream<PlaybackEvent>.Continuation
+    let handler: (@Sendable (PlaybackEvent) -> Void)?
+
+    func yield(_ event: PlaybackEvent) {
+        if let handler { handler(event) } else { stream.yield(event) }
+    }
+
+    func finish() { stream.finish() }
 }

@@ -22,7 +22,7 @@ struct PositionReporter {
     /// item when the heard item changed. `sinkRate` measures the tenth when the item's own rate
     /// is no longer known.
     mutating func report(_ heard: PlaybackPosition, force: Bool, sinkRate: Int?,
-                         to emit: AsyncStream<PlaybackEvent>.Continuation) {
+                         to emit: EventEmitter) {
         if reported?.item != heard.item, let info = openedItems[heard.item] {
             emit.yield(.itemChanged(info))
             // Only this one is done with: with repeat or shuffle, the next item may be any other.

@@ -242,6 +242,9 @@ final class Producer: @unchecked Sendable {
         while room >= Self.chunkFrames / 4 && dsp.maxOutputFrames(forInput: room) > ring.freeFrames { room /= 2 }
         if room < Self.chunkFrames / 4 {
             startSinkIfStopped()
+            // Reported before the rest too: a consumer that waits for the producer to rest
+            // (the tests' clocked sink) then finds what it took already reported.
+            updateLatencyAndReport()
             ring.waitForSpace(timeout: 0.2)
             updateLatencyAndReport()
             return

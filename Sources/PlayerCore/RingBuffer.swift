@@ -20,6 +20,7 @@ public final class RingBuffer: @unchecked Sendable {
     private let wakeConsumer: UnsafeMutablePointer<sem_t>
     /// The frames a consumer sleeping in `waitForData` waits for; 0 when none sleeps.
     private let consumerWants = Atomic<Int>(0)
+    private let rests = Atomic<Int>(0)
 
     public init(channels: Int, capacityFrames: Int) {
         precondition(channels > 0 && capacityFrames > 0)
@@ -120,8 +121,14 @@ public final class RingBuffer: @unchecked Sendable {
         read.store(written.load(ordering: .acquiring), ordering: .releasing)
     }
 
-    /// Sleeps until the consumer takes something, `wake()` is called, or `seconds` pass.
+    /// How many times the producer has come to rest in `waitForSpace`. A consumer that is also the
+    /// clock (the tests' clocked sink) wakes the producer after a pull and waits for this to move:
+    /// whatever the pull made happen (a report, a pause at a faded end) has happened by then.
+    public var producerRests: Int { rests.load(ordering: .acquiring) }
+
+    /// Sleeps until `wake()` is called or `seconds` pass.
     public func waitForSpace(timeout seconds: Double) {
+        rests.add(1, ordering: .acquiringAndReleasing)
         var deadline = Self.deadline(after: seconds)
         while sem_timedwait(wakeProducer, &deadline) == -1 && errno == EINTR {}
     }

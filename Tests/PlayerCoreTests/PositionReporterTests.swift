@@ -10,9 +10,9 @@ import Testing
     }
 
     /// The events `body` publishes, as short strings.
-    static func events(_ body: (AsyncStream<PlaybackEvent>.Continuation) -> Void) async -> [String] {
+    static func events(_ body: (EventEmitter) -> Void) async -> [String] {
         let (stream, emit) = AsyncStream.makeStream(of: PlaybackEvent.self)
-        body(emit)
+        body(EventEmitter(stream: emit, handler: nil))
         emit.finish()
         var events: [String] = []
         for await event in stream {

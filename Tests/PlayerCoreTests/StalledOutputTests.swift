@@ -42,7 +42,7 @@ import Testing
         // Given the decoder thread's writer with a sink that takes nothing, writing twice what
         // its ring holds (as a resampler's flush can), so it waits for room
         let (_, emit) = AsyncStream.makeStream(of: PlaybackEvent.self)
-        let core = EngineCore(emit: emit)
+        let core = EngineCore(emit: EventEmitter(stream: emit, handler: nil))
         let producer = Producer(core: core, decoders: CountingOpener(), sinks: StalledOpener())
         let ring = try #require(producer.ensureSink(for: AudioFormat(rate: 1000, channels: 1)))
         let samples = [Float](repeating: 0.5, count: ring.capacityFrames * 2)

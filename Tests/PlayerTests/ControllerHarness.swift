@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Library
 import Listening
 @testable import Player
@@ -23,7 +24,8 @@ final class ControllerHarness {
     /// The controller's inputs, and the deadlines of `run` (by number: a late one from an
     /// earlier run is ignored).
     private enum Input: Sendable {
-        case player(PlayerInput)
+        /// Something was put in `queued`.
+        case arrived
         case deadline(Int)
         case libraryChanged([LibraryChange])
     }
@@ -40,23 +42,53 @@ final class ControllerHarness {
 
     /// `paced`: the null sink plays in real time; else as fast as the decoder goes.
     /// `wavOutput`: the wav sink writes what is heard to this file instead (paced the same way).
-    init(_ name: String, paced: Bool = true, wavOutput: URL? = nil) throws {
-        folder = try BuildProducts.temporaryDirectory("player-\(name)")
-        library = try LibraryDatabase(path: folder.appending(path: "library.sqlite").path)
+    convenience init(_ name: String, paced: Bool = true, wavOutput: URL? = nil) throws {
         let registry = Self.registry
         let sink = wavOutput.map { ("wav", ["path": $0.path]) } ?? ("null", [:])
         let outputs = Outputs(
             open: { _ in try registry.sinkOpener(pluginID: sink.0, options: sink.1.merging(["paced": paced ? "true" : "false"]) { $1 }) },
             automatic: { _ in sink.0 }, names: [sink.0])
+        try self.init(name, outputs: outputs, clock: MonotonicClock())
+    }
+
+    /// On the test's clock: the player's timers run on `clock`, and the output is `output`, which
+    /// takes audio only in `advance` (GstTestClock's and FakeClock's way). Nothing plays between
+    /// two calls of `advance`, however long the machine takes.
+    convenience init(clocked name: String, output: ClockedOutput = ClockedOutput()) throws {
+        let outputs = Outputs(open: { _ in output }, automatic: { _ in "clocked" }, names: ["clocked"])
+        let clock = ManualClock()
+        try self.init(name, outputs: outputs, clock: clock)
+        manualClock = clock
+        clockedOutput = output
+    }
+
+    private init(_ name: String, outputs: Outputs, clock: any PlayerClock) throws {
+        folder = try BuildProducts.temporaryDirectory("player-\(name)")
+        library = try LibraryDatabase(path: folder.appending(path: "library.sqlite").path)
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
         inputs = stream.makeAsyncIterator()
         self.continuation = continuation
-        controller = PlayerController(library: library, decoders: registry, outputs: outputs, output: nil,
-                                      wake: { continuation.yield(.player($0)) })
+        let queued = queued
+        controller = PlayerController(library: library, decoders: Self.registry, outputs: outputs, output: nil, clock: clock,
+                                      wake: { input in
+                                          queued.items.withLock { $0.append(input) }
+                                          continuation.yield(.arrived)
+                                      })
         controller.onNotice = { [unowned self] in notices.append($0) }
     }
 
+    /// The test's clock and output, for a harness made `clocked`.
+    private(set) var manualClock: ManualClock?
+    private(set) var clockedOutput: ClockedOutput?
+    /// What the controller posted (engine events, timers), in order, not yet handed to it:
+    /// posted on other threads, handed over on the test's task.
+    private let queued = InputQueue()
+    private final class InputQueue: Sendable {
+        let items = Mutex<[PlayerInput]>([])
+    }
+
     deinit {
+        clockedOutput?.release()
         watch?.stop()
         controller.close()
     }
@@ -112,11 +144,12 @@ final class ControllerHarness {
             continuation.yield(.deadline(run))
         }
         defer { timer.cancel() }
-        while !condition() {
+        while true {
+            handleQueued()
+            if condition() { return true }
             switch await inputs.next() {
-            case let .player(input)?:
-                if case let .engine(event, _) = input { events.append(event) }
-                controller.handle(input)
+            case .arrived?:
+                continue
             case let .deadline(number)?:
                 if number == run { return condition() }
             case let .libraryChanged(changes)?:
@@ -126,7 +159,38 @@ final class ControllerHarness {
                 return false
             }
         }
-        return true
+    }
+
+    /// Plays `duration` on the test's clock (a harness made `clocked`): while the engine plays,
+    /// the output takes exactly that much audio, in steps of at most `step` that also stop at
+    /// every alarm due on the way; after each step the engine has done what it made due and
+    /// the controller has handled what it posted, before the clock moves on.
+    func advance(by duration: Duration, step: Duration = .milliseconds(100)) {
+        guard let clock = manualClock, let output = clockedOutput else { fatalError("advance needs a clocked harness") }
+        let target = clock.now + duration
+        handleQueued()
+        while clock.now < target {
+            var end = min(target, clock.now + step)
+            if let alarm = clock.nextDeadline, alarm > clock.now, alarm < end { end = alarm }
+            let length = end - clock.now
+            if controller.session?.state == .playing {
+                // Asked to play: the engine starts its output once it has audio to give.
+                _ = waitUntil(within: 30, every: 0.001) { output.isPlaying || controller.session?.state != .playing }
+            }
+            if output.isPlaying, let rate = output.sinkRate {
+                output.pull(Int((Double(rate) * (length / .seconds(1))).rounded()))
+            }
+            clock.advance(by: length)
+            handleQueued()
+        }
+    }
+
+    /// Hands the controller everything posted so far, in order.
+    private func handleQueued() {
+        while let input = queued.items.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            if case let .engine(event, _) = input { events.append(event) }
+            controller.handle(input)
+        }
     }
 
     /// Runs until the engine reports hearing a place that satisfies `condition`.

@@ -221,65 +221,80 @@ import Testing
     }
 
     @Test func autoRewindGoesBackForTheTimePausedButNeverPastTheItemStart() async throws {
-        // Given a book playing 20 s in, then paused
-        let player = try ControllerHarness("rewind")
+        // Given a book on the test's clock, playing 20 s in, then paused
+        let player = try ControllerHarness(clocked: "rewind")
         let book = try player.book("Long", itemSeconds: [120])
         try player.perform(.play(bookId: book))
         try player.perform(.seek(.absolute(seconds: 20)))
-        #expect(await player.runUntilHeard { $0.frame >= Int64(20 * Self.rate) })
+        player.advance(by: .seconds(1))
         try player.perform(.pause)
         #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
         let pausedAt = player.status.itemPosition
+        #expect(abs(pausedAt - 21) < 0.01, "paused at \(pausedAt)")
 
-        // When it resumes after what counts as a minute's pause
-        player.controller.session?.rewind.pausedSince = .now - .seconds(60)
+        // When a minute passes paused (in microseconds), and it resumes
+        player.advance(by: .seconds(60))
+        #expect(player.status.itemPosition == pausedAt, "nothing played while paused")
         try player.perform(.toggle)
 
-        // Then it went back AutoRewind's amount for a minute (about 9 s), said so, and plays
+        // Then it went back AutoRewind's amount for exactly a minute (about 9 s), said so, and plays
         let back = AutoRewind.seconds(pausedFor: 60, maxSeconds: AutoRewind.defaultMaxSeconds)
-        #expect(abs(player.status.itemPosition - (pausedAt - back)) < 0.2, "\(pausedAt) -> \(player.status.itemPosition)")
-        #expect(player.notices.contains { if case let .rewound(seconds) = $0 { abs(seconds - back) < 0.1 } else { false } })
+        #expect(abs(player.status.itemPosition - (pausedAt - back)) < 0.01, "\(pausedAt) -> \(player.status.itemPosition)")
+        #expect(player.notices.contains { if case let .rewound(seconds) = $0 { abs(seconds - back) < 0.01 } else { false } })
         #expect(player.status.state == "playing")
 
-        // and near the start of the item, a long pause goes back only to 0:00
+        // and near the start of the item, a two-hour pause goes back only to 0:00
         try player.perform(.seek(.absolute(seconds: 2)))
+        player.advance(by: .milliseconds(500))
         try player.perform(.pause)
         #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
-        player.controller.session?.rewind.pausedSince = .now - .seconds(7200)
+        player.advance(by: .seconds(7200), step: .seconds(60))
         try player.perform(.play(bookId: nil))
         #expect(player.status.itemPosition == 0)
+
+        // and a pause under 10 s goes back not at all
+        player.advance(by: .seconds(5))
+        try player.perform(.pause)
+        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        let short = player.status.itemPosition
+        player.advance(by: .milliseconds(9900))
+        try player.perform(.toggle)
+        #expect(player.status.itemPosition == short)
 
         // and with rewind off, nothing
         guard case .rewind(nil) = try player.perform(.rewind(.off)) else { Issue.record("rewind still on"); return }
         try player.perform(.seek(.absolute(seconds: 10)))
+        player.advance(by: .milliseconds(500))
         try player.perform(.pause)
         #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
         let here = player.status.itemPosition
-        player.controller.session?.rewind.pausedSince = .now - .seconds(7200)
+        player.advance(by: .seconds(7200), step: .seconds(60))
         try player.perform(.toggle)
         #expect(player.status.itemPosition == here)
     }
 
     @Test func thePositionIsSavedEverySecondWhilePlayingAndExactlyAtPause() async throws {
-        // Given a book playing in real time
-        let player = try ControllerHarness("save")
+        // Given a book playing on the test's clock
+        let player = try ControllerHarness(clocked: "save")
         let book = try player.book("Saved", itemSeconds: [60])
         try player.perform(.play(bookId: book))
 
-        // When 2 s have been heard, something at most that far is saved
-        #expect(await player.runUntilHeard { $0.frame >= Int64(2 * Self.rate) })
-        let heard = player.status.itemPosition
-        let saved = Double(try player.saved(book).frame) / Self.rate
-        #expect(saved <= heard, "saved \(saved), heard \(heard)")
-        // Then after another second and a half of playing (real time: the sink is paced), a newer
-        // place is saved, without a pause or a stop: the saves follow the playing. (Not timed
-        // closer than that: when the test's task is starved, the events come in bursts, and a
-        // second and a half of them can be handed over within the second between two saves, so
-        // the newer save is waited for.)
-        #expect(await player.runUntilHeard { Double($0.frame) / Self.rate >= heard + 1.5 })
-        #expect(await player.run(until: { ((try? player.saved(book).frame).map { Double($0) / Self.rate } ?? 0) > saved }))
-        let later = Double(try player.saved(book).frame) / Self.rate
-        #expect(later > saved && later <= player.status.itemPosition, "saved \(saved) then \(later)")
+        // When it plays 10 s, a tenth of a second at a time
+        var savedEachTenth: [Double] = []
+        for _ in 0..<100 {
+            player.advance(by: .milliseconds(100))
+            savedEachTenth.append(Double(try player.saved(book).frame) / Self.rate)
+        }
+
+        // Then the place saved moved on about once a second, never ahead of what was heard and
+        // never more than a second behind it
+        let moves = zip(savedEachTenth, savedEachTenth.dropFirst()).filter { $0 != $1 }.count
+        #expect((9...11).contains(moves), "the saved place moved \(moves) times in 10 s: \(savedEachTenth)")
+        for (tenth, saved) in savedEachTenth.enumerated() {
+            let heard = Double(tenth + 1) / 10
+            #expect(saved <= heard + 0.001 && saved > heard - 1.05, "after \(heard) s heard, saved \(saved)")
+        }
+        #expect(abs(player.status.itemPosition - 10) < 0.001, "heard \(player.status.itemPosition) after 10 s")
 
         // When it pauses, the place saved is the place heard
         try player.perform(.pause)
