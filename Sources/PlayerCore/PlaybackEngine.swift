@@ -133,6 +133,10 @@ public final class PlaybackEngine: Sendable {
 
     public var state: PlaybackState { core.shared.withLock { $0.state } }
 
+    /// Whether commands sent are still queued or being handled on the decoder thread (a test
+    /// on its own clock waits for them before it moves the time on).
+    public var isHandlingCommands: Bool { core.isHandlingCommands }
+
     /// The speed last asked for (1 until `setSpeed`).
     public var speed: Double { core.shared.withLock { $0.requestedSpeed } }
     /// The volume last asked for, in percent (100 until `setVolume`).
@@ -178,6 +182,9 @@ final class EngineCore: Sendable {
 
     struct Shared {
         var commands: [Command] = []
+        /// Commands sent, and those the decoder thread has finished handling.
+        var commandsSent = 0
+        var commandsHandled = 0
         var state = PlaybackState.stopped
         var clock = PositionClock()
         var ring: RingBuffer?
@@ -224,6 +231,7 @@ final class EngineCore: Sendable {
     func send(_ command: Command) {
         let ring = shared.withLock { shared in
             shared.commands.append(command)
+            shared.commandsSent += 1
             return shared.ring
         }
         ring?.wake()
@@ -231,6 +239,11 @@ final class EngineCore: Sendable {
     }
 
     var position: PlaybackPosition? { numberedPosition?.position }
+
+    /// The decoder thread finished handling a command taken with `takeCommand`.
+    func commandHandled() { shared.withLock { $0.commandsHandled += 1 } }
+
+    var isHandlingCommands: Bool { shared.withLock { $0.commandsHandled < $0.commandsSent } }
 
     var numberedPosition: (position: PlaybackPosition, itemListsReplaced: Int)? {
         shared.withLock { shared in

@@ -60,6 +60,7 @@ final class Producer: @unchecked Sendable {
                     return
                 }
                 handle(command)
+                core.commandHandled()
                 continue
             }
             if writeAbandoned { resyncAfterAbandonedWrite() }

@@ -168,7 +168,7 @@ final class ControllerHarness {
     func advance(by duration: Duration, step: Duration = .milliseconds(100)) {
         guard let clock = manualClock, let output = clockedOutput else { fatalError("advance needs a clocked harness") }
         let target = clock.now + duration
-        handleQueued()
+        settle()
         while clock.now < target {
             var end = min(target, clock.now + step)
             if let alarm = clock.nextDeadline, alarm > clock.now, alarm < end { end = alarm }
@@ -181,8 +181,19 @@ final class ControllerHarness {
                 output.pull(Int((Double(rate) * (length / .seconds(1))).rounded()))
             }
             clock.advance(by: length)
-            handleQueued()
+            settle()
         }
+    }
+
+    /// Hands the controller what was posted until the engine has handled every command sent
+    /// (a pause is paused, and its event handled, before the clock moves on).
+    private func settle() {
+        repeat {
+            handleQueued()
+            if let engine = controller.session?.engine {
+                _ = waitUntil(within: 30, every: 0.0005) { !engine.isHandlingCommands }
+            }
+        } while !queued.items.withLock(\.isEmpty)
     }
 
     /// Hands the controller everything posted so far, in order.
