@@ -92,43 +92,43 @@ import Testing
         #expect(AudioAnalysis.secondAt(frame: 22050, in: wav.samples, channels: 2, rate: 44100) == 0)
     }
 
-    /// Synchronous on purpose: its waits block this thread (Thread.sleep) instead of yielding it.
-    /// An async test must get a cooperative-pool thread back after each suspension, and on 2
-    /// cores the blocking end-to-end tests running beside it can hold both for many seconds: the
-    /// file then played to its end before the pause was sent. Times are still measured.
+    /// The engine, once it has handled every command sent, with its output taking audio when it
+    /// plays: what a test on its own clock waits for before it pulls.
+    static func settle(_ engine: PlaybackEngine, _ output: ClockedOutput) -> Bool {
+        waitUntil(within: 60, every: 0.001) {
+            !engine.isHandlingCommands && (engine.state != .playing || output.isPlaying)
+        }
+    }
+
     @Test func pauseHoldsThePositionAndResumeContinuesWithoutReopening() throws {
-        // Given a 20 s file playing in real time to the null output
+        // Given a 20 s file playing to the test's output, 1 s taken
         let registry = Self.registry()
         let opener = CountingOpener(registry)
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
-        let engine = PlaybackEngine(
-            decoders: opener, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
-        let clock = ContinuousClock()
-        let loaded = clock.now
+        let output = ClockedOutput()
+        let engine = PlaybackEngine(decoders: opener, sinks: output)
         engine.load([mp3.path])
-        Thread.sleep(forTimeInterval: 1)
+        #expect(Self.settle(engine, output))
+        #expect(output.pull(44100) == 44100)
         // When paused
         engine.pause()
-        let playedFor = (clock.now - loaded) / .seconds(1)
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(Self.settle(engine, output))
+        // Then the position is the second heard, and holds however long it is asked to play
         let paused = try #require(engine.position)
-        // Then the position is no further than the clock allows (a little less: the output starts
-        // once the buffer is full) and holds still
-        let pausedSeconds = Double(paused.frame) / 44100
-        #expect(pausedSeconds <= playedFor + 0.05 && pausedSeconds > playedFor - 0.6, "heard \(pausedSeconds) s in \(playedFor) s")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(paused == PlaybackPosition(item: 0, frame: 44100))
+        #expect(output.pull(44100) == 0)
         #expect(engine.state == .paused)
         #expect(engine.position == paused)
         // When resumed, it continues from there, without opening the file again
-        let resumedAt = clock.now
         engine.play()
-        Thread.sleep(forTimeInterval: 0.7)
-        let resumed = try #require(engine.position)
-        let resumedFor = (clock.now - resumedAt) / .seconds(1)
-        let advanced = Double(resumed.frame - paused.frame) / 44100
+        #expect(Self.settle(engine, output))
+        #expect(output.pull(30870) == 30870)
         #expect(engine.state == .playing)
-        #expect(advanced > 0.1 && advanced <= resumedFor + 0.05, "advanced \(advanced) s in \(resumedFor) s")
+        #expect(engine.position == PlaybackPosition(item: 0, frame: 44100 + 30870))
         #expect(opener.opens.withLock { $0 } == 1)
+        // and what was heard is the source's first 1.7 s, without a gap or a repeat at the pause
+        let seconds = SecondTrack(output.audio, channels: 1, rate: 44100).seconds
+        #expect(seconds == [0, 1], "\(seconds)")
         engine.shutdown()
     }
 

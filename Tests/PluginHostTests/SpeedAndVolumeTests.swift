@@ -78,94 +78,97 @@ import Testing
         #expect(reset.samples == plain.samples)
     }
 
-    /// Synchronous: its waits block this thread (see pauseHoldsThePositionAndResumeContinuesWithoutReopening).
     @Test func positionsAreSourceFramesAtAnySpeed() throws {
-        // Given a 20 s MP3 playing in real time to the null output at speed 2
+        // Given a 20 s MP3 playing to the test's output at speed 2
         let registry = PlaybackEngineTests.registry()
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
-        let engine = PlaybackEngine(
-            decoders: registry, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
-        let clock = ContinuousClock()
+        let output = ClockedOutput()
+        let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.setSpeed(2)
-        let loaded = clock.now
         engine.load([mp3.path])
-        Thread.sleep(forTimeInterval: 2)
-        // Then after about 2 s of wall clock about 4 s of the source were heard (less the time
-        // the output took to start: it starts once its buffer is full)
+        #expect(PlaybackEngineTests.settle(engine, output))
+        // When 2 s of output are taken
+        #expect(output.pull(2 * Self.rate) == 2 * Self.rate)
+        // Then 4 s of the source were heard (within the speed stage's 20 ms)
         let first = try #require(engine.position)
-        let wall = (clock.now - loaded) / .seconds(1)
-        let heard = Double(first.frame) / Double(Self.rate)
-        #expect(heard <= 2 * wall + 0.1 && heard > 2 * wall - 1.2, "heard \(heard) s in \(wall) s at speed 2")
+        #expect(abs(Double(first.frame) / Double(Self.rate) - 4) < 0.02, "heard \(first.frame) frames in 2 s at speed 2")
         #expect(engine.speed == 2)
-        // When the speed goes back to 1 for about a second
-        let changed = clock.now
+        // When the speed goes back to 1, once the ring's audio at speed 2 is out
         engine.setSpeed(1)
-        Thread.sleep(forTimeInterval: 1)
-        let second = try #require(engine.position)
-        let wallAfter = (clock.now - changed) / .seconds(1)
-        let advanced = Double(second.frame - first.frame) / Double(Self.rate)
-        // Then the source advanced at speed 1, plus at most the half second of output still queued
-        // at speed 2 (one more second of source)
-        #expect(advanced > wallAfter - 0.15 && advanced <= wallAfter + 0.6, "advanced \(advanced) s in \(wallAfter) s")
+        #expect(PlaybackEngineTests.settle(engine, output))
+        output.pull(Self.rate)
+        let settled = try #require(engine.position)
+        output.pull(Self.rate)
+        // Then the source advances at speed 1: a second of output, a second of source
+        let advanced = Double(try #require(engine.position).frame - settled.frame) / Double(Self.rate)
+        #expect(abs(advanced - 1) < 0.02, "advanced \(advanced) s in 1 s at speed 1")
         engine.shutdown()
     }
 
-    /// Synchronous: its waits block this thread.
     @Test func aSpeedChangeWhilePausedKeepsThePlaceAndResumesAtTheNewSpeed() throws {
-        // Given a 20 s MP3 played for about a second in real time at speed 1, then paused
+        // Given a 20 s MP3 played for a second at speed 1, then paused
         let registry = PlaybackEngineTests.registry()
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
-        let engine = PlaybackEngine(
-            decoders: registry, sinks: try registry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
+        let output = ClockedOutput()
+        let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.load([mp3.path])
-        Thread.sleep(forTimeInterval: 1)
+        #expect(PlaybackEngineTests.settle(engine, output))
+        output.pull(Self.rate)
         engine.pause()
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(PlaybackEngineTests.settle(engine, output))
         let paused = try #require(engine.position)
+        #expect(paused.frame == Int64(Self.rate))
         // When the speed is set to 2 while paused
         engine.setSpeed(2)
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(PlaybackEngineTests.settle(engine, output))
         // Then the place holds
         #expect(engine.position == paused)
-        // and once resumed, the source advances twice as fast as the wall clock (less the output's start)
-        let clock = ContinuousClock()
-        let resumed = clock.now
+        // and once resumed (what the ring held at speed 1 played out), the source advances two
+        // seconds for each second taken
         engine.play()
-        Thread.sleep(forTimeInterval: 1.5)
-        let now = try #require(engine.position)
-        let wall = (clock.now - resumed) / .seconds(1)
-        let advanced = Double(now.frame - paused.frame) / Double(Self.rate)
-        #expect(advanced <= 2 * wall + 0.1 && advanced > 2 * wall - 1.2, "advanced \(advanced) s in \(wall) s at speed 2")
+        #expect(PlaybackEngineTests.settle(engine, output))
+        output.pull(Self.rate)
+        let resumed = try #require(engine.position)
+        #expect(resumed.frame > paused.frame)
+        output.pull(Self.rate)
+        let advanced = Double(try #require(engine.position).frame - resumed.frame) / Double(Self.rate)
+        #expect(abs(advanced - 2) < 0.02, "advanced \(advanced) s in 1 s at speed 2")
         engine.shutdown()
     }
 
-    /// Synchronous: its waits block this thread.
     @Test func seekingAtSpeedPlaysTheTargetWithNothingStale() throws {
-        // Given a 20 s time-coded MP3 playing at speed 1.5 in real time to a WAV file, to end at 15 s
+        // Given a 20 s time-coded MP3 playing at speed 1.5 to the test's output, to end at 15 s,
+        // a second taken
         let registry = PlaybackEngineTests.registry()
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true)
-        let output = try BuildProducts.temporaryDirectory("engine-seek-speed").appendingPathComponent("out.wav")
-        let engine = PlaybackEngine(
-            decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path, "paced": "true"]))
+        let output = ClockedOutput()
+        let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.setSpeed(1.5)
         engine.load([mp3.path], end: PlaybackPosition(item: 0, frame: 15 * Int64(Self.rate)))
-        Thread.sleep(forTimeInterval: 1)
-        // When it seeks to 12 s
+        #expect(PlaybackEngineTests.settle(engine, output))
+        output.pull(Self.rate)
+        // When it seeks to 12 s and plays to the end
         engine.seek(to: PlaybackPosition(item: 0, frame: 12 * Int64(Self.rate)))
-        let clock = ContinuousClock()
-        let seeked = clock.now
-        while engine.state != .stopped && clock.now - seeked < .seconds(20) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(PlaybackEngineTests.settle(engine, output))
+        var pulls = 0
+        while engine.state != .stopped, pulls < 100 {
+            output.pull(Self.rate / 10)
+            _ = PlaybackEngineTests.settle(engine, output)
+            pulls += 1
+        }
+        #expect(engine.state == .stopped)
         engine.shutdown()
-        // Then what follows the first sound of second 12 is seconds 12, 13, 14 in order, each for
-        // 1/1.5 s: nothing from before the seek
-        let track = SecondTrack(try WavFile.read(output).samples, channels: 2, rate: Self.rate)
+        // Then what was heard is a second of the start, then seconds 12, 13, 14 in order, each
+        // for 1/1.5 s: nothing from before the seek
+        let track = SecondTrack(output.audio, channels: 1, rate: Self.rate)
         let seconds = track.seconds
         let start = try #require(seconds.firstIndex(of: 12), "\(track)")
         #expect(Array(seconds[start...]) == [12, 13, 14], "\(track)")
         #expect(!seconds[..<start].isEmpty && seconds[..<start].allSatisfy { $0 < 4 }, "\(track)")
-        for heard in 12...13 {
-            #expect(abs(track.duration(of: heard) - 1 / 1.5) < 0.12, "second \(heard): \(track)")
+        for heard in 12...14 {
+            #expect(abs(track.duration(of: heard) - 1 / 1.5) < 0.02, "second \(heard): \(track)")
         }
+        #expect(abs(Double(output.frameCount) / Double(Self.rate) - (1 + 3 / 1.5)) < 0.02, "\(output.frameCount) frames")
     }
 
     @Test func halfVolumeHalvesTheLevel() async throws {
