@@ -125,3 +125,28 @@ import Testing
         }
     }
 }
+
+extension DecoderContractBadInputTests {
+    @Test func theMutationsAreTheFuzzToolsOwn() throws {
+        // Given scripts/fuzz-mutate.c built with cc, and a seed file
+        let directory = try BuildProducts.temporaryDirectory("contract-fuzz-mutate")
+        let tool = directory.appendingPathComponent("fuzz-mutate")
+        let source = BuildProducts.packageDirectory.appendingPathComponent("scripts/fuzz-mutate.c")
+        try Command.run("cc", ["-O2", "-o", tool.path, source.path]).requireSuccess()
+        let seed = try Fixtures.flac(seconds: 2)
+        let bytes = [UInt8](try Data(contentsOf: seed))
+        var changed = 0
+        for number in UInt64(1)...24 {
+            // When the tool and the contract mutate it with the same number
+            let out = directory.appendingPathComponent("tool-\(number).flac")
+            try Command.run(tool.path, [seed.path, out.path, String(number)]).requireSuccess()
+            // Then they make the same file: a contract failure can be made again with `make fuzz`'s tool
+            let mutated = FuzzMutation.mutate(bytes, number: number)
+            #expect([UInt8](try Data(contentsOf: out)) == mutated, "number \(number)")
+            changed += mutated == bytes ? 0 : 1
+        }
+        // (and they do change it)
+        #expect(changed >= 20, "only \(changed) of 24 mutations changed the file")
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
