@@ -45,9 +45,9 @@ run: build
 # tests' scratch folders in /tmp removed after.
 # Then the release build (`make release`, what `make bench` measures and a listener runs): its link
 # is not SwiftPM's usual one (static Foundation, a traced symbol order), so the end-to-end tests of
-# the commands used most run against it too; on a toolchain without the static Foundation, against
-# a plain `swift build -c release` (said in one line).
-RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/
+# the commands used most, and the decoder contract on its plugins, run against it too; on a
+# toolchain without the static Foundation, against a plain `swift build -c release` (said in one line).
+RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/|PluginHostTests\.DecoderContract
 test: test-deps build
 	@scripts/install-deps.sh lame
 	RELEASE_FALLBACK=1 SWIFT=$(SWIFT) scripts/build-release.sh

@@ -2,53 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The mpg123 plugin through the built binary: lengths, audio, seeks, tags, chapters, cover.
+/// The mpg123 plugin through the built binary: the index cache and its option, ID3 tags and cover.
+/// Lengths, audio, exact seeks, chapters and bad input: the decoder contract
+/// (PluginHostTests/DecoderContract*).
 @Suite struct MP3Tests {
-    @Test(arguments: [true, false])
-    func gaplessLengthAndAudioMatchTheSourceAndFFmpeg(vbr: Bool) throws {
-        // Given a 20 s time-coded MP3 with a LAME/Xing header (encoder delay and padding known)
-        let mp3 = try Fixtures.mp3(seconds: 20, vbr: vbr)
-        let abplayer = try AbplayerProcess("mp3-gapless")
-        // When abplayer probes and decodes it
-        let probe = try abplayer.probe(mp3)
-        let decoded = try abplayer.decode(mp3)
-        let reference = try Fixtures.ffmpegDecode(mp3)
-        // Then the length is the source's exactly, and the audio is ffmpeg's decode to within float
-        // rounding (both decoders trim the same 1105 frames of delay and the same padding)
-        #expect(probe.plugin == "mpg123")
-        #expect(probe.frames == Int64(20 * 44100))
-        #expect(decoded.frameCount == 20 * 44100)
-        #expect(decoded.rate == 44100 && decoded.channels == 2)
-        #expect(reference.samples.count == decoded.samples.count)
-        #expect(AudioAnalysis.correlation(decoded.samples, reference.samples) > 0.9999)
-        #expect(AudioAnalysis.maxAbsDifference(decoded.samples, reference.samples) < 2e-3)
-        // and every second carries its own tone
-        for second in [0, 5, 13, 19] {
-            #expect(AudioAnalysis.secondAt(frame: second * 44100 + 22050, in: decoded.samples, channels: 2, rate: 44100) == second)
-        }
-    }
-
-    @Test(arguments: [(true, true), (true, false), (false, true)])
-    func seeksLandOnTheExactFrame(vbr: Bool, xing: Bool) throws {
-        // Given a full decode of the file as the reference for every frame
-        let mp3 = try Fixtures.mp3(seconds: 20, vbr: vbr, xingHeader: xing)
-        let abplayer = try AbplayerProcess("mp3-seek")
-        let full = try abplayer.decode(mp3)
-        for (from, to) in [("7.25", "8"), ("0:13.5", "0:14"), ("19.9", "20")] {
-            // When decoding starts at a time in the middle
-            let part = try abplayer.decode(mp3, from: from, to: to)
-            let start = Int((Double(from.replacingOccurrences(of: "0:", with: ""))! * 44100).rounded())
-            let count = part.frameCount
-            // Then it is exactly the full decode's frames from there (sample-exact seek)
-            #expect(count == Int((Double(to.replacingOccurrences(of: "0:", with: ""))! * 44100).rounded()) - start)
-            let expected = Array(full.samples[(start * 2)..<((start + count) * 2)])
-            #expect(AudioAnalysis.maxAbsDifference(part.samples, expected) < 1e-6, "from \(from)")
-        }
-        // And the second heard after a seek is the second asked for
-        let part = try abplayer.decode(mp3, from: "11", to: "12")
-        #expect(AudioAnalysis.secondAt(frame: 22050, in: part.samples, channels: 2, rate: 44100) == 11)
-    }
-
     @Test func aVBRFileWithoutXingGetsAnExactLengthAndACachedIndex() throws {
         // Given a VBR MP3 with no Xing header: no length, no seek table in the file
         let mp3 = try Fixtures.mp3(seconds: 20, vbr: true, xingHeader: false)
@@ -106,21 +63,5 @@ import Testing
         #expect(probe.tags["comment"] == "unabridged")
         #expect(probe.cover?.mimeType == "image/jpeg")
         #expect(probe.cover?.bytes == (try Data(contentsOf: cover)).count)
-    }
-
-    @Test func chapterFramesComeThroughSortedWithUnicodeTitles() throws {
-        // Given an MP3 with ID3v2 CHAP chapters written by ffmpeg. (lame's own
-        // COMM frame makes ffmpeg's remuxer fail with "Incorrect BOM value", so this file carries
-        // a title only.)
-        let tagged = try Fixtures.mp3(seconds: 20, vbr: true, id3: ID3Options(title: "Dune"))
-        let chapters: [FixtureChapter] = [(0, "Opening"), (4.25, "第二章"), (12.5, "Третья «глава»")]
-        let mp3 = try Fixtures.withChapters(tagged, chapters: chapters, totalSeconds: 20)
-        // When probed
-        let probe = try AbplayerProcess("mp3-chapters").probe(mp3)
-        // Then the chapters are sorted by start, at the exact frames, with their titles intact
-        #expect(probe.tags["title"] == "Dune")
-        #expect(probe.chapters.map(\.title) == ["Opening", "第二章", "Третья «глава»"])
-        #expect(probe.chapters.map(\.startFrame) == [0, 187_425, 551_250])
-        #expect(probe.frames == Int64(20 * 44100))
     }
 }

@@ -2,34 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The opusfile plugin through the built binary.
+/// The opusfile plugin through the built binary: tags, chapters, cover, 5.1. Length, audio, exact
+/// seeks and bad input: the decoder contract (PluginHostTests/DecoderContract*).
 @Suite struct OpusTests {
-    @Test func lengthAudioAndSeeksAreExact() throws {
-        // Given a 20 s time-coded Opus file
-        let opus = try Fixtures.opus(seconds: 20)
-        let abplayer = try AbplayerProcess("opus")
-        // When probed and decoded whole
-        let probe = try abplayer.probe(opus)
-        let full = try abplayer.decode(opus)
-        let reference = try Fixtures.ffmpegDecode(opus)
-        // Then it is 48 kHz with the exact length (pre-skip removed), and sounds like ffmpeg's
-        // decode (ffmpeg has its own Opus decoder, so not bit-exact)
-        #expect(probe.plugin == "opusfile")
-        #expect(probe.rate == 48000 && probe.channels == 2)
-        #expect(probe.frames == Int64(20 * 48000))
-        #expect(full.frameCount == 20 * 48000)
-        #expect(reference.samples.count == full.samples.count)
-        #expect(AudioAnalysis.correlation(full.samples, reference.samples) > 0.999)
-        for second in [0, 9, 19] {
-            #expect(AudioAnalysis.secondAt(frame: second * 48000 + 24000, in: full.samples, channels: 2, rate: 48000) == second)
-        }
-        // And a decode from the middle is exactly the full decode's frames from there
-        let part = try abplayer.decode(opus, from: "9.5", to: "10.5")
-        #expect(part.frameCount == 48000)
-        let expected = Array(full.samples[(456_000 * 2)..<(504_000 * 2)])
-        #expect(AudioAnalysis.maxAbsDifference(part.samples, expected) < 1e-6)
-    }
-
     @Test func tagsChaptersAndCoverComeThrough() throws {
         let cover = try Fixtures.coverJPEG()
         let opus = try Fixtures.opus(
