@@ -142,48 +142,53 @@ import Testing
         #expect(await player.runUntilHeard { $0.item == 1 })
     }
 
-    @Test func aTimedSleepFadesOutPausesAndBookmarksThePlace() async throws {
-        // Given a book playing in real time
-        let player = try ControllerHarness("sleep")
-        let book = try player.book("Night", itemSeconds: [60])
+    @Test func aTimerShorterThanTheFadeFadesOverWhatIsLeftPausesAndBookmarksThePlace() async throws {
+        // Given a book playing on the test's clock, 1 s in
+        let player = try ControllerHarness(clocked: "sleep")
+        let book = try player.toneBook("Night", tones: [(440, 60)], rate: Int(Self.rate), channels: 1)
         try player.perform(.play(bookId: book))
-        #expect(await player.runUntilHeard { $0.frame > 0 })
-        let setAt = player.status.itemPosition
+        player.advance(by: .seconds(1))
 
-        // When a 2 s sleep timer is set
+        // When a 2 s sleep timer is set (shorter than the 10 s fade)
         guard case let .sleepTimer(text) = try player.perform(.sleep(.duration(2))) else { Issue.record("no timer"); return }
         #expect(text == "0:02 left")
-        #expect(await player.run(until: { player.notices.contains { if case .sleepPaused = $0 { true } else { false } } }))
+        #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(5)))
 
-        // Then playback paused after the 2 s faded out, the timer is off, and the place is
-        // bookmarked and saved
+        // Then playback paused exactly 2 s later, the timer is off, and the place is bookmarked
+        // and saved there
         #expect(player.status.state == "paused")
         #expect(player.status.sleep == nil)
+        #expect(abs(player.heardSeconds - 3) < 0.01, "heard \(player.heardSeconds) s")
         let mark = try #require(try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer })
-        #expect(Double(mark.frame) / Self.rate - setAt >= 1.9, "paused at \(Double(mark.frame) / Self.rate), set at \(setAt)")
-        #expect(abs(try player.saved(book).frame - mark.frame) < Int64(Self.rate / 10))
+        #expect(abs(Double(mark.frame) / Self.rate - 3) < 0.01, "paused at \(Double(mark.frame) / Self.rate)")
+        #expect(try player.saved(book).frame == mark.frame)
+        // and it faded out over those 2 s: the ramp starts after the audio the output already
+        // held (under half a second of it, at full level) and ends in silence exactly on time
+        let full = player.heardRMS(from: 0.25, seconds: 0.5, rate: Int(Self.rate))
+        let levels = stride(from: 1.0, to: 3.0, by: 0.25).map { player.heardRMS(from: $0, seconds: 0.1, rate: Int(Self.rate)) / full }
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 >= $1 - 0.01 }, "\(levels)")
+        #expect(levels[0] > 0.95 && levels[1] > 0.8, "\(levels)")
+        #expect((0.35...0.65).contains(levels[5]), "\(levels)")
+        #expect(player.heardRMS(from: 2.9, seconds: 0.1, rate: Int(Self.rate)) / full < 0.1)
     }
 
     @Test func sleepAtTheEndOfTheItemStopsAtItsBoundary() async throws {
-        // Given a book of two items playing in real time (the first long enough that it cannot
-        // end before the timer is set, however late the test's task runs)
-        let player = try ControllerHarness("sleep-item")
+        // Given a book of two items playing on the test's clock
+        let player = try ControllerHarness(clocked: "sleep-item")
         let book = try player.book("Two", itemSeconds: [30, 4])
         try player.perform(.play(bookId: book))
-        #expect(await player.runUntilHeard { $0.frame > 0 })
 
         // When the timer is set to the end of the item, and the item plays its last 3 s
         guard case .sleepTimer("end of item") = try player.perform(.sleep(.endOfItem)) else { Issue.record("no timer"); return }
         try player.perform(.seek(.absolute(seconds: 27)))
-        #expect(await player.run(until: { player.notices.contains { if case .sleepPaused = $0 { true } else { false } } }))
+        #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(5)))
 
         // Then item 1 was heard to its end and nothing of item 2: the place is item 2 at 0:00
         #expect(player.status.state == "paused")
         #expect(player.status.itemNumber == 2 && player.status.itemPosition < 0.01, "\(player.status.itemPosition)")
         let heardOfItem2 = player.events.compactMap { if case let .position(place) = $0, place.item == 1 { place.frame } else { nil } }
         #expect(heardOfItem2.allSatisfy { $0 == 0 }, "\(heardOfItem2)")
-        let lastOfItem1 = player.events.compactMap { if case let .position(place) = $0, place.item == 0 { place.frame } else { nil } }.max() ?? Int64(0)
-        #expect(Double(lastOfItem1) / Self.rate > 29.5)
+        #expect(abs(player.heardSeconds - 3) < 0.02, "heard \(player.heardSeconds) s")
     }
 
     @Test func autoRewindCountsThePauseSinceThePlaceWasSavedAcrossRuns() async throws {

@@ -91,7 +91,7 @@ import TestSupport
         let item = try harness.library.items(ofBook: bookId)[0].fingerprint
         func newestPlace() -> SyncChange? { try? world.newestPlaceWritten() }
         #expect(await harness.run(until: { newestPlace() == .position(item: item, frame: 2 * rate) }, seconds: 180),
-                "\(String(describing: newestPlace()))")
+                "newest in the journal: \(String(describing: newestPlace())); saved: \(String(describing: try? harness.saved(bookId))); said: \(harness.notices)")
         #expect(harness.status.state == "paused")
     }
 
