@@ -1,0 +1,265 @@
+import ABPluginABI
+import Foundation
+import PlayerCore
+@testable import PluginHost
+import Synchronization
+import TestSupport
+
+/// What one contract test plays a target to: its directory, the server or device it needs, and
+/// how to read back what the device got. `tearDown` stops every server it started (by PID),
+/// unmounts its disk and removes its directory, pass or fail.
+final class SinkContractBench: @unchecked Sendable {
+    let target: SinkContractTarget
+    let directory: URL
+    private(set) var options: [String: String]
+    private(set) var pulse: PulseServer?
+    private(set) var jack: JackServer?
+    private(set) var disk: SmallDisk?
+    /// Where the device writes what it is given (a WAV file, the ALSA file PCM's raw floats).
+    private(set) var captureFile: URL?
+    private var holdsJackTurn = false
+
+    /// libjack keeps one server's shared memory per process (jack2's JackLibGlobals): two clients
+    /// of two private servers at once in this process would see each other's graph. JACK targets
+    /// take turns; everything else runs beside them.
+    private static let jackTurn = DispatchSemaphore(value: 1)
+
+    /// `onSmallDisk`: the file the device writes goes on a tmpfs of that many bytes.
+    init(_ target: SinkContractTarget, onSmallDisk bytes: Int? = nil) throws {
+        self.target = target
+        options = target.options
+        directory = try BuildProducts.temporaryDirectory("sink-contract-\(target.plugin.id)")
+        do {
+            try provide(onSmallDisk: bytes)
+        } catch {
+            tearDown()
+            throw error
+        }
+    }
+
+    private func provide(onSmallDisk bytes: Int?) throws {
+        var fileDirectory = directory
+        if let bytes {
+            let disk = try SmallDisk(at: directory.appendingPathComponent("disk"), bytes: bytes)
+            self.disk = disk
+            fileDirectory = disk.mountPoint
+        }
+        switch target.provision {
+        case .nothing:
+            break
+        case .file(let option, let fileExtension):
+            let file = fileDirectory.appendingPathComponent("out.\(fileExtension)")
+            options[option] = file.path
+            captureFile = file
+        case .alsaFilePCM:
+            let file = fileDirectory.appendingPathComponent("alsa-capture.raw")
+            options[target.plugin.argumentOption ?? "device"] = "file:FILE=\(file.path),FORMAT=raw"
+            captureFile = file
+        case .pulseServer:
+            let server = try PulseServer()
+            pulse = server
+            options["server"] = server.environment["PULSE_SERVER"]
+        case .jackServer:
+            Self.jackTurn.wait()
+            holdsJackTurn = true
+            let server = try JackServer()
+            jack = server
+            options["server"] = server.name
+        }
+    }
+
+    /// Runs `body` holding the JACK turn when `needed` (an open that talks to libjack).
+    static func takingJackTurn<T>(if needed: Bool, _ body: () throws -> T) rethrows -> T {
+        if needed { jackTurn.wait() }
+        defer { if needed { jackTurn.signal() } }
+        return try body()
+    }
+
+    func tearDown() {
+        pulse?.stop()
+        jack?.stop()
+        if holdsJackTurn {
+            holdsJackTurn = false
+            Self.jackTurn.signal()
+        }
+        disk?.unmount()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Takes the device away mid-play: the server dies, or the disk fills up (it was small).
+    func loseDevice() {
+        pulse?.stop()
+        jack?.stop()
+    }
+
+    /// What the device received, as interleaved floats, when it writes a file.
+    func captured() throws -> (samples: [Float], rate: Int?, channels: Int?)? {
+        guard let captureFile else { return nil }
+        switch target.provision {
+        case .file(_, "wav"):
+            let wav = try WavFile.read(captureFile)
+            return (wav.samples, wav.rate, wav.channels)
+        case .alsaFilePCM:
+            // The alsa plugin gives the PCM float32 (the file PCM over null takes it as it is).
+            let data = try Data(contentsOf: captureFile)
+            return (data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }, nil, nil)
+        default:
+            return nil
+        }
+    }
+}
+
+/// The audio the contract puts in the ring: a 997 Hz sine of amplitude 0.5 on every channel,
+/// a function of the frame's index in the ring, so what a file receives can be compared exactly.
+enum ContractTone {
+    static let frequency = 997.0
+
+    static func sample(frame: Int, rate: Int) -> Float {
+        Float(0.5 * sin(2 * Double.pi * frequency * Double(frame % rate) / Double(rate)))
+    }
+
+    /// Puts the tone into the ring's free space after what was written before, up to `total`
+    /// frames written in all (nil: the space free now, so that a sink taking audio as fast as it
+    /// comes cannot keep this going). The test's thread is the only producer.
+    @discardableResult
+    static func fill(_ ring: RingBuffer, rate: Int, upTo total: Int? = nil) -> Int {
+        let channels = ring.channels
+        let limit = total ?? ring.framesWritten + ring.freeFrames
+        var chunk = [Float](repeating: 0, count: 4096 * channels)
+        var added = 0
+        while true {
+            let start = ring.framesWritten
+            let count = min(4096, ring.freeFrames, limit - start)
+            guard count > 0 else { return added }
+            for frame in 0..<count {
+                let value = sample(frame: start + frame, rate: rate)
+                for channel in 0..<channels { chunk[frame * channels + channel] = value }
+            }
+            let written = chunk.withUnsafeBufferPointer { ring.write(from: $0.baseAddress!, frames: count) }
+            added += written
+            if written == 0 { return added }
+        }
+    }
+
+    /// The tone's first `frames` frames, interleaved, as `fill` wrote them.
+    static func expected(frames: Int, rate: Int, channels: Int) -> [Float] {
+        (0..<frames).flatMap { frame in Array(repeating: sample(frame: frame, rate: rate), count: channels) }
+    }
+}
+
+/// Runs `work` on a thread of its own; false when it has not returned within `seconds` (a sink
+/// that hangs in drain or close fails the test instead of hanging the run).
+func returns(within seconds: Double, _ work: @escaping @Sendable () -> Void) -> Bool {
+    onAThread(within: seconds) { work(); return true } ?? false
+}
+
+/// What a deadline thread found wrong.
+final class ErrorText: Sendable {
+    let text = Mutex<String?>(nil)
+}
+
+/// A sink call that failed where the contract needs it to work (the test fails with it).
+struct ContractFailure: Error, CustomStringConvertible {
+    let description: String
+
+    static func check(_ status: abp_status, _ call: String) throws {
+        guard status == ABP_OK else { throw ContractFailure(description: "\(call) returned \(status.rawValue)") }
+    }
+}
+
+/// Lends a non-Sendable sink to a deadline thread; the test thread waits for it meanwhile.
+final class Lent<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A sink plugin's own ops called as the host calls them, with a source over a `RingBuffer`,
+/// but without `PluginSink`'s adaptation: that clamps a negative latency to 0 and folds every
+/// failing status into `SinkStatus.lost`, and the contract must see both as the plugin gave them.
+final class RawSink: @unchecked Sendable {
+    /// What `source.ctx` points to.
+    final class Source: @unchecked Sendable {
+        let ring: RingBuffer
+        let statuses = Mutex<[(status: abp_status, message: String)]>([])
+        init(ring: RingBuffer) { self.ring = ring }
+    }
+
+    let ops: abp_sink_ops
+    let instance: OpaquePointer
+    let format: abp_format
+    let state: Source
+    private let source: UnsafeMutablePointer<abp_audio_source>
+    private let context: Unmanaged<Source>
+    private var isClosed = false
+
+    init(_ target: SinkContractTarget, options: [String: String], requested: abp_format, ring: RingBuffer) throws {
+        guard let ops = target.plugin.sinkOps else {
+            throw AudioError(.invalidArgument, subject: "output \(target.plugin.id)", reason: "not a sink")
+        }
+        self.ops = ops
+        state = Source(ring: ring)
+        let context = Unmanaged.passRetained(state)
+        self.context = context
+        let source = UnsafeMutablePointer<abp_audio_source>.allocate(capacity: 1)
+        self.source = source
+        source.initialize(to: abp_audio_source())
+        source.pointee.struct_size = UInt32(MemoryLayout<abp_audio_source>.size)
+        source.pointee.ctx = context.toOpaque()
+        source.pointee.pull = { context, buffer, frames in
+            Unmanaged<Source>.fromOpaque(context!)._withUnsafeGuaranteedRef { size_t($0.ring.read(into: buffer!, frames: Int(frames))) }
+        }
+        source.pointee.wait = { context, frames, milliseconds in
+            Unmanaged<Source>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                $0.ring.waitForData(frames: Int(frames), timeout: Double(milliseconds) / 1000)
+            }
+        }
+        source.pointee.status = { context, status, message in
+            let text = message.map { String(cString: $0) } ?? ""
+            Unmanaged<Source>.fromOpaque(context!).takeUnretainedValue().statuses.withLock { $0.append((status, text)) }
+        }
+        var requestedFormat = requested
+        var actual = abp_format()
+        var opened: OpaquePointer?
+        let open = ops.open!
+        let names = options.keys.sorted()
+        let (status, message) = withCStringOptions(names.map { ($0, options[$0]!) }) { cOptions, count in
+            withErrorBuffer { buffer, size in
+                open(target.registry.hostAPI.table, &requestedFormat, cOptions, count, source, &opened, &actual, buffer, size)
+            }
+        }
+        guard status == ABP_OK, let opened else {
+            source.deallocate()
+            context.release()
+            throw AudioError(status: status, subject: "output \(target.plugin.id)", message: message)
+        }
+        instance = opened
+        format = actual
+    }
+
+    deinit {
+        close()
+        source.deallocate()
+        context.release()
+    }
+
+    func start() -> abp_status { ops.start(instance) }
+    /// As the host does (PluginSink), a sink thread sleeping in the source's `wait` is woken
+    /// before pause, stop and close.
+    func pause() -> abp_status {
+        state.ring.wakeConsumerNow()
+        return ops.pause(instance)
+    }
+    func stop() -> abp_status {
+        state.ring.wakeConsumerNow()
+        return ops.stop(instance)
+    }
+    /// The plugin's own answer; nil when it has no latency().
+    var latency: Int64? { ops.latency.map { $0(instance) } }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        state.ring.wakeConsumerNow()
+        ops.close(instance)
+    }
+}
