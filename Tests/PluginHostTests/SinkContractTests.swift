@@ -192,20 +192,20 @@ import Testing
             var asked = clock.now
             try sink.pause()
             seen.pauseSeconds = (clock.now - asked).secondsValue
-            ContractTone.fill(ring, rate: rate)
             let paused = ring.framesRead
+            ContractTone.fill(ring, rate: rate)
             _ = waitUntil(within: Self.watchSeconds, every: 0.005) { ring.framesRead - paused > seen.allowance }
             seen.pulledWhilePaused = ring.framesRead - paused
             // and resumed
-            try sink.resume()
             let resumed = ring.framesRead
+            try sink.resume()
             seen.resumed = waitUntil(within: 10, every: 0.005) { ring.framesRead > resumed }
             // and stopped, the ring full again
             asked = clock.now
             try sink.stop()
             seen.stopSeconds = (clock.now - asked).secondsValue
-            ContractTone.fill(ring, rate: rate)
             let stopped = ring.framesRead
+            ContractTone.fill(ring, rate: rate)
             _ = waitUntil(within: Self.watchSeconds, every: 0.005) { ring.framesRead - stopped > seen.allowance }
             seen.pulledWhileStopped = ring.framesRead - stopped
             // and started again on new audio (the host drops what the ring held, as the engine does)
@@ -273,8 +273,8 @@ import Testing
             seen.secondsFromStart = (clock.now - start).secondsValue
             (seen.leftInRing, seen.pulled) = (ring.availableFrames, ring.framesRead)
             // and more audio comes after
-            ContractTone.fill(ring, rate: seen.rate)
             let drained = ring.framesRead
+            ContractTone.fill(ring, rate: seen.rate)
             _ = waitUntil(within: Self.watchSeconds, every: 0.005) { ring.framesRead - drained > seen.allowance }
             seen.pulledAfterDrain = ring.framesRead - drained
             sink.close()
@@ -310,13 +310,20 @@ import Testing
             let frequency = AudioAnalysis.dominantFrequency(file.samples, channels: seen.channels, rate: seen.rate, from: 0, count: seen.frames)
             #expect(abs(frequency - ContractTone.frequency) < 1, "\(target): \(frequency) Hz")
         }
-        // and the server played the tone, whole, at its pitch
+        // and the server played the tone, whole and without a gap, at its pitch
         if let monitor = seen.monitor {
             let loud = (0..<monitor.count / 2).filter { abs(monitor[$0 * 2]) > 0.25 }
             let first = try #require(loud.first, "\(target): the monitor heard nothing")
             let last = loud.last!
             let heard = Double(last - first) / 48000
             #expect(abs(heard - 2) < 0.1, "\(target): the monitor heard \(heard) s of the tone")
+            // (a sine of amplitude 0.5 is that quiet for a sample or two around each crossing)
+            var quiet = (longest: 0, run: 0)
+            for frame in first...last {
+                quiet.run = abs(monitor[frame * 2]) < 0.02 ? quiet.run + 1 : 0
+                quiet.longest = max(quiet.longest, quiet.run)
+            }
+            #expect(Double(quiet.longest) / 48000 < 0.1, "\(target): a gap of \(Double(quiet.longest) / 48000) s in the tone")
             let frequency = AudioAnalysis.dominantFrequency(monitor, channels: 2, rate: 48000, from: first, count: last - first)
             #expect(abs(frequency - ContractTone.frequency) < 2, "\(target): the monitor heard \(frequency) Hz")
         }
