@@ -318,12 +318,13 @@ import Testing
             let heard = Double(last - first) / 48000
             #expect(abs(heard - 2) < 0.1, "\(target): the monitor heard \(heard) s of the tone")
             // (a sine of amplitude 0.5 is that quiet for a sample or two around each crossing)
-            var quiet = (longest: 0, run: 0)
+            var quiet = (longest: 0, run: 0, end: 0)
             for frame in first...last {
                 quiet.run = abs(monitor[frame * 2]) < 0.02 ? quiet.run + 1 : 0
-                quiet.longest = max(quiet.longest, quiet.run)
+                if quiet.run > quiet.longest { (quiet.longest, quiet.end) = (quiet.run, frame) }
             }
-            #expect(Double(quiet.longest) / 48000 < 0.1, "\(target): a gap of \(Double(quiet.longest) / 48000) s in the tone")
+            #expect(Double(quiet.longest) / 48000 < 0.1,
+                    "\(target): a gap of \(Double(quiet.longest) / 48000) s in the tone, \(Double(quiet.end - quiet.longest - first) / 48000) s in")
             let frequency = AudioAnalysis.dominantFrequency(monitor, channels: 2, rate: 48000, from: first, count: last - first)
             #expect(abs(frequency - ContractTone.frequency) < 2, "\(target): the monitor heard \(frequency) Hz")
         }
