@@ -297,3 +297,60 @@ final class RawSink: @unchecked Sendable {
         ops.close(instance)
     }
 }
+
+/// What a server played, recorded from its monitor (parec: 48 kHz stereo float) from before the
+/// sink opens; nil for a bench with no server to listen to.
+final class SinkContractMonitor {
+    private let recording: Recording
+
+    init?(_ bench: SinkContractBench) throws {
+        guard let pulse = bench.pulse else { return nil }
+        recording = try pulse.record()
+        // parec records the monitor's silence as soon as it is connected
+        _ = waitUntil(within: 10) { self.bytes > 0 }
+    }
+
+    private var bytes: Int { (try? FileManager.default.attributesOfItem(atPath: recording.file.path)[.size] as? Int) ?? 0 }
+
+    /// Waits until `seconds` more of the monitor have been recorded (the server's clock, not ours).
+    func waitForMore(_ seconds: Double) {
+        let target = bytes + Int(seconds * 48000) * 2 * 4
+        _ = waitUntil(within: 10 + seconds * 4) { self.bytes >= target }
+    }
+
+    /// Stops recording `seconds` of the monitor from now, and says what tone it heard.
+    func heard(afterMore seconds: Double) throws -> HeardTone {
+        waitForMore(seconds)
+        return HeardTone(try recording.finish().samples)
+    }
+}
+
+/// The contract's tone as a server played it (48 kHz stereo): from its first to its last loud
+/// sample, the longest near-silence inside, and its pitch.
+struct HeardTone: Sendable {
+    var heardAnything = false
+    /// Seconds from the first loud sample to the last.
+    var span = 0.0
+    /// The longest run of near-silence between them, and where it began (seconds after the first).
+    var longestGap = 0.0
+    var gapStart = 0.0
+    var frequency = 0.0
+
+    init(_ samples: [Float]) {
+        let frames = samples.count / 2
+        // (a sine of amplitude 0.5 is under 0.02 for a sample or two around each crossing)
+        guard let first = (0..<frames).first(where: { abs(samples[$0 * 2]) > 0.25 }),
+              let last = (0..<frames).last(where: { abs(samples[$0 * 2]) > 0.25 }) else { return }
+        heardAnything = true
+        span = Double(last - first) / 48000
+        var (run, longest, end) = (0, 0, first)
+        for frame in first...last {
+            run = abs(samples[frame * 2]) < 0.02 ? run + 1 : 0
+            if run > longest { (longest, end) = (run, frame) }
+        }
+        longestGap = Double(longest) / 48000
+        gapStart = Double(end - longest + 1 - first) / 48000
+        // the pitch from the tone's first half second, before any gap
+        frequency = AudioAnalysis.dominantFrequency(samples, channels: 2, rate: 48000, from: first, count: min(24000, last - first))
+    }
+}

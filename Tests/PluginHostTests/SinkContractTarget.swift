@@ -31,6 +31,8 @@ struct SinkContractTarget: Sendable, CustomTestStringConvertible {
 
     /// ABP_CAP_FIXED_RATE: it may run at another rate than asked.
     var mayChangeRate: Bool { plugin.capabilities.contains(.fixedRate) }
+    /// Whether what the device plays can be recorded (the PulseAudio server's monitor).
+    var canBeListenedTo: Bool { provision == .pulseServer }
     /// Without ABP_CAP_LATENCY, latency() is a constant (plugin.h).
     var measuresLatency: Bool { plugin.capabilities.contains(.latency) }
 

@@ -242,7 +242,7 @@ import Testing
         var pulledAfterDrain = 0
         var allowance = 0
         var file: (samples: [Float], rate: Int?, channels: Int?)?
-        var monitor: [Float]?
+        var monitor: HeardTone?
     }
 
     @Test(arguments: SinkContractTargets.all)
@@ -251,11 +251,7 @@ import Testing
         let seen = try await offThePool {
             let bench = try SinkContractBench(target)
             defer { bench.tearDown() }
-            let recording = try bench.pulse?.record()
-            if let recording {
-                // parec records the monitor's silence as soon as it is connected
-                _ = waitUntil(within: 10) { ((try? FileManager.default.attributesOfItem(atPath: recording.file.path)[.size] as? Int) ?? 0) > 0 }
-            }
+            let monitor = try SinkContractMonitor(bench)
             let (sink, ring) = try Self.open(target, bench)
             var seen = DrainSeen(rate: sink.format.rate, channels: sink.format.channels, frames: 2 * sink.format.rate)
             seen.allowance = target.periodAllowance(rate: seen.rate)
@@ -279,14 +275,8 @@ import Testing
             seen.pulledAfterDrain = ring.framesRead - drained
             sink.close()
             seen.file = try bench.captured()
-            if let recording {
-                // What was heard reaches parec within its 20 ms fragments: wait for a fifth of a
-                // second more of the monitor than there was when drain returned.
-                let bytes = { (try? FileManager.default.attributesOfItem(atPath: recording.file.path)[.size] as? Int) ?? 0 }
-                let atDrain = bytes()
-                _ = waitUntil(within: 10) { bytes() >= atDrain + 48000 / 5 * 2 * 4 }
-                seen.monitor = try recording.finish().samples
-            }
+            // (what was heard reaches parec within its 20 ms fragments)
+            seen.monitor = try monitor?.heard(afterMore: 0.2)
             return seen
         }
         // Then drain returned once everything was pulled and, for a real-time sink, played (two
@@ -312,22 +302,87 @@ import Testing
         }
         // and the server played the tone, whole and without a gap, at its pitch
         if let monitor = seen.monitor {
-            let loud = (0..<monitor.count / 2).filter { abs(monitor[$0 * 2]) > 0.25 }
-            let first = try #require(loud.first, "\(target): the monitor heard nothing")
-            let last = loud.last!
-            let heard = Double(last - first) / 48000
-            #expect(abs(heard - 2) < 0.1, "\(target): the monitor heard \(heard) s of the tone")
-            // (a sine of amplitude 0.5 is that quiet for a sample or two around each crossing)
-            var quiet = (longest: 0, run: 0, end: 0)
-            for frame in first...last {
-                quiet.run = abs(monitor[frame * 2]) < 0.02 ? quiet.run + 1 : 0
-                if quiet.run > quiet.longest { (quiet.longest, quiet.end) = (quiet.run, frame) }
-            }
-            #expect(Double(quiet.longest) / 48000 < 0.1,
-                    "\(target): a gap of \(Double(quiet.longest) / 48000) s in the tone, \(Double(quiet.end - quiet.longest - first) / 48000) s in")
-            let frequency = AudioAnalysis.dominantFrequency(monitor, channels: 2, rate: 48000, from: first, count: last - first)
-            #expect(abs(frequency - ContractTone.frequency) < 2, "\(target): the monitor heard \(frequency) Hz")
+            #expect(monitor.heardAnything, "\(target): the monitor heard nothing")
+            #expect(abs(monitor.span - 2) < 0.1, "\(target): the monitor heard \(monitor.span) s of the tone")
+            #expect(monitor.longestGap < 0.1, "\(target): a gap of \(monitor.longestGap) s in the tone, \(monitor.gapStart) s in")
+            #expect(abs(monitor.frequency - ContractTone.frequency) < 2, "\(target): the monitor heard \(monitor.frequency) Hz")
         }
+    }
+
+    // MARK: what a server plays across pause and stop
+
+    struct HeldSeen: Sendable {
+        var rate = 0
+        var frames = 0
+        var pulledAtPause = 0
+        /// The pause, at the shortest and longest it can have been.
+        var pauseSeconds = (shortest: 0.0, longest: 0.0)
+        var drained = false
+        var pulledAtStop = 0
+        var paused: HeardTone?
+        var stopped: HeardTone?
+    }
+
+    @Test(arguments: SinkContractTargets.all.filter(\.canBeListenedTo))
+    func pauseKeepsWhatTheServerHoldsAndStopDiscardsIt(_ target: SinkContractTarget) async throws {
+        // Given three seconds of a tone in the ring, the server's monitor recorded
+        let seen = try await offThePool {
+            var seen = HeldSeen()
+            do {
+                let bench = try SinkContractBench(target)
+                defer { bench.tearDown() }
+                guard let monitor = try SinkContractMonitor(bench) else { throw ContractFailure(description: "no monitor") }
+                let (sink, ring) = try Self.open(target, bench)
+                defer { sink.close() }
+                (seen.rate, seen.frames) = (sink.format.rate, 3 * sink.format.rate)
+                ContractTone.fill(ring, rate: seen.rate, upTo: seen.frames)
+                // When it is paused a second and a half in, for half a second, then resumed and drained
+                try sink.start()
+                _ = waitUntil(within: 10, every: 0.005) { ring.framesRead >= seen.rate * 3 / 2 }
+                let clock = ContinuousClock()
+                let askedToPause = clock.now
+                try sink.pause()
+                let paused = clock.now
+                seen.pulledAtPause = ring.framesRead
+                monitor.waitForMore(0.5)
+                let askedToResume = clock.now
+                try sink.resume()
+                // (the silence lies between the calls' returns and their starts)
+                seen.pauseSeconds = ((askedToResume - paused).secondsValue, (clock.now - askedToPause).secondsValue)
+                try sink.drain()
+                seen.drained = ring.framesRead == seen.frames
+                seen.paused = try monitor.heard(afterMore: 0.2)
+            }
+            do {
+                // and, on a fresh server, stopped with three seconds pulled, most of them played
+                let bench = try SinkContractBench(target)
+                defer { bench.tearDown() }
+                guard let monitor = try SinkContractMonitor(bench) else { throw ContractFailure(description: "no monitor") }
+                let (sink, ring) = try Self.open(target, bench)
+                defer { sink.close() }
+                ContractTone.fill(ring, rate: seen.rate)
+                try sink.start()
+                _ = waitUntil(within: 10, every: 0.005) { ring.framesRead >= seen.rate * 3 }
+                try sink.stop()
+                seen.pulledAtStop = ring.framesRead
+                // (long enough for what the server held to be heard, had it been kept)
+                seen.stopped = try monitor.heard(afterMore: 1.5)
+            }
+            return seen
+        }
+        // Then across the pause nothing it held was lost or heard twice: the tone lasts its three
+        // seconds around one silence of about the pause
+        #expect(seen.drained, "\(target): not drained")
+        let paused = try #require(seen.paused)
+        #expect(abs(paused.span - paused.longestGap - 3) < 0.1, "\(target): heard \(paused.span - paused.longestGap) s of 3 s around a pause")
+        #expect(paused.longestGap > seen.pauseSeconds.shortest - 0.1 && paused.longestGap < seen.pauseSeconds.longest + 0.1,
+                "\(target): a silence of \(paused.longestGap) s for a pause of \(seen.pauseSeconds) s")
+        #expect(abs(paused.gapStart - Double(seen.pulledAtPause) / Double(seen.rate)) < 1.5,
+                "\(target): the silence came \(paused.gapStart) s in, \(Double(seen.pulledAtPause) / Double(seen.rate)) s pulled at the pause")
+        // and after a stop, what the server held was not played: less was heard than pulled
+        let stopped = try #require(seen.stopped)
+        let pulled = Double(seen.pulledAtStop) / Double(seen.rate)
+        #expect(stopped.heardAnything && stopped.span < pulled - 0.25, "\(target): heard \(stopped.span) s of \(pulled) s pulled before stop")
     }
 
     // MARK: latency
