@@ -140,6 +140,8 @@ enum SinkContractTargets {
     }()
 
     static var all: [SinkContractTarget] { discovered.targets }
+    /// The targets whose device's output can be recorded.
+    static var listenable: [SinkContractTarget] { all.filter(\.canBeListenedTo) }
     /// The targets whose device the bench can take away mid-play (a disk is filled only as root).
     static var losable: [SinkContractTarget] {
         all.filter { target in
