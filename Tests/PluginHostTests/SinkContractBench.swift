@@ -86,6 +86,9 @@ final class SinkContractBench: @unchecked Sendable {
     func tearDown() {
         pulse?.stop()
         jack?.stop()
+        for serverDirectory in [pulse?.directory, jack?.directory].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(at: serverDirectory)
+        }
         if holdsJackTurn && lostJack {
             // The jack sink closes a client whose server died on a thread of its own (libjack's
             // close can hang, jack2 issue #395) and refuses to open meanwhile: the next JACK test
@@ -96,7 +99,15 @@ final class SinkContractBench: @unchecked Sendable {
             holdsJackTurn = false
             Self.jackTurn.signal()
         }
-        disk?.unmount()
+        if let disk {
+            // A child this process starts meanwhile (a server, a recorder) can inherit the file
+            // the device had open (ALSA's file PCM opens it without O_CLOEXEC) and keep the disk
+            // busy until it closes it: unmount until it is gone.
+            _ = waitUntil(within: 20, every: 0.1) {
+                disk.unmount()
+                return !((try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8))?.contains(" \(disk.mountPoint.path) ") ?? false)
+            }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
