@@ -73,6 +73,7 @@ for path in "$scripts"/bench-*.sh; do
     fi
 done
 
+scripts_run=$(( ${#listed[@]} + ${#failed[@]} ))
 total_start=$EPOCHREALTIME
 for name in "${listed[@]}"; do
     work="$root/$name"
@@ -102,10 +103,12 @@ for name in "${listed[@]}"; do
     if [ ${#reasons[@]} -eq 0 ]; then
         printf '%-24s %5.1fs  ok\n' "$name" "$seconds"
     else
-        printf '%-24s %5.1fs  FAILED (%s)\n' "$name" "$seconds" "$(IFS=';'; echo "${reasons[*]}")"
+        printf '%-24s %5.1fs  FAILED (%s)\n' "$name" "$seconds" "$(printf '%s; ' "${reasons[@]}" | sed 's/; $//')"
         failed+=("$name")
-        if grep -q '^bench-failure:' "$work/output"; then
-            grep -A5 '^bench-failure:' "$work/output" | head -n 20 | sed 's/^/    | /'
+        # What it reported, when that is further up than its last 20 lines.
+        first=$(grep -n -m 1 '^bench-failure:' "$work/output" | cut -d: -f1 || true)
+        if [ -n "$first" ] && [ "$first" -le $(( $(wc -l <"$work/output") - 20 )) ]; then
+            grep -A 5 '^bench-failure:' "$work/output" | head -n 20 | sed 's/^/    | /'
             echo "    --- its last 20 lines:"
         fi
         tail -n 20 "$work/output" | sed 's/^/    | /'
@@ -114,7 +117,7 @@ done
 
 seconds=$(echo "$EPOCHREALTIME - $total_start" | bc)
 if [ ${#failed[@]} -gt 0 ]; then
-    printf 'bench smoke: %d of %d scripts FAILED in %.0f s: %s\n' "${#failed[@]}" "${#listed[@]}" "$seconds" "${failed[*]}"
+    printf 'bench smoke: %d of %d scripts FAILED in %.0f s: %s\n' "${#failed[@]}" "$scripts_run" "$seconds" "${failed[*]}"
     exit 1
 fi
 printf 'bench smoke: all %d scripts ran, %.0f s\n' "${#listed[@]}" "$seconds"
