@@ -13,11 +13,11 @@
 # folders and tmux server; no network. Scripts that are not in scripts/bench.sh fail too.
 #
 # usage: scripts/bench-smoke.sh BIN_DIR      (BIN_DIR: .build/debug or .build/release)
-#        BENCH_SMOKE_TIMEOUT=seconds per script (default 60); BENCH_SMOKE_KEEP=1 keeps the folders
+#        BENCH_SMOKE_TIMEOUT=seconds per script (default 120); BENCH_SMOKE_KEEP=1 keeps the folders
 set -euo pipefail
 bin_dir=$(cd "${1:?usage: bench-smoke.sh BIN_DIR}" && pwd)
 scripts=$(cd "$(dirname "$0")" && pwd)
-limit=${BENCH_SMOKE_TIMEOUT:-60}
+limit=${BENCH_SMOKE_TIMEOUT:-120}
 
 echo "bench smoke — each bench script once on tiny inputs: the seconds below only show that they run; they measure nothing"
 [ -x "$bin_dir/abplayer" ] || { echo "bench-smoke: no abplayer in $bin_dir (make build, or make release)" >&2; exit 1; }
