@@ -18,7 +18,7 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 espeak-ng \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
 	snapserver snapclient syncthing rsync curl gdb
-BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng
+BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng python3
 
 .PHONY: all deps test-deps build run test release bench fuzz install-sdk clean
 
@@ -53,6 +53,7 @@ test: test-deps build
 	RELEASE_FALLBACK=1 SWIFT=$(SWIFT) scripts/build-release.sh
 	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/$(BIN)
 	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/.build/release --filter '$(RELEASE_TESTS)'
+	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES) && scripts/bench-smoke.sh .build/release
 
 # lame: the release link's symbol order is traced playing a short MP3 it encodes.
 release: deps
@@ -62,6 +63,14 @@ release: deps
 bench: test-deps release
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
 	scripts/bench.sh .build/release
+
+# Every bench script once on tiny inputs (seconds of audio, a handful of books, this build as its own
+# baseline), against the debug build; `make test` runs it on the release build. Its figures mean nothing:
+# it fails when a bench script no longer runs to its end (scripts/bench-smoke.sh).
+.PHONY: bench-smoke
+bench-smoke: test-deps build
+	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
+	scripts/bench-smoke.sh $(BIN)
 
 FUZZ_SECONDS ?= 60
 fuzz: test-deps build

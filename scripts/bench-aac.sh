@@ -15,11 +15,13 @@ runs=${BENCH_RUNS:-3}
 
 # --- fixtures: one minute encoded once, its ADTS frames repeated, remuxed into an M4B ---------
 # (cat of ADTS streams is a valid ADTS stream; ffmpeg -c copy writes the MP4 tables)
+# BENCH_SMOKE: a "minute" of one second, a 5 s "60 min" file, a 20 s "20 h" one, seeks within it.
+minute=$(scaled 60 1)
 long_m4b() { # minutes rate channels bitrate out
     local minutes=$1 rate=$2 channels=$3 bitrate=$4 out=$5
     [ -f "$out" ] && return
     local seg="$work/seg-aac-$rate-$channels.wav" one="$work/one-$rate-$channels-$bitrate.aac"
-    [ -f "$seg" ] || sox -q -n -r "$rate" -c "$channels" -b 16 "$seg" synth 60 sine 150-900 synth 60 pinknoise mix vol 0.5
+    [ -f "$seg" ] || sox -q -n -r "$rate" -c "$channels" -b 16 "$seg" synth "$minute" sine 150-900 synth "$minute" pinknoise mix vol 0.5
     [ -f "$one" ] || ffmpeg -v error -y -i "$seg" -c:a aac -b:a "$bitrate" -f adts "$one"
     log "making $out ($minutes min)"
     for _ in $(seq "$minutes"); do cat "$one"; done > "$out.aac"
@@ -28,8 +30,8 @@ long_m4b() { # minutes rate channels bitrate out
 }
 m4b_60="$work/60min.m4b"
 m4b_20h="$work/20h.m4b"
-long_m4b 60 44100 2 96k "$m4b_60"
-long_m4b 1200 32000 1 24k "$m4b_20h"
+long_m4b "$(scaled 60 5)" 44100 2 96k "$m4b_60"
+long_m4b "$(scaled 1200 20)" 32000 1 24k "$m4b_20h"
 
 ratio() { echo "scale=3; $1 / $2" | bc; }
 
@@ -46,6 +48,6 @@ seek_ms() { # position
     echo "$wall * 1000" | bc | cut -d. -f1
 }
 printf '%-44s 0:00:10 %s ms, 10:00:00 %s ms, 19:00:00 %s ms (target < 50 ms, flat)\n' \
-    "Open 20 h M4B + seek + decode 1 s" "$(seek_ms 0:00:10)" "$(seek_ms 10:00:00)" "$(seek_ms 19:00:00)"
+    "Open 20 h M4B + seek + decode 1 s" "$(seek_ms 0:00:10)" "$(seek_ms "$(scaled 10:00:00 0:00:10)")" "$(seek_ms "$(scaled 19:00:00 0:00:18)")"
 read -r probe_wall _ _ <<<"$(measure "$abplayer" probe "$m4b_20h")"
 printf '%-44s %s ms (the open alone, for comparison)\n' "Probe 20 h M4B" "$(echo "$probe_wall * 1000" | bc | cut -d. -f1)"

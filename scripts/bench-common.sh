@@ -1,13 +1,37 @@
 # Shared by scripts/bench*.sh (sourced, not run). Needs $work (a scratch directory) and $runs.
+#
+# BENCH_SMOKE=1 (scripts/bench-smoke.sh, part of `make test`): every script on tiny inputs (seconds
+# of audio, a handful of books), to show it still runs to its end; its figures mean nothing. A
+# script picks its sizes with `scaled FULL SMOKE`; under BENCH_SMOKE a measured command that fails
+# is reported (in the full run its cost is shown all the same).
+
+# set -e inside $(...) too (bash runs command substitutions without it otherwise), and a failure
+# says where: "bench-failure: SCRIPT line N: exit S: COMMAND", the innermost frame first.
+shopt -s inherit_errexit
+set -E
+bench_failure() { # status line command
+    printf 'bench-failure: %s line %s: exit %s: %s\n' "$(basename "${BASH_SOURCE[1]}")" "$2" "$1" "$3" >&2
+}
+trap 'bench_failure $? "$LINENO" "$BASH_COMMAND"' ERR
+
+smoke=${BENCH_SMOKE:-0}
+scaled() { # full smoke: prints FULL, or SMOKE under BENCH_SMOKE=1
+    if [ "$smoke" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
 
 log() { printf '%s\n' "$*" >&2; }
 
 # Runs a command $runs times (standard input /dev/null); prints "median-wall median-cpu
 # max-rss-KiB". A failing run is still measured: the figures say what it cost.
 measure() {
-    local walls=() cpus=() rss=0 report="$work/time.out"
+    local walls=() cpus=() rss=0 report="$work/time.out" errors=/dev/null status
+    [ "$smoke" = 1 ] && errors="$work/measure.err"
     for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" </dev/null >/dev/null 2>&1 || true
+        status=0
+        /usr/bin/time -o "$report" -f '%e %U %S %M' "$@" </dev/null >/dev/null 2>"$errors" || status=$?
+        if [ "$smoke" = 1 ] && [ "$status" != 0 ]; then
+            measured_failure "$status" "$*"
+        fi
         # The figures are the report's last line: a failing command's report starts with "Command
         # exited with non-zero status N".
         read -r wall user sys kib < <(tail -n 1 "$report")
@@ -16,6 +40,16 @@ measure() {
     done
     printf '%s %s %s\n' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" \
         "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")" "$rss"
+}
+
+# Where a measured command failed: the first frame outside this file (measure may be called by
+# compare), and the end of what the command said.
+measured_failure() { # status command
+    local frame=1
+    while [ "$(basename "${BASH_SOURCE[$frame]}")" = bench-common.sh ]; do frame=$((frame + 1)); done
+    printf 'bench-failure: %s line %s: measured command exited %s: %s\n' \
+        "$(basename "${BASH_SOURCE[$frame]}")" "${BASH_LINENO[$((frame - 1))]}" "$1" "$2" >&2
+    tail -n 5 "$work/measure.err" | sed 's/^/    /' >&2
 }
 
 # Ratio of two times; the reference (sqlite3) often finishes within /usr/bin/time's 10 ms.
@@ -32,12 +66,15 @@ compare() { # title target ours... -- reference...
         "$title" "$ow" "$oc" "$orss" "$(basename "${ref[0]}")" "$rw" "$rc" "$rrss" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")" "$target"
 }
 
-# A library of 10,000 synthetic books of 20 items each, made once and kept in $work; prints its path.
+# A library of 10,000 synthetic books ("Book 0" to $last_book) of 20 items each, made once and kept
+# in $work; prints its path.
+library_books=$(scaled 10000 50)
+last_book="Book $((library_books - 1))"
 synthetic_library() { # abplayer
     local big="$work/console-10000-books.sqlite"
     if [ ! -f "$big" ]; then
         rm -f "$big.tmp"
-        "$1" debug-generate-library --library "$big.tmp" --books 10000 --items 20 >&2
+        "$1" debug-generate-library --library "$big.tmp" --books "$library_books" --items 20 >&2
         mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
     fi
     echo "$big"
@@ -85,10 +122,17 @@ PY
 # The previous landing's abplayer, for figures compared in the same run (BENCH_BASELINE=commit
 # names another): built once into the bench folder's baseline-COMMIT as that commit's own `make bench` built
 # it (its scripts/build-release.sh when it has one, else `swift build -c release`). Prints its
-# path; fails when the commit is not in this checkout's history.
-baseline_commit=${BENCH_BASELINE:-93c3d8d}
+# path; fails when the commit is not in this checkout's history. BENCH_BASELINE=self: this build
+# itself ($bin_dir's), nothing built (the smoke run's).
+baseline_commit=${BENCH_BASELINE:-b0cfe57}
+# Whether the baseline's sources contain TEXT (a migration's name, say); this build's do.
+baseline_has() { # text
+    [ "$baseline_commit" = self ] && return 0
+    git -C "$(dirname "${BASH_SOURCE[0]}")/.." grep -q -F "$1" "$baseline_commit" -- Sources
+}
 baseline_abplayer() {
     local repo dir
+    if [ "$baseline_commit" = self ]; then echo "$bin_dir/abplayer"; return; fi
     repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
     dir="${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}/baseline-$baseline_commit"
     if [ ! -x "$dir/.build/release/abplayer" ]; then

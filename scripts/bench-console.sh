@@ -16,9 +16,9 @@ runs=${BENCH_RUNS:-3}
 big=$(synthetic_library "$abplayer")
 export ABPLAYER_PLUGIN_PATH=
 
-compare "REPL -c 'find Book 9999' on 10,000 books (start to exit)" "informational" \
-    "$abplayer" --library "$big" -c 'find Book 9999' -- \
-    sqlite3 "$big" "SELECT id, title FROM book WHERE lower(title) LIKE '%book 9999%'"
+compare "REPL -c 'find $last_book' on 10,000 books (start to exit)" "informational" \
+    "$abplayer" --library "$big" -c "find $last_book" -- \
+    sqlite3 "$big" "SELECT id, title FROM book WHERE lower(title) LIKE '%${last_book,,}%'"
 compare "REPL -c 'cd \"Synthetic 3\"; ls' (start to exit)" "informational" \
     "$abplayer" --library "$big" -c 'cd "Synthetic 3"; ls' -- \
     sqlite3 "$big" "SELECT name FROM shelf WHERE parentId = (SELECT id FROM shelf WHERE name = 'Synthetic 3' AND parentId IS NULL)"

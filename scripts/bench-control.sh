@@ -8,13 +8,14 @@ set -euo pipefail
 bin_dir=$(cd "${1:?usage: bench-control.sh BIN_DIR}" && pwd)
 abplayer="$bin_dir/abplayer"
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
-calls=${BENCH_CONTROL_CALLS:-200}
-round_trips=${BENCH_CONTROL_ROUND_TRIPS:-2000}
 mkdir -p "$work"
+. "$(dirname "$0")/bench-common.sh"
+calls=${BENCH_CONTROL_CALLS:-$(scaled 200 5)}
+round_trips=${BENCH_CONTROL_ROUND_TRIPS:-$(scaled 2000 20)}
 scratch=$(mktemp -d /tmp/abp-ctl.XXXXXX)
 cleanup() {
     [ -n "${daemon_pid:-}" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null || true
-    timeout 5 cmus-remote --server "$scratch/cmus.sock" -C 'quit -i' >/dev/null 2>&1 || true
+    timeout 5 cmus-remote --server "$scratch/cmus.sock" -C quit >/dev/null 2>&1 || true
     tmux kill-session -t abplayer-bench-control 2>/dev/null || true
     rm -rf "$scratch"
 }

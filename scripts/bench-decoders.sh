@@ -15,9 +15,11 @@ runs=${BENCH_RUNS:-3}
 . "$(dirname "$0")/bench-common.sh"
 
 # --- fixtures: a minute of the voice-like signal, 60 times as raw PCM, encoded once ------------
+# (BENCH_SMOKE: a "minute" of one second, 5 of them, the seek to the fourth.)
+minute=$(scaled 60 1)
 seg="$work/seg-44k-2.wav"
-[ -f "$seg" ] || sox -q -n -r 44100 -c 2 -b 16 "$seg" synth 60 sine 150-900 synth 60 pinknoise mix vol 0.5
-sixty_minutes() { for _ in $(seq 60); do sox -q "$seg" -t raw -; done; }
+[ -f "$seg" ] || sox -q -n -r 44100 -c 2 -b 16 "$seg" synth "$minute" sine 150-900 synth "$minute" pinknoise mix vol 0.5
+sixty_minutes() { for _ in $(seq "$(scaled 60 5)"); do sox -q "$seg" -t raw -; done; }
 vorbis_60="$work/60min.ogg"
 flac_60="$work/60min.flac"
 if [ ! -f "$vorbis_60" ]; then
@@ -40,7 +42,7 @@ compare "FLAC 60 min decode (null sink, unpaced)" "<= 1.05" \
 # Open + exact seek + one second decoded, per whole command (process start and plugin loading
 # included), median of $runs.
 seek_ms() { # file
-    read -r wall _ _ <<<"$(measure "$abplayer" decode "$1" --from 0:59:00 --to 0:59:01)"
+    read -r wall _ _ <<<"$(measure "$abplayer" decode "$1" --from "$(scaled 0:59:00 0:00:03)" --to "$(scaled 0:59:01 0:00:04)")"
     echo "$wall * 1000" | bc | cut -d. -f1
 }
 printf '%-44s Vorbis %s ms, FLAC %s ms (target < 50 ms)\n' "Open 60 min + seek 0:59:00 + decode 1 s" \

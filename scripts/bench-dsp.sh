@@ -14,10 +14,12 @@ mkdir -p "$work"
 
 # The same 60-minute MP3 as bench.sh (a voice-like glide with noise, VBR), made here if missing.
 mp3="$work/60min.mp3"
+# (BENCH_SMOKE: 5 "minutes" of one second.)
 if [ ! -f "$mp3" ]; then
-    [ -f "$work/seg-44k-2.wav" ] || sox -q -n -r 44100 -c 2 -b 16 "$work/seg-44k-2.wav" synth 60 sine 150-900 synth 60 pinknoise mix vol 0.5
+    minute=$(scaled 60 1)
+    [ -f "$work/seg-44k-2.wav" ] || sox -q -n -r 44100 -c 2 -b 16 "$work/seg-44k-2.wav" synth "$minute" sine 150-900 synth "$minute" pinknoise mix vol 0.5
     [ -f "$work/dsp-one-minute.mp3" ] || lame --quiet -t -V 4 "$work/seg-44k-2.wav" "$work/dsp-one-minute.mp3"
-    for _ in $(seq 60); do cat "$work/dsp-one-minute.mp3"; done > "$mp3.tmp" && mv "$mp3.tmp" "$mp3"
+    for _ in $(seq "$(scaled 60 5)"); do cat "$work/dsp-one-minute.mp3"; done > "$mp3.tmp" && mv "$mp3.tmp" "$mp3"
 fi
 
 ratio() { echo "scale=2; $1 / $2" | bc; }

@@ -17,8 +17,13 @@ abplayer="$bin_dir/abplayer"
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}/library-screen
 mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
-keys=${BENCH_KEYS:-15}
 . "$(dirname "$0")/bench-common.sh"
+keys=${BENCH_KEYS:-$(scaled 15 2)}
+# BENCH_SMOKE: 50 books, every 10th in progress; cmus on 40 files; 80x24 only.
+in_progress_every=$(scaled 200 10)
+cmus_authors=$(scaled 100 2)
+cmus_albums=$(scaled 10 2)
+cmus_files=$((cmus_authors * cmus_albums * 10))
 socket="$work/tmux.sock"
 tmux_() { tmux -S "$socket" "$@"; }
 export ABPLAYER_PLUGIN_PATH= NO_COLOR= TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME="$work/state"
@@ -27,10 +32,10 @@ library="$work/big.sqlite"
 if [ ! -f "$library" ]; then
     log "generating a library of 10,000 books / 200,000 items"
     rm -f "$library.tmp"*
-    "$abplayer" debug-generate-library --library "$library.tmp" --books 10000 --items 20 >/dev/null
+    "$abplayer" debug-generate-library --library "$library.tmp" --books "$library_books" --items 20 >/dev/null
     # Every 200th book in progress, in its second item: the screen lists those first.
     sqlite3 "$library.tmp" "INSERT INTO position (bookId, mediaId, frame, updatedAt)
-        SELECT bookId, mediaId, 44100 * 60, '2026-01-01 00:00:00.000' FROM bookItem WHERE position = 1 AND bookId % 200 = 0"
+        SELECT bookId, mediaId, 44100 * 60, '2026-01-01 00:00:00.000' FROM bookItem WHERE position = 1 AND bookId % $in_progress_every = 0"
     mv "$library.tmp" "$library"; rm -f "$library.tmp"-*
 fi
 
@@ -73,7 +78,7 @@ abplayer_screen() { # columns rows
     local floor=() open=() j=() page=() search=()
     for _ in $(seq "$runs"); do
         floor+=("$(until_changed x)"); tmux_ send-keys BSpace; sleep 0.2
-        open+=("$(until_shows '10000 books' library Enter)")
+        open+=("$(until_shows "$library_books books" library Enter)")
         for _ in $(seq "$keys"); do j+=("$(until_changed j)"); done
         for _ in $(seq "$keys"); do page+=("$(until_changed PageDown)"); done
         tmux_ send-keys /; sleep 0.2
@@ -88,7 +93,7 @@ abplayer_screen() { # columns rows
 }
 
 # --- cmus on 10,000 tagged files (100 authors x 10 albums x 10 tracks) ----------------------------
-tagged_mp3_tree 100 10 1
+tagged_mp3_tree "$cmus_authors" "$cmus_albums" 1
 
 # cmus with its library filled (added once, then read from its cache at each start). No sound
 # card here: JACK must not start a server, and no output is needed to browse.
@@ -117,11 +122,11 @@ cmus_fill() {
     rm -f "$saved"
     while :; do
         timeout 10 cmus-remote --server "$cmus_sock" -C "save -l $saved" >/dev/null 2>&1 || true
-        [ -f "$saved" ] && [ "$(wc -l <"$saved")" -ge 10000 ] && break
+        [ -f "$saved" ] && [ "$(wc -l <"$saved")" -ge "$cmus_files" ] && break
         [ "$(date +%s)" -ge "$deadline" ] && { log "cmus did not add the files in 300 s"; return 1; }
         sleep 0.5
     done
-    timeout 5 cmus-remote --server "$cmus_sock" -C 'quit -i' >/dev/null 2>&1 || true
+    timeout 5 cmus-remote --server "$cmus_sock" -C quit >/dev/null 2>&1 || true
     sleep 1; tmux_ kill-server 2>/dev/null || true
     touch "$work/cmus-filled"
 }
@@ -136,7 +141,7 @@ cmus_screen() { # columns rows
         for _ in $(seq "$keys"); do page+=("$(until_changed PageDown)"); done
         tmux_ send-keys 1; sleep 0.3
     done
-    timeout 5 cmus-remote --server "$cmus_sock" -C 'quit -i' >/dev/null 2>&1 || true
+    timeout 5 cmus-remote --server "$cmus_sock" -C quit >/dev/null 2>&1 || true
     sleep 0.5; tmux_ kill-server 2>/dev/null || true
     printf '%s %s %s\n' "$(printf '%s\n' "${view[@]}" | median)" "$(printf '%s\n' "${j[@]}" | median)" \
         "$(printf '%s\n' "${page[@]}" | median)"
@@ -146,7 +151,9 @@ have_cmus=0
 if command -v cmus >/dev/null && command -v cmus-remote >/dev/null && cmus_fill; then have_cmus=1; fi
 ratio_() { if [ "$2" -le 0 ]; then echo "n/a"; else echo "scale=2; $1 / $2" | bc; fi; }
 echo "Library screen, 10,000 books / 200,000 items (medians of $runs opens, $keys keys each; read through tmux)"
-for size in "80 24" "120 40"; do
+sizes=("80 24")
+[ "$smoke" = 1 ] || sizes+=("120 40")
+for size in "${sizes[@]}"; do
     read -r columns rows <<<"$size"
     read -r floor open j page search <<<"$(abplayer_screen "$columns" "$rows")"
     printf '  %sx%s abplayer: library typed -> drawn %6s ms (target < 100) | j %5s ms | PgDn %5s ms | search letter %5s ms (target < 16) | floor (echo at the prompt) %5s ms\n' \

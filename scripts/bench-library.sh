@@ -17,8 +17,8 @@ runs=${BENCH_RUNS:-3}
 now() { date +%s.%N; }
 median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 
-# --- 2,000 tagged MP3s: 20 authors x 5 books x 2 discs x 10 chapters ----------------------------
-tagged_mp3_tree 20 5 2
+# --- 2,000 tagged MP3s: 20 authors x 5 books x 2 discs x 10 chapters (BENCH_SMOKE: 2 x 1 x 2) -----
+tagged_mp3_tree "$(scaled 20 2)" "$(scaled 5 1)" 2
 files=$(find "$tree" -name '*.mp3' | wc -l)
 
 # --- abplayer import into a fresh library -----------------------------------------------------------
@@ -57,7 +57,7 @@ cmus_import() {
         [ "$(echo "$(now) > $deadline" | bc)" = 1 ] && { log "cmus did not finish in 120 s"; break; }
     done
     end=$(now)
-    timeout 5 cmus-remote --server "$sock" -C 'quit -i' 2>/dev/null || true
+    timeout 5 cmus-remote --server "$sock" -C quit 2>/dev/null || true
     tmux kill-session -t abplayer-bench-cmus 2>/dev/null || true
     echo "$end - $start" | bc
 }
@@ -85,7 +85,7 @@ printf '  ratio: abplayer files/s / cmus files/s = %s (target >= 0.5)\n' "$(echo
 big="$work/big.sqlite"
 if [ ! -f "$big" ]; then
     log "generating a library of 10,000 books / 200,000 items"
-    "$abplayer" debug-generate-library --library "$big.tmp" --books 10000 --items 20
+    "$abplayer" debug-generate-library --library "$big.tmp" --books "$library_books" --items 20
     mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
 fi
 listing=$(for _ in $(seq "$runs"); do

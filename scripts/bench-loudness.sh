@@ -16,16 +16,19 @@ mkdir -p "$work"
 # the book is ten copies of it, each with an ID3v1 tag of its own (the library knows files by
 # content: ten identical files would be one).
 mp3="$work/60min.mp3"
+# (BENCH_SMOKE: 5 "minutes" of one second.)
 if [ ! -f "$mp3" ]; then
-    [ -f "$work/seg-44k-2.wav" ] || sox -q -n -r 44100 -c 2 -b 16 "$work/seg-44k-2.wav" synth 60 sine 150-900 synth 60 pinknoise mix vol 0.5
+    minute=$(scaled 60 1)
+    [ -f "$work/seg-44k-2.wav" ] || sox -q -n -r 44100 -c 2 -b 16 "$work/seg-44k-2.wav" synth "$minute" sine 150-900 synth "$minute" pinknoise mix vol 0.5
     [ -f "$work/dsp-one-minute.mp3" ] || lame --quiet -t -V 4 "$work/seg-44k-2.wav" "$work/dsp-one-minute.mp3"
-    for _ in $(seq 60); do cat "$work/dsp-one-minute.mp3"; done > "$mp3.tmp" && mv "$mp3.tmp" "$mp3"
+    for _ in $(seq "$(scaled 60 5)"); do cat "$work/dsp-one-minute.mp3"; done > "$mp3.tmp" && mv "$mp3.tmp" "$mp3"
 fi
 book="$work/loudness-10h"
+parts=$(scaled 10 3)
 if [ ! -f "$book/.done" ]; then
-    log "making $book (10 x 1 h)"
+    log "making $book ($parts x 1 h)"
     rm -rf "$book" && mkdir -p "$book"
-    for n in $(seq -w 1 10); do
+    for n in $(seq -w 1 "$parts"); do
         # An ID3v1 tag with the part's number: ten files with ten fingerprints.
         { cat "$mp3"; printf 'TAG%-30s%-30s%-30s%-4s%-30s\377' "Part $n" "Bench" "Loudness" "2024" ""; } > "$book/part$n.mp3"
     done
@@ -35,7 +38,7 @@ library="$work/loudness-bench.sqlite"
 rm -f "$library" "$library"-*
 "$abplayer" import --library "$library" "$book" >/dev/null
 
-seconds=36000
+seconds=$(scaled 36000 15)
 files=("$book"/part*.mp3)
 # ffmpeg reads the ten files as one programme (concat), as abplayer measures the book.
 list="$work/loudness-10h.txt"
@@ -50,7 +53,7 @@ read -r aw ac _ <<<"$(measure "$abplayer" loudness measure --library "$library" 
 read -r fw fc _ <<<"$(measure ffmpeg -v error -nostats -f concat -safe 0 -i "$list" -af ebur128=peak=true -f null -)"
 read -r fiw fic _ <<<"$(measure ffmpeg -v error -nostats -f concat -safe 0 -i "$list" -af ebur128 -f null -)"
 
-realtime() { echo "scale=0; $seconds / $1" | bc; }
+realtime() { if [ "$(echo "$1 == 0" | bc)" = 1 ]; then echo "n/a"; else echo "scale=0; $seconds / $1" | bc; fi; }
 echo "Loudness: a 10 h book (10 x 1 h MP3, 44.1 kHz stereo), $runs run(s) each, medians"
 printf '  abplayer loudness measure (true peak)   %7.2fs wall %7.2fs cpu  %5sx realtime (target >= 200x)\n' "$aw" "$ac" "$(realtime "$aw")"
 printf '  abplayer loudness measure --sample-peak %7.2fs wall %7.2fs cpu  %5sx realtime\n' "$sw" "$sc" "$(realtime "$sw")"

@@ -8,8 +8,9 @@ bin_dir=$(cd "${1:?usage: bench-outputs.sh BIN_DIR}" && pwd)
 abplayer="$bin_dir/abplayer"
 harness=$(cd "$(dirname "$0")/../Tests/Harness" && pwd)
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
-seconds=${BENCH_OUTPUT_SECONDS:-60}
 mkdir -p "$work"
+. "$(dirname "$0")/bench-common.sh"
+seconds=${BENCH_OUTPUT_SECONDS:-$(scaled 60 1)}
 servers=$(mktemp -d /tmp/abp-bench.XXXXXX)
 cleanup() {
     "$harness/stop-pulse.sh" "$servers/pa" || true
@@ -66,9 +67,9 @@ kill "$simple_pid" 2>/dev/null || true
 wait "$simple_pid" 2>/dev/null || true
 kill "$load_pid" 2>/dev/null || true
 load_pid=
-log="$servers/jack/jackd.log"
-ours=$(grep -c 'client = abplayer was not finished' "$log" || true)
-simple=$(grep -c 'client = jack_simple_client was not finished' "$log" || true)
-all=$(grep -c 'was not finished' "$log" || true)
+jack_log="$servers/jack/jackd.log"
+ours=$(grep -c 'client = abplayer was not finished' "$jack_log" || true)
+simple=$(grep -c 'client = jack_simple_client was not finished' "$jack_log" || true)
+all=$(grep -c 'was not finished' "$jack_log" || true)
 echo "JACK — ${seconds} s at period 1024 with the second core busy"
 echo "  xruns: abplayer $ours, idle jack_simple_client $simple (all clients and the driver: $all) (target: abplayer <= jack_simple_client)"

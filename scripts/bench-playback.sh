@@ -41,37 +41,39 @@ repl() {
 export -f repl
 export abplayer lib
 
+# BENCH_SMOKE: a 1 s timer, 'sleep chapter' 1 s before the boundary.
+timer=$(scaled 0:12 0:01)
+play_for=$(scaled 13 2)
+wav_for=$(scaled 14 2)
+chapter_from=$(scaled 15 19)
+chapter_for=$(scaled 7 2)
+
 echo "playback modes"
 
 # CPU while playing 13 s in real time with a 12 s sleep timer (10 s fade) vs mpv playing 13 s.
-read -r ow oc orss <<<"$(runs=1 measure bash -c "repl 13 null 'play book' 'seek 0' 'sleep 0:12'")"
-read -r rw rc rrss <<<"$(runs=1 measure mpv --no-config --really-quiet --ao=null --end=13 "$mp3")"
+read -r ow oc orss <<<"$(runs=1 measure bash -c "repl $play_for null 'play book' 'seek 0' 'sleep $timer'")"
+read -r rw rc rrss <<<"$(runs=1 measure mpv --no-config --really-quiet --ao=null --end="$play_for" "$mp3")"
 printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs cpu %6d KiB\n  ratio: cpu %s (informational)\n' \
     "13 s real-time play with 'sleep 0:12' (fade) vs mpv --end=13 (null output)" "$ow" "$oc" "$orss" mpv "$rw" "$rc" "$rrss" "$(ratio "$oc" "$rc")"
 
 # How exactly playback stops: the length of what was written to a wav file.
 out="$work/playback-out.wav"
 rm -f "$out"
-repl 14 "wav:$out" 'play book' 'seek 0' 'sleep 0:12'
+repl "$wav_for" "wav:$out" 'play book' 'seek 0' "sleep $timer"
 timed=$(seconds "$out")
 rm -f "$out"
-repl 7 "wav:$out" 'play book' 'seek 0:15' 'sleep chapter'
+repl "$chapter_for" "wav:$out" 'play book' "seek 0:$chapter_from" 'sleep chapter'
 chapter=$(seconds "$out")
-mpv --no-config --really-quiet --start=15 --end=20 --ao=pcm --ao-pcm-file="$work/playback-mpv.wav" "$mp3" >/dev/null 2>&1 || true
+mpv --no-config --really-quiet --start="$chapter_from" --end=20 --ao=pcm --ao-pcm-file="$work/playback-mpv.wav" "$mp3" >/dev/null 2>&1 || true
 mpv_chapter=$(seconds "$work/playback-mpv.wav")
 printf '%-60s %s s heard (asked 12.000: 2 s full, then a 10 s fade)\n' "'sleep 0:12' to a wav file" "$timed"
 printf '%-60s abplayer %s s | mpv --start=15 --end=20 %s s (exact: 5.000)\n' "'sleep chapter' from 0:15, chapter boundary at 20 s" "$chapter" "$mpv_chapter"
 
 # The queue on a 10,000-book library: a REPL run that queues a book and lists the queue.
-big="$work/console-10000-books.sqlite"
-if [ ! -f "$big" ]; then
-    rm -f "$big.tmp"
-    "$abplayer" debug-generate-library --library "$big.tmp" --books 10000 --items 20
-    mv "$big.tmp" "$big"; rm -f "$big.tmp"-*
-fi
+big=$(synthetic_library "$abplayer")
 cp "$big" "$work/playback-queue.sqlite"
-read -r ow oc orss <<<"$(measure "$abplayer" --library "$work/playback-queue.sqlite" -c 'queue add "Book 9999"; queue; queue rm 1')"
-read -r rw rc rrss <<<"$(measure sqlite3 "$work/playback-queue.sqlite" "INSERT INTO queueEntry VALUES ((SELECT id FROM book WHERE title = 'Book 9999'), 0); SELECT book.title FROM queueEntry JOIN book ON book.id = bookId ORDER BY position; DELETE FROM queueEntry;")"
+read -r ow oc orss <<<"$(measure "$abplayer" --library "$work/playback-queue.sqlite" -c "queue add \"$last_book\"; queue; queue rm 1")"
+read -r rw rc rrss <<<"$(measure sqlite3 "$work/playback-queue.sqlite" "INSERT INTO queueEntry VALUES ((SELECT id FROM book WHERE title = '$last_book'), 0); SELECT book.title FROM queueEntry JOIN book ON book.id = bookId ORDER BY position; DELETE FROM queueEntry;")"
 printf '%s\n  abplayer %6.2fs wall %6.2fs cpu %6d KiB | %-8s %6.2fs wall %6.2fs cpu %6d KiB\n  ratio: wall %s, cpu %s (informational)\n' \
     "REPL -c 'queue add; queue; queue rm 1' on 10,000 books (start to exit)" "$ow" "$oc" "$orss" sqlite3 "$rw" "$rc" "$rrss" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")"
 rm -f "$work/playback-queue.sqlite"*

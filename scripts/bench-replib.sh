@@ -19,17 +19,17 @@ export ABPLAYER_PLUGIN_PATH=
 copy="$work/replib-10000-books.sqlite"
 cp "$big" "$copy"
 
-compare "REPL -c 'book items \"Book 9999\"' on 10,000 books (start to exit)" "informational" \
-    "$abplayer" --library "$big" -c 'book items "Book 9999"' -- \
+compare "REPL -c 'book items \"$last_book\"' on 10,000 books (start to exit)" "informational" \
+    "$abplayer" --library "$big" -c "book items \"$last_book\"" -- \
     sqlite3 "$big" "SELECT media.title, media.durationFrames FROM bookItem JOIN media ON media.id = bookItem.mediaId
-                    WHERE bookItem.bookId = (SELECT id FROM book WHERE title = 'Book 9999') ORDER BY bookItem.position"
+                    WHERE bookItem.bookId = (SELECT id FROM book WHERE title = '$last_book') ORDER BY bookItem.position"
 compare "REPL -c 'browse author' (200,000 files; start to exit)" "informational" \
     "$abplayer" --library "$big" -c 'browse author' -- \
     sqlite3 "$big" "SELECT artist, count(*) FROM media WHERE artist IS NOT NULL GROUP BY artist"
 compare "REPL -c 'export FILE' (start to exit) vs sqlite3 .dump" "informational" \
     "$abplayer" --library "$big" -c "export $work/replib-state.json" -- \
     sqlite3 "$big" .dump
-compare "REPL -c 'book reorder \"Book 9999\" 20 1' (start to exit, a write)" "informational" \
-    "$abplayer" --library "$copy" -c 'book reorder "Book 9999" 20 1' -- \
-    sqlite3 "$copy" "UPDATE bookItem SET position = position WHERE bookId = (SELECT id FROM book WHERE title = 'Book 9999')"
+compare "REPL -c 'book reorder \"$last_book\" 20 1' (start to exit, a write)" "informational" \
+    "$abplayer" --library "$copy" -c "book reorder \"$last_book\" 20 1" -- \
+    sqlite3 "$copy" "UPDATE bookItem SET position = position WHERE bookId = (SELECT id FROM book WHERE title = '$last_book')"
 rm -f "$copy" "$copy"-* "$work/replib-state.json"

@@ -15,13 +15,17 @@ mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
 . "$(dirname "$0")/bench-common.sh"
 ratio() { if [ "$(echo "$2 == 0" | bc)" = 1 ]; then echo "n/a"; else echo "scale=2; $1 / $2" | bc; fi; }
+# BENCH_SMOKE: a 10 s clip (the book 100 s), CPU read over 1 s after 0.5 s.
+clip=$(scaled 60 10)
+window=$(scaled 10 1)
+settle=$(scaled 2 0.5)
 
 cover="$work/cover.jpg"
 book="$work/book/01.mp3"
 [ -f "$cover" ] || ffmpeg -v error -y -f lavfi -i testsrc=s=1000x1000 -frames:v 1 "$cover"
 if [ ! -f "$book" ]; then
     mkdir -p "$work/book"
-    sox -q -n -r 44100 -c 2 -b 16 "$work/min.wav" synth 60 sine 150-900
+    sox -q -n -r 44100 -c 2 -b 16 "$work/min.wav" synth "$clip" sine 150-900
     lame --quiet -V 4 --ti "$cover" "$work/min.wav" "$work/one.mp3"
     for _ in $(seq 10); do cat "$work/one.mp3"; done > "$book"   # 10 minutes; the tag comes first
 fi
@@ -36,18 +40,18 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 export ABPLAYER_PLUGIN_PATH= NO_COLOR= TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8
 
-# CPU seconds a command running in an 80x30 tmux window uses over 10 s of wall time (after 2 s),
-# keys typed into it first.
+# CPU seconds a command running in an 80x30 tmux window uses per 10 s of wall time, read over 10 s
+# (after 2 s), keys typed into it first.
 cpu_over_10s() { # command [keys...]
     tmux_ kill-server 2>/dev/null || true
     tmux_ new-session -d -x 80 -y 30 "exec $1"; shift
     sleep 1
     [ $# -gt 0 ] && tmux_ send-keys "$@"
-    sleep 2
+    sleep "$settle"
     local pid; pid=$(tmux_ display -p '#{pane_pid}')
     local before; before=$(cpu_ticks "$pid")
     local start; start=$(date +%s.%N)
-    sleep 10
+    sleep "$window"
     local after; after=$(cpu_ticks "$pid")
     local wall; wall=$(echo "$(date +%s.%N) - $start" | bc)
     tmux_ kill-server 2>/dev/null || true

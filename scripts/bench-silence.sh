@@ -24,9 +24,9 @@ if [ ! -f "$book" ]; then
         parts+=("$work/silence-bench-phrase-$i.wav" "$work/silence-bench-gap-$i.wav")
     done
     sox -q "${parts[@]}" "$work/silence-bench-minute.wav"
-    # Repeated to about 30 minutes, resampled to 44.1 kHz stereo like most audiobooks.
+    # Repeated to about 30 minutes (BENCH_SMOKE: 20 s), resampled to 44.1 kHz stereo like most audiobooks.
     seconds=$(soxi -D "$work/silence-bench-minute.wav")
-    copies=$(echo "1800 / $seconds + 1" | bc)
+    copies=$(echo "$(scaled 1800 20) / $seconds + 1" | bc)
     sox -q "$work/silence-bench-minute.wav" -r 44100 -c 2 "$work/silence-bench-book.wav" repeat "$((copies - 1))"
     lame --quiet -V 4 "$work/silence-bench-book.wav" "$book.tmp" && mv "$book.tmp" "$book"
 fi

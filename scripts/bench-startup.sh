@@ -15,10 +15,13 @@ mkdir -p "$work"
 . "$(dirname "$0")/bench-common.sh"
 baseline=$(baseline_abplayer) || { echo "Start-up: baseline $baseline_commit is not in this checkout's history; skipped"; exit 0; }
 ours="$bin_dir/abplayer"
+# BENCH_SMOKE: a 1 s MP3, --help timed 3 times, listen for 1 s.
+starts=$(scaled 50 3)
+listen_seconds=$(scaled 6 1)
 
 mp3="$work/startup-20s.mp3"
 if [ ! -f "$mp3" ]; then
-    sox -q -n -r 44100 -c 2 -b 16 "$work/startup.wav" synth 20 sine 150-900
+    sox -q -n -r 44100 -c 2 -b 16 "$work/startup.wav" synth "$(scaled 20 1)" sine 150-900
     lame --quiet -V 4 "$work/startup.wav" "$mp3"
 fi
 home=$(mktemp -d)
@@ -29,30 +32,29 @@ echo "Start-up and memory — this build against $baseline_commit (the previous 
 mean_ms() { # command...
     local start end
     start=$(date +%s%N)
-    for _ in $(seq 50); do HOME=$home "$@" </dev/null >/dev/null 2>&1 || true; done
+    for _ in $(seq "$starts"); do HOME=$home "$@" </dev/null >/dev/null 2>&1 || true; done
     end=$(date +%s%N)
-    echo "scale=2; ($end - $start) / 50 / 1000000" | bc
+    echo "scale=2; ($end - $start) / $starts / 1000000" | bc
 }
 ow=$(mean_ms "$ours" --help)
 bw=$(mean_ms "$baseline" --help)
-runs=3
+runs=${BENCH_RUNS:-3}
 read -r _ _ orss <<<"$(HOME=$home measure "$ours" --help)"
 read -r _ _ brss <<<"$(HOME=$home measure "$baseline" --help)"
 printf '  --help            %6.2f ms vs %6.2f ms (ratio %s)   peak RSS %6d KiB vs %6d KiB\n' \
     "$ow" "$bw" "$(ratio "$ow" "$bw")" "$orss" "$brss"
-runs=3
 read -r _ _ orss <<<"$(HOME=$home measure "$ours" play --output null "$mp3")"
 read -r _ _ brss <<<"$(HOME=$home measure "$baseline" play --output null "$mp3")"
 printf '  play (null sink)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB (target < 28 MiB)\n' \
     "$orss" "$(echo "$orss / 1024" | bc -l)" "$brss" "$(echo "$brss / 1024" | bc -l)"
 # `listen` keeps the library (SQLite) and saves the place every second: the player people leave
-# running. Each binary gets a library of its own (a newer schema would not open in the older).
+# running (for 6 s here). Each binary gets a library of its own (a newer schema would not open in the older).
 for who in ours baseline; do
     binary=${!who}
     library="$home/$who.sqlite"
     HOME=$home "$binary" import --library "$library" "$mp3" >/dev/null 2>&1
-    read -r _ _ rss <<<"$(HOME=$home measure sh -c 'timeout -s INT 6 "$@"; true' sh "$binary" listen --library "$library" --output null startup)"
+    read -r _ _ rss <<<"$(HOME=$home measure sh -c 'timeout -s INT "$@"; true' sh "$listen_seconds" "$binary" listen --library "$library" --output null startup)"
     printf -v "${who}_listen" '%s' "$rss"
 done
-printf '  listen (null sink, 6 s)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB\n' \
-    "$ours_listen" "$(echo "$ours_listen / 1024" | bc -l)" "$baseline_listen" "$(echo "$baseline_listen / 1024" | bc -l)"
+printf '  listen (null sink, %s s)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB\n' \
+    "$listen_seconds" "$ours_listen" "$(echo "$ours_listen / 1024" | bc -l)" "$baseline_listen" "$(echo "$baseline_listen / 1024" | bc -l)"

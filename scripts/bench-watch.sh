@@ -11,10 +11,21 @@ abplayer="$bin_dir/abplayer"
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}/watch
 mkdir -p "$work"
 runs=${BENCH_RUNS:-3}
-log() { printf '%s\n' "$*" >&2; }
+. "$(dirname "$0")/bench-common.sh"
 now() { date +%s.%N; }
 median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
-burst=1000
+burst=$(scaled 1000 20)
+
+# The daemons below start in subshells ($(abplayer_burst)): their PIDs are kept in a file, and
+# whichever is still running when this script ends, normally or not, is stopped.
+started="$work/started.pids"
+: >"$started"
+stop_started() {
+    local pid
+    while read -r pid; do kill -TERM "$pid" 2>/dev/null || true; done <"$started"
+    rm -f "$started"
+}
+trap stop_started EXIT
 
 # --- 1,000 tagged MP3s: one clip behind 1,000 ID3v2.3 tags (as in bench-library.sh) ----------------
 source_dir="$work/burst"
@@ -68,15 +79,19 @@ abplayer_burst() {
     HOME="$dir/home" XDG_RUNTIME_DIR="$dir/home" "$abplayer" repl --daemon --library "$dir/lib.sqlite" --output null \
         </dev/null >"$dir/daemon.log" 2>&1 &
     pid=$!
-    # The watch is in place before the control socket is (the daemon's order).
+    echo "$pid" >>"$started"
+    # The watch is in place before the control socket is (the daemon's order). (`help`: `status`
+    # fails while nothing plays, and this waited its 500 rounds every time.)
     for _ in $(seq 500); do
-        HOME="$dir/home" XDG_RUNTIME_DIR="$dir/home" timeout 2 "$abplayer" remote --library "$dir/lib.sqlite" status \
+        HOME="$dir/home" XDG_RUNTIME_DIR="$dir/home" timeout 2 "$abplayer" remote --library "$dir/lib.sqlite" help \
             >/dev/null 2>&1 && break
         sleep 0.02
     done
+    # (and a daemon that never answered fails the script here)
+    HOME="$dir/home" XDG_RUNTIME_DIR="$dir/home" "$abplayer" remote --library "$dir/lib.sqlite" help >/dev/null
     last=$(copy_burst "$dir/Book")
     seen=$(wait_for_count $((burst + 1)) 60 sqlite3 "$dir/lib.sqlite" "SELECT count(*) FROM bookItem")
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     [ "$seen" = timeout ] && { echo timeout; return; }
     echo "$seen - $last" | bc
 }
@@ -98,11 +113,12 @@ audio_output {
 EOF
     mpd --no-daemon --stderr "$dir/mpd.conf" >"$dir/mpd.log" 2>&1 &
     pid=$!
+    echo "$pid" >>"$started"
     for _ in $(seq 500); do [ -S "$dir/mpd.sock" ] && mpc -q -h "$dir/mpd.sock" status >/dev/null 2>&1 && break; sleep 0.02; done
     mpc -q -h "$dir/mpd.sock" update --wait >/dev/null 2>&1
     last=$(copy_burst "$dir/music/Book")
     seen=$(wait_for_count $((burst + 1)) 60 sh -c "mpc -h '$dir/mpd.sock' listall | wc -l")
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     [ "$seen" = timeout ] && { echo timeout; return; }
     echo "$seen - $last" | bc
 }
