@@ -42,18 +42,19 @@ run: build
 	$(BIN)/abplayer
 
 # scripts/run-tests.sh: `swift test` with a watchdog that shows where a hung run stands, and the
-# tests' scratch folders in /tmp removed after.
-# Then the release build (`make release`, what `make bench` measures and a listener runs): its link
+# tests' scratch folders in /tmp removed after. scripts/test-with-release.sh runs it on the debug
+# build while the release build is made beside it (in .build/test-release), then on the release:
+# the release build (`make release`, what `make bench` measures and a listener runs): its link
 # is not SwiftPM's usual one (static Foundation, a traced symbol order), so the end-to-end tests of
 # the commands used most, and the decoder contract on its plugins, run against it too; on a
 # toolchain without the static Foundation, against a plain `swift build -c release` (said in one line).
+# Last, every bench script once on tiny inputs against that release build (`make bench-smoke`).
 RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/|PluginHostTests\.DecoderContract
 test: test-deps build
 	@scripts/install-deps.sh lame
-	RELEASE_FALLBACK=1 SWIFT=$(SWIFT) scripts/build-release.sh
-	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/$(BIN)
-	@SWIFT=$(SWIFT) scripts/run-tests.sh $(CURDIR)/.build/release --filter '$(RELEASE_TESTS)'
-	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES) && scripts/bench-smoke.sh .build/release
+	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
+	@SWIFT=$(SWIFT) scripts/test-with-release.sh '$(RELEASE_TESTS)'
+	@scripts/bench-smoke.sh .build/test-release/release
 
 # lame: the release link's symbol order is traced playing a short MP3 it encodes.
 release: deps

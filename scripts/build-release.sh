@@ -15,10 +15,13 @@
 #     front of the code, found by running this very build under scripts/pagetrace.c. The kernel
 #     maps code 64 KiB around each page touched, so scattered functions make most of it resident.
 # usage: scripts/build-release.sh      (SWIFT=swift, umask 022 like the debug build; RELEASE_FALLBACK=1:
-#        a toolchain without the static Foundation gets a plain `swift build -c release`, said in one line)
+#        a toolchain without the static Foundation gets a plain `swift build -c release`, said in one line;
+#        SCRATCH=DIR builds in DIR instead of .build, so that it can run beside a `swift test` holding
+#        .build's lock: the products are then in DIR/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
+scratch_path=${SCRATCH:-.build}
 umask 022
 
 resources=$("$swift" -print-target-info | sed -n 's/.*"runtimeResourcePath": "\(.*\)".*/\1/p')
@@ -27,7 +30,7 @@ if [ ! -f "$static/libFoundation.a" ]; then
     # RELEASE_FALLBACK=1 (make test): the tests of the release build still run, against a plain one.
     if [ "${RELEASE_FALLBACK:-0}" = 1 ]; then
         echo "abplayer: $static/libFoundation.a not found: this toolchain has no static Foundation; the release tests run against 'swift build -c release'" >&2
-        exec "$swift" build -c release
+        exec "$swift" build -c release --scratch-path "$scratch_path"
     fi
     echo "abplayer: $static/libFoundation.a not found: this toolchain has no static Foundation; 'swift build -c release' builds without it" >&2
     exit 1
@@ -48,7 +51,7 @@ done
 flags+=(-Xlinker --end-group -Xlinker -lstdc++ -Xlinker -lswiftSynchronization -Xlinker -lswiftDispatch -Xlinker -ldispatch)
 
 echo "release: building (static Foundation, lld)" >&2
-"$swift" build -c release "${flags[@]}"
+"$swift" build -c release --scratch-path "$scratch_path" "${flags[@]}"
 
 # The order: trace the build just made as it plays a short MP3 to the null sink, listens to it as
 # a book, and prints --help. HOME and XDG_* point to a scratch folder: the listener's library is
@@ -59,7 +62,7 @@ command -v lame >/dev/null || { echo "abplayer: the release build needs lame to 
 # cc when there is one; the Swift toolchain's clang otherwise (a machine with only the toolchain).
 "$(command -v cc || command -v clang)" -O2 -shared -fPIC -o "$scratch/pagetrace.so" scripts/pagetrace.c
 head -c 352800 /dev/zero | lame --quiet -r -s 44.1 --bitwidth 16 -m s - "$scratch/silence.mp3"
-binary=.build/release/abplayer
+binary=$scratch_path/release/abplayer
 in_scratch() { # command...
     HOME=$scratch XDG_DATA_HOME=$scratch/data XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache "$@"
 }
@@ -74,9 +77,9 @@ in_scratch "$binary" import --library "$scratch/library.sqlite" "$scratch/silenc
 traced 4 listen --library "$scratch/library.sqlite" --output null silence
 traced 5 --help
 [ -s "$scratch/pages" ] || { echo "abplayer: tracing $binary recorded nothing" >&2; exit 1; }
-order=.build/release-symbol-order.txt
+order=$scratch_path/release-symbol-order.txt
 nm -n --defined-only "$binary" > "$scratch/symbols"
 awk -f scripts/symbol-order.awk phase=trace "$scratch/pages" phase=symbols "$scratch/symbols" |
     sort -n -k1,1 -k2,2 | cut -d' ' -f3 > "$order"
 echo "release: linking again with $(wc -l < "$order") functions in the order they ran" >&2
-"$swift" build -c release "${flags[@]}" -Xlinker --symbol-ordering-file="$PWD/$order" -Xlinker --no-warn-symbol-ordering
+"$swift" build -c release --scratch-path "$scratch_path" "${flags[@]}" -Xlinker --symbol-ordering-file="$(realpath "$order")" -Xlinker --no-warn-symbol-ordering

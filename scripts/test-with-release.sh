@@ -1,0 +1,38 @@
+#!/bin/bash
+# test-with-release.sh RELEASE_FILTER: `make test`'s runs. The debug build's tests run while the
+# release build (scripts/build-release.sh) is made beside them, in a scratch folder of its own
+# (.build/test-release: a `swift test` holds .build's lock while it runs); then the end-to-end
+# tests of the commands used most run against the release build (RELEASE_FILTER).
+#
+# Why beside: on two cores a cold release build takes about six minutes and the tests about as
+# long, and much of the tests' time is spent waiting on real servers, terminals and processes,
+# not computing: side by side the two take minutes less than one after the other. The tests hold
+# on a loaded machine (they wait for conditions, never for a fixed time), which this makes sure
+# of every run.
+set -u
+cd "$(dirname "$0")/.."
+release_filter=${1:?usage: test-with-release.sh RELEASE_FILTER}
+scratch=.build/test-release
+log=$scratch.log
+mkdir -p .build
+
+echo "make test: the release build runs beside the tests ($log)" >&2
+RELEASE_FALLBACK=1 SCRATCH=$scratch scripts/build-release.sh >"$log" 2>&1 &
+release=$!
+# Whatever ends this script ends the release build too.
+trap 'kill "$release" 2>/dev/null; pkill -f -- "--scratch-path $scratch" 2>/dev/null' EXIT
+
+scripts/run-tests.sh "$PWD/.build/debug"
+tests=$?
+
+wait "$release"
+built=$?
+trap - EXIT
+if [ "$built" -ne 0 ]; then
+    tail -n 40 "$log" >&2
+    echo "abplayer: make test: the release build failed (the end of $log above)" >&2
+    exit 1
+fi
+grep '^abplayer:' "$log" >&2 || true # the one line saying it fell back to a plain release build, if it did
+[ "$tests" -eq 0 ] || exit "$tests"
+scripts/run-tests.sh "$PWD/$scratch/release" --filter "$release_filter"
