@@ -154,7 +154,7 @@ END {
         if (!(order[i] in allowedHits))
             printf "abplayer: %s: %s has no fixed sleep left; its line can go\n", allowed, order[i] > "/dev/stderr"
     if (failures > 0) {
-        printf "abplayer: %d fixed sleep%s in Tests/ used as a time base (above)\n", failures, failures == 1 ? "" : "s" > "/dev/stderr"
+        printf "abplayer: %d wait%s in Tests/ above not through Tests/TestSupport/Deadline.swift\n", failures, failures == 1 ? "" : "s" > "/dev/stderr"
         exit 1
     }
 }' "$@"

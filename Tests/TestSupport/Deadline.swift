@@ -6,6 +6,11 @@ import Foundation
 /// The one way a real-time test waits: for a condition, with a generous deadline, never for a
 /// fixed time (a fixed sleep is a bet that the machine keeps up, and a loaded CI machine loses it).
 /// True once `condition` holds; false when `seconds` pass first.
+///
+/// Disfavoured so that async code gets the async twin even for a condition with no `await` in it
+/// (which Swift would otherwise type as a plain closure and hand to this one, blocking a thread of
+/// the cooperative pool); synchronous code can only call this one.
+@_disfavoredOverload
 public func waitUntil(within seconds: Double, every interval: Double = 0.05, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while true {
@@ -33,6 +38,7 @@ public func waitUntil(within seconds: Double, every interval: Double = 0.05,
 /// put). Never a way to wait for something to happen: that is `waitUntil(within:)`. `reason` says
 /// which real time is measured, for the reader and for scripts/check-test-sleeps.sh, which allows
 /// this call only with a reason.
+@_disfavoredOverload
 public func letRealTimePass(seconds: Double, because reason: String) {
     precondition(!reason.isEmpty, "letRealTimePass needs a reason")
     Thread.sleep(forTimeInterval: seconds)
