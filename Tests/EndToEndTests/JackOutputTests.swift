@@ -40,11 +40,13 @@ extension OutputTests {
             #expect(await server.waitForPort("abplayer:out_2"), "stderr: \(player.stderr)")
             let recording = try server.record(ports: ["abplayer:out_1", "abplayer:out_2"], seconds: 12)
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
-            // When it is paused for two seconds (as measured) and resumed
+            // When it is paused until the recording holds two seconds of the pause (its length as
+            // measured), and resumed
             player.send("pause")
             let clock = ContinuousClock()
             let pausedAt = clock.now
-            try await Task.sleep(for: .seconds(2))
+            #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            #expect(await recording.waitForMore(seconds: 2), "the recorder stopped")
             let pauseLength = (clock.now - pausedAt) / .seconds(1)
             player.send("resume")
             let status = await player.waitForExit(timeout: 30)
