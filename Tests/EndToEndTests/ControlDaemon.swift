@@ -44,6 +44,16 @@ struct ControlFixture {
         return try JSONDecoder().decode(PlaybackStatusJSON.self, from: result.stdout)
     }
 
+    /// `status` asked until `condition` holds (each a `remote` process); nil after `seconds`.
+    func status(within seconds: Double, until condition: (PlaybackStatusJSON) -> Bool) throws -> PlaybackStatusJSON? {
+        var last: PlaybackStatusJSON?
+        let held = try waitUntil(within: seconds, every: 0.1) {
+            last = try status()
+            return condition(last!)
+        }
+        return held ? last : nil
+    }
+
     /// The saved position of the book, read back from the library by `abplayer books`.
     func savedSeconds() throws -> Double? {
         let result = try abplayer.run(["books", "--json", "--library", library]).requireSuccess()
