@@ -44,11 +44,14 @@ extension OutputTests {
             // measured), and resumed
             player.send("pause")
             let clock = ContinuousClock()
-            let pausedAt = clock.now
+            let pauseSent = clock.now
             #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            let pauseSeen = clock.now
             #expect(await recording.waitForMore(seconds: 2), "the recorder stopped")
-            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            let resumeSent = clock.now
             player.send("resume")
+            #expect(await player.playingPlace() != nil, "stdout: \(player.stdout)")
+            let pauseLength = (resumeSent - pauseSeen) / .seconds(1)...(clock.now - pauseSent) / .seconds(1)
             let status = await player.waitForExit(timeout: 30)
             let recorded = try await recording.waitAndFinish()
             // Then there is one silence as long as the pause, and the same second goes on after it

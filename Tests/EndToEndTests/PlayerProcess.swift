@@ -89,12 +89,21 @@ final class PlayerProcess: @unchecked Sendable {
 
     /// Asks `status` until it says paused; the place then, nil after `timeout` seconds.
     func pausedPlace(timeout: Double = 30) async -> (item: Int, frame: Int64)? {
+        await place(whenStatusSays: "paused", timeout: timeout)
+    }
+
+    /// Asks `status` until it says playing; the place then, nil after `timeout` seconds.
+    func playingPlace(timeout: Double = 30) async -> (item: Int, frame: Int64)? {
+        await place(whenStatusSays: "playing", timeout: timeout)
+    }
+
+    private func place(whenStatusSays state: String, timeout: Double) async -> (item: Int, frame: Int64)? {
         var place: (item: Int, frame: Int64)?
-        let paused = await waitUntil(timeout: timeout) {
+        let reached = await waitUntil(timeout: timeout) {
             place = await self.status()
-            return place != nil && self.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status paused") == true
+            return place != nil && self.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status \(state) ") == true
         }
-        return paused ? place : nil
+        return reached ? place : nil
     }
 
     /// Parses "(item I, frame F)", I counted from 1, into a 0-based item index.
