@@ -308,7 +308,10 @@ extension OutputTests {
             // Waited for without blocking a thread of the cooperative pool.
             await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
             // and the book plays to its end
-            #expect(try await waitUntil(within: 30, every: 0.1) { try fixture.status().state != "playing" })
+            // (asked on a connection of its own: a `remote` process a look would be load of the
+            // harness's, beside the daemon and the audio server)
+            let watcher = try RawSocketClient(path: socket)
+            #expect(await waitUntil(within: 30, every: 0.1) { watcher.request("status --json")?.status?.state != "playing" })
             #expect(await recording.waitForMore(seconds: 0.3), "the recorder stopped")
             let recorded = try recording.finish()
 
