@@ -44,10 +44,11 @@ struct ControlFixture {
         return try JSONDecoder().decode(PlaybackStatusJSON.self, from: result.stdout)
     }
 
-    /// `status` asked until `condition` holds (each a `remote` process); nil after `seconds`.
+    /// `status` asked until `condition` holds; nil after `seconds`. Each look is a `remote`
+    /// process (a debug build's start, CPU the daemon and other tests need): four a second.
     func status(within seconds: Double, until condition: (PlaybackStatusJSON) -> Bool) throws -> PlaybackStatusJSON? {
         var last: PlaybackStatusJSON?
-        let held = try waitUntil(within: seconds, every: 0.1) {
+        let held = try waitUntil(within: seconds, every: 0.25) {
             last = try status()
             return condition(last!)
         }

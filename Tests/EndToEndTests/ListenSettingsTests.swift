@@ -25,7 +25,7 @@ extension ListenTests {
         let arrived = clock.now
         let playing = try #require(line, "stderr: \(listening.errorOutput)")
         let startSeconds = try #require(Self.startSeconds(String(playing)))
-        #expect(waitUntil(within: 60) { ((try? WavFile.read(output)).map { Double($0.frameCount) / Double($0.rate) } ?? 0) >= 2 },
+        #expect(waitUntil(within: 60, every: 0.25) { ((try? WavFile.read(output)).map { Double($0.frameCount) / Double($0.rate) } ?? 0) >= 2 },
                 "stderr: \(listening.errorOutput)")
         let wall = (clock.now - arrived).secondsValue
         listening.signal(SIGTERM)

@@ -32,10 +32,11 @@ import Testing
 
     /// Waits until the library holds a saved place at or past `seconds` (a playing `listen` saves
     /// about every second); false after `timeout`. Each look is an `abplayer books` process, run
-    /// off the cooperative pool; one that fails counts as not yet.
+    /// off the cooperative pool; one that fails counts as not yet. Twice a second: a look costs a
+    /// debug build's start, CPU the tests running beside this one need.
     static func waitForSavedPlace(_ abplayer: AbplayerProcess, library: String, atLeast seconds: Double,
                                   timeout: Double = 60) async -> Bool {
-        await waitUntil(within: timeout, every: 0.1) {
+        await waitUntil(within: timeout, every: 0.5) {
             ((try? await offThePool { try savedSeconds(abplayer, library: library) }) ?? nil ?? 0) >= seconds
         }
     }

@@ -59,7 +59,7 @@ extension ReplTerminalTests {
         let clock = ContinuousClock()
         let typed = clock.now
         #expect(terminal.waitFor("through pulse") != nil, "\(terminal.screen())")
-        #expect(await waitUntil(within: 60, every: 0.1) {
+        #expect(await waitUntil(within: 60, every: 0.25) {
             let heard = SecondTrack((try? recording.samplesSoFar()) ?? [], channels: 2, rate: 48000)
             return heard.seconds.contains(1) && heard.duration(of: 1) >= 0.5
         }, "\(terminal.screen())")

@@ -178,7 +178,8 @@ import Testing
             let result = Result { try Command.run("/bin/sh", ["-c", command], environment: environment) }
             outcome.withLock { $0 = result }
         }
-        let wasReady = waitUntil(within: 60) { outcome.withLock { $0 } != nil || (try? ready()) == true }
+        // Twice a second: a look may be a process (a debug build's start, CPU other tests need).
+        let wasReady = waitUntil(within: 60, every: 0.5) { outcome.withLock { $0 } != nil || (try? ready()) == true }
         _ = FileManager.default.createFile(atPath: flag, contents: nil)
         #expect(wasReady, "not ready within 60 s")
         _ = waitUntil(within: 150) { outcome.withLock { $0 } != nil }
