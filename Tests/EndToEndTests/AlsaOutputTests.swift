@@ -39,7 +39,7 @@ extension OutputTests {
             let after = try server.record()
             #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
             let status = await player.waitForExit(timeout: 60)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await after.waitForMore(seconds: 0.3), "the recorder stopped")
             let recorded = try after.finish()
             #expect(status == 0, "stderr: \(player.stderr)")
             let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)
@@ -61,19 +61,24 @@ extension OutputTests {
             environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(asoundrc.path)"
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let recording = try server.record()
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await recording.waitForMore(seconds: 0.1), "the recorder does not record")
             let player = try PlayerProcess(["--output", "alsa:viapulse", mp3.path], environment: environment,
                                            home: try BuildProducts.temporaryDirectory("alsa-pause"))
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
-            // When it is paused for two seconds (as measured) and resumed
+            // When it is paused until the recording holds two seconds of the pause (its length as
+            // measured), and resumed
             player.send("pause")
             let clock = ContinuousClock()
-            let pausedAt = clock.now
-            try await Task.sleep(for: .seconds(2))
-            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            let pauseSent = clock.now
+            #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            let pauseSeen = clock.now
+            #expect(await recording.waitForMore(seconds: 2), "the recorder stopped")
+            let resumeSent = clock.now
             player.send("resume")
+            #expect(await player.playingPlace() != nil, "stdout: \(player.stdout)")
+            let pauseLength = (resumeSent - pauseSeen) / .seconds(1)...(clock.now - pauseSent) / .seconds(1)
             let status = await player.waitForExit(timeout: 30)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await recording.waitForMore(seconds: 0.3), "the recorder stopped")
             let recorded = try recording.finish()
             // Then there is one silence as long as the pause, and the same second goes on after it
             #expect(status == 0, "stderr: \(player.stderr)")

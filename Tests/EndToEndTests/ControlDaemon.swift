@@ -44,6 +44,17 @@ struct ControlFixture {
         return try JSONDecoder().decode(PlaybackStatusJSON.self, from: result.stdout)
     }
 
+    /// `status` asked until `condition` holds; nil after `seconds`. Each look is a `remote`
+    /// process (a debug build's start, CPU the daemon and other tests need): four a second.
+    func status(within seconds: Double, until condition: (PlaybackStatusJSON) -> Bool) throws -> PlaybackStatusJSON? {
+        var last: PlaybackStatusJSON?
+        let held = try waitUntil(within: seconds, every: 0.25) {
+            last = try status()
+            return condition(last!)
+        }
+        return held ? last : nil
+    }
+
     /// The saved position of the book, read back from the library by `abplayer books`.
     func savedSeconds() throws -> Double? {
         let result = try abplayer.run(["books", "--json", "--library", library]).requireSuccess()

@@ -40,13 +40,18 @@ extension OutputTests {
             #expect(await server.waitForPort("abplayer:out_2"), "stderr: \(player.stderr)")
             let recording = try server.record(ports: ["abplayer:out_1", "abplayer:out_2"], seconds: 12)
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
-            // When it is paused for two seconds (as measured) and resumed
+            // When it is paused until the recording holds two seconds of the pause (its length as
+            // measured), and resumed
             player.send("pause")
             let clock = ContinuousClock()
-            let pausedAt = clock.now
-            try await Task.sleep(for: .seconds(2))
-            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            let pauseSent = clock.now
+            #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            let pauseSeen = clock.now
+            #expect(await recording.waitForMore(seconds: 2), "the recorder stopped")
+            let resumeSent = clock.now
             player.send("resume")
+            #expect(await player.playingPlace() != nil, "stdout: \(player.stdout)")
+            let pauseLength = (resumeSent - pauseSeen) / .seconds(1)...(clock.now - pauseSent) / .seconds(1)
             let status = await player.waitForExit(timeout: 30)
             let recorded = try await recording.waitAndFinish()
             // Then there is one silence as long as the pause, and the same second goes on after it

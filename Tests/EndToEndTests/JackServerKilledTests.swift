@@ -24,7 +24,7 @@ extension OutputTests.JackOutputTests {
                 _ = await player.waitForExit(timeout: 0)
                 continue
             }
-            try await Task.sleep(for: .milliseconds(13 * (round % 9)))
+            await letRealTimePass(seconds: Double(13 * (round % 9)) / 1000, because: "the kill lands a varying moment into playback, in every phase of the writer")
             server.stop()
             // Then it says the output is lost (it is not stuck writing to a sink that is gone)...
             let lost = await player.waitForStderr("output lost", timeout: 10)

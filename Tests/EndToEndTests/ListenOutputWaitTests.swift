@@ -30,7 +30,7 @@ extension ListenTests {
                                              environment: pulse.environment)
         // Then one line says the output is unavailable, and nothing plays while the tries fail
         _ = try #require(await listening.waitForLine(containing: "output unavailable"), "stderr: \(listening.errorOutput)")
-        try await Task.sleep(for: .seconds(2))
+        await letRealTimePass(seconds: 2, because: "the tries while the server is down (backing off up to 2 s) must stay quiet and play nothing")
         let unavailable = listening.errorOutput.split(separator: "\n").filter { $0.contains("output unavailable") }
         #expect(unavailable.count == 1, "stderr: \(listening.errorOutput)")
         #expect(unavailable.first?.hasPrefix("abplayer: ") == true)
@@ -55,10 +55,10 @@ extension ListenTests {
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "pulse", "--library", library, "1"],
                                              environment: pulse.environment)
         _ = try #require(await listening.waitForLine(containing: "output unavailable"), "stderr: \(listening.errorOutput)")
-        // When it is stopped with SIGTERM before the output ever opened, while it retries (half
-        // a second on: a SIGTERM within milliseconds of the start was once lost under load, the
-        // signal source not yet armed -- TerminationSignals' own race, not this behaviour's)
-        try await Task.sleep(for: .milliseconds(500))
+        // When it is stopped with SIGTERM before the output ever opened, while it retries (once
+        // its handler is in place: a SIGTERM within milliseconds of the start was once lost under
+        // load, the handler not yet installed -- TerminationSignals' own race, not this behaviour's)
+        #expect(await waitUntil(within: 30) { listening.catches(SIGTERM) }, "no SIGTERM handler: \(listening.errorOutput)")
         let clock = ContinuousClock()
         let signalled = clock.now
         listening.signal(SIGTERM)

@@ -12,7 +12,8 @@ extension ListenTests {
         _ = try abplayer.run(["book", "settings", "--library", library, "Listen Book", "--speed", "2", "--volume", "50",
                               "--loudness", "off"]).requireSuccess()
         let output = abplayer.home.appending(path: "heard.wav")
-        // When it is listened to (in real time, into a WAV file) for about 2 s, then stopped
+        // When it is listened to (in real time, into a WAV file) until the file holds 2 s, then
+        // stopped
         let clock = ContinuousClock()
         let listening = try ListeningProcess(abplayer, arguments: ["listen", "--output", "wav:\(output.path)", "--library", library, "Listen Book"])
         var line: Substring?
@@ -24,7 +25,8 @@ extension ListenTests {
         let arrived = clock.now
         let playing = try #require(line, "stderr: \(listening.errorOutput)")
         let startSeconds = try #require(Self.startSeconds(String(playing)))
-        Thread.sleep(forTimeInterval: 2)
+        #expect(waitUntil(within: 60, every: 0.25) { ((try? WavFile.read(output)).map { Double($0.frameCount) / Double($0.rate) } ?? 0) >= 2 },
+                "stderr: \(listening.errorOutput)")
         let wall = (clock.now - arrived).secondsValue
         listening.signal(SIGTERM)
         listening.process.waitForEnd(timeout: 30)

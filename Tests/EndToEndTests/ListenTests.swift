@@ -30,6 +30,17 @@ import Testing
         return try JSONDecoder().decode(BookJSON.self, from: result.stdout).positionSeconds
     }
 
+    /// Waits until the library holds a saved place at or past `seconds` (a playing `listen` saves
+    /// about every second); false after `timeout`. Each look is an `abplayer books` process, run
+    /// off the cooperative pool; one that fails counts as not yet. Twice a second: a look costs a
+    /// debug build's start, CPU the tests running beside this one need.
+    static func waitForSavedPlace(_ abplayer: AbplayerProcess, library: String, atLeast seconds: Double,
+                                  timeout: Double = 60) async -> Bool {
+        await waitUntil(within: timeout, every: 0.5) {
+            ((try? await offThePool { try savedSeconds(abplayer, library: library) }) ?? nil ?? 0) >= seconds
+        }
+    }
+
     /// "abplayer: playing #1 Listen Book from item 1 at 0.046 s" -> seconds into the book's item.
     static func startSeconds(_ line: String) -> Double? {
         guard let at = line.range(of: " at ", options: .backwards) else { return nil }
@@ -45,9 +56,9 @@ import Testing
         let started = playing.arrived
         let startSeconds = try #require(Self.startSeconds(playing.line))
 
-        // When it is killed with SIGKILL after about 3.5 s by the wall clock (measured: a sleep
-        // may take longer than asked on a loaded machine)
-        try await Task.sleep(for: .milliseconds(3500))
+        // When it is killed with SIGKILL once it has saved a place 2.5 s on (about 3 s of
+        // playing), what was heard by then measured by the wall clock
+        #expect(await Self.waitForSavedPlace(abplayer, library: library, atLeast: startSeconds + 2.5))
         let heard = startSeconds + (clock.now - started).secondsValue
         listening.signal(SIGKILL)
         #expect(await listening.waitForExit() == 128 + SIGKILL)
@@ -68,8 +79,9 @@ import Testing
         let started = playing.arrived
         let startSeconds = try #require(Self.startSeconds(playing.line))
 
-        // When it gets SIGTERM after about 2.3 s (measured)
-        try await Task.sleep(for: .milliseconds(2300))
+        // When it gets SIGTERM once it has saved a place 1.5 s on (about 2 s of playing), what
+        // was heard by then measured
+        #expect(await Self.waitForSavedPlace(abplayer, library: library, atLeast: startSeconds + 1.5))
         let heard = startSeconds + (clock.now - started).secondsValue
         first.signal(SIGTERM)
 

@@ -61,6 +61,14 @@ final class ListeningProcess: Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Whether the process has a handler installed for `signal` (the SigCgt mask of /proc/PID/status).
+    func catches(_ signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     /// Waits for the process to end; its exit status (128 + signal when killed), or nil on timeout
     /// (then it is killed).
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {

@@ -62,12 +62,14 @@ import Testing
         return last
     }
 
-    /// The seconds of the time-coded signal PulseAudio's sink played over about `seconds`.
-    static func secondsHeard(_ server: PulseServer, seconds: Double) throws -> [Int] {
+    /// The seconds of the time-coded signal PulseAudio's sink played over `seconds` of its
+    /// clock, after the first `skipping` seconds (audio already on its way to the sink).
+    static func secondsHeard(_ server: PulseServer, seconds: Double, skipping: Double = 0) throws -> [Int] {
         let recording = try server.record()
-        Thread.sleep(forTimeInterval: seconds)
+        #expect(waitUntil(within: 30) { recording.recordedSeconds >= skipping + seconds }, "the recorder does not record")
         let recorded = try recording.finish()
-        return SecondTrack(recorded.samples, channels: recorded.channels, rate: recorded.rate).seconds
+        let skipped = Int(skipping * Double(recorded.rate)) * recorded.channels
+        return SecondTrack(Array(recorded.samples.dropFirst(skipped)), channels: recorded.channels, rate: recorded.rate).seconds
     }
 
     @Test func playerctlAndBusctlDriveThePlayerAndSeeWhatItDoes() throws {
@@ -97,19 +99,24 @@ import Testing
         #expect(try Self.playerctl("status", bus: bus) == "Paused")
         let paused = try #require(Self.waitForStatus(repl) { $0.state == "paused" })
         #expect(paused.state == "paused")
-        Thread.sleep(forTimeInterval: 1)
+        letRealTimePass(seconds: 1, because: "a paused player's position must stay put as time passes")
         #expect(abs((Self.status(repl)?.itemPosition ?? -1) - paused.itemPosition) < 0.05)
 
-        // When it plays again: the position advances with the clock
+        // When it plays again: the position advances with the clock (two readings 1.5 s of playing
+        // apart, each bracketed by the clock: the REPL answers somewhere inside the round trip)
         _ = try Self.playerctl("play-pause", bus: bus)
         let clock = ContinuousClock()
-        let resumed = try #require(Self.waitForStatus(repl) { $0.state == "playing" })
-        let resumedAt = clock.now
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.waitForStatus(repl) { $0.state == "playing" }?.state == "playing")
+        let resumedAsked = clock.now
+        let resumed = try #require(Self.status(repl))
+        let resumedAnswered = clock.now
+        #expect(Self.waitForStatus(repl, timeout: 30) { $0.itemPosition >= resumed.itemPosition + 1.5 } != nil)
+        let laterAsked = clock.now
         let later = try #require(Self.status(repl))
-        let elapsed = (clock.now - resumedAt) / .seconds(1)
-        #expect(abs(later.itemPosition - resumed.itemPosition - elapsed) < 0.5,
-                "moved \(later.itemPosition - resumed.itemPosition) s in \(elapsed) s")
+        let laterAnswered = clock.now
+        let atLeast = (laterAsked - resumedAnswered) / .seconds(1), atMost = (laterAnswered - resumedAsked) / .seconds(1)
+        let advanced = later.itemPosition - resumed.itemPosition
+        #expect(advanced > atLeast - 0.5 && advanced < atMost + 0.5, "moved \(advanced) s in \(atLeast)...\(atMost) s")
 
         // When playerctl sets the position to 30 s (in chapter 1, 0-45 s)
         _ = try Self.playerctl("position", "30", bus: bus)
@@ -118,8 +125,7 @@ import Testing
         #expect(abs(moved.itemPosition - 30) < 0.5, "\(moved.itemPosition)")
         let reported = Double(try Self.playerctl("position", bus: bus)) ?? -1
         #expect(reported >= 29.5 && reported <= 31.5, "playerctl position \(reported)")
-        Thread.sleep(forTimeInterval: 0.3)
-        let heard = try Self.secondsHeard(server, seconds: 1.2)
+        let heard = try Self.secondsHeard(server, seconds: 1.2, skipping: 0.3)
         #expect(!heard.isEmpty && heard.allSatisfy { (30...32).contains($0) }, "heard \(heard)")
 
         // Then metadata describes chapter 1 of the book, with the cover as a JPEG file
@@ -220,8 +226,9 @@ final class BusMonitor: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: file)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // dbus-monitor says nothing when its match is in place; the bus is local, a moment is plenty.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Its match is in place once it is a monitor, which costs it its name: the bus tells it
+        // NameLost, and it prints that.
+        _ = waitFor("member=NameLost", timeout: 30)
     }
 
     /// The first line containing `text`, or nil after `timeout` seconds.

@@ -49,7 +49,7 @@ extension OutputTests {
             let environment = pulse.environment.merging(jack.environment) { a, _ in a }.merging(alsa.environment) { a, _ in a }
             let mp3 = try Fixtures.mp3(seconds: 12, vbr: true)
             let onPulse = try pulse.record()
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await onPulse.waitForMore(seconds: 0.1), "the recorder does not record")
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: environment,
                                            home: try BuildProducts.temporaryDirectory("switch"))
             // When it is switched to JACK after 3 s, and to ALSA after 7 s

@@ -87,6 +87,25 @@ final class PlayerProcess: @unchecked Sendable {
         return Self.place(in: String(line))
     }
 
+    /// Asks `status` until it says paused; the place then, nil after `timeout` seconds.
+    func pausedPlace(timeout: Double = 30) async -> (item: Int, frame: Int64)? {
+        await place(whenStatusSays: "paused", timeout: timeout)
+    }
+
+    /// Asks `status` until it says playing; the place then, nil after `timeout` seconds.
+    func playingPlace(timeout: Double = 30) async -> (item: Int, frame: Int64)? {
+        await place(whenStatusSays: "playing", timeout: timeout)
+    }
+
+    private func place(whenStatusSays state: String, timeout: Double) async -> (item: Int, frame: Int64)? {
+        var place: (item: Int, frame: Int64)?
+        let reached = await waitUntil(timeout: timeout) {
+            place = await self.status()
+            return place != nil && self.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status \(state) ") == true
+        }
+        return reached ? place : nil
+    }
+
     /// Parses "(item I, frame F)", I counted from 1, into a 0-based item index.
     static func place(in text: String) -> (item: Int, frame: Int64)? {
         guard let range = text.range(of: "(item ") else { return nil }
@@ -112,14 +131,14 @@ final class PlayerProcess: @unchecked Sendable {
     /// Polls `condition` every 20 ms, sleeping as a task: these tests wait for seconds of real
     /// audio, and blocking a thread of the cooperative pool that long starves other tests.
     @discardableResult
-    private func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
+    private func waitUntil(timeout: Double, _ condition: () async -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
-            if condition() { return true }
+            if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return condition()
+        return await condition()
     }
 }
 

@@ -83,7 +83,7 @@ import Testing
         #expect(paused.state == "paused")
         let clock = ContinuousClock()
         let pausedAt = clock.now
-        while (clock.now - pausedAt).secondsValue < 1.5 { Thread.sleep(forTimeInterval: 0.1) }
+        letRealTimePass(seconds: 1.5, because: "a paused player's position must not move as time passes")
         try screen.send("now", "Enter")
         #expect(screen.waitFor("PAUSED") != nil, "\(screen.screen())")
         try screen.send("Right")

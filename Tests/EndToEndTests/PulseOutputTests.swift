@@ -10,21 +10,25 @@ extension OutputTests {
             let server = try PulseServer()
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let recording = try server.record()
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await recording.waitForMore(seconds: 0.1), "the recorder does not record")
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-pause"))
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
-            // When it is paused for two seconds (as measured) and resumed
+            // When it is paused until the recording holds two seconds of the pause (its length as
+            // measured), and resumed
             player.send("pause")
             let clock = ContinuousClock()
-            let pausedAt = clock.now
-            try await Task.sleep(for: .milliseconds(300))
+            let pauseSent = clock.now
+            #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            let pauseSeen = clock.now
+            #expect(await recording.waitForMore(seconds: 2), "the recorder stopped")
             let reported = await player.status()
-            try await Task.sleep(for: .milliseconds(1700))
-            let pauseLength = (clock.now - pausedAt) / .seconds(1)
+            let resumeSent = clock.now
             player.send("resume")
+            #expect(await player.playingPlace() != nil, "stdout: \(player.stdout)")
+            let pauseLength = (resumeSent - pauseSeen) / .seconds(1)...(clock.now - pauseSent) / .seconds(1)
             let status = await player.waitForExit(timeout: 30)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await recording.waitForMore(seconds: 0.3), "the recorder stopped")
             let recorded = try recording.finish()
             // Then the recording has one silence about as long as the pause, and the second heard
             // before it goes on after it, with nothing repeated or skipped beyond the output latency
@@ -48,7 +52,7 @@ extension OutputTests {
             let server = try PulseServer()
             let mp3 = try Fixtures.mp3(seconds: 10, vbr: true)
             let before = try server.record()
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await before.waitForMore(seconds: 0.1), "the recorder does not record")
             let player = try PlayerProcess(["--output", "pulse", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-lost"))
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
@@ -59,7 +63,7 @@ extension OutputTests {
             let heardBefore = SecondTrack(try before.finish().samples, channels: 2, rate: 48000)
             let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""
             let kept = PlayerProcess.place(in: lostLine)
-            try await Task.sleep(for: .milliseconds(1000))
+            await letRealTimePass(seconds: 1, because: "while the server stays dead the player must not say the output is back")
             #expect(!player.stderr.contains("output back"))
             // When the server comes back
             try server.start()
@@ -67,7 +71,7 @@ extension OutputTests {
             // Then playback resumes from the kept place and runs to the end
             #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
             let status = await player.waitForExit(timeout: 30)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await after.waitForMore(seconds: 0.3), "the recorder stopped")
             let recordedAfter = try after.finish()
             let heardAfter = SecondTrack(recordedAfter.samples, channels: 2, rate: recordedAfter.rate)
             #expect(status == 0, "stderr: \(player.stderr)")
@@ -92,7 +96,7 @@ extension OutputTests {
             let headphones = try server.addNullSink("headphones")
             let mp3 = try Fixtures.mp3(seconds: 8, vbr: true)
             let speakers = try server.record()
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await speakers.waitForMore(seconds: 0.1), "the recorder does not record")
             let player = try PlayerProcess(["--output", "pulse:headphones", mp3.path], environment: server.environment,
                                            home: try BuildProducts.temporaryDirectory("pulse-moved"))
             #expect(await waitForPlace(player, atLeast: 3 * 44100))
@@ -101,14 +105,15 @@ extension OutputTests {
             // Then the player says so with the place, and stays paused there
             #expect(await player.waitForStderr("moved"), "stderr: \(player.stderr)")
             let movedLine = player.stderr.split(separator: "\n").first { $0.contains("moved") }.map(String.init) ?? ""
-            try await Task.sleep(for: .seconds(1))
+            #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
+            await letRealTimePass(seconds: 1, because: "a stream the server moved must stay paused, not play on by itself there")
             #expect(await player.status() != nil)
             #expect(player.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status paused") == true,
                     "stdout: \(player.stdout)")
             // When the user resumes, it goes on from that place on the sink the server moved it to
             player.send("resume")
             let status = await player.waitForExit(timeout: 30)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await speakers.waitForMore(seconds: 0.3), "the recorder stopped")
             let recorded = try speakers.finish()
             #expect(status == 0, "stderr: \(player.stderr)")
             let track = SecondTrack(recorded.samples, channels: 2, rate: recorded.rate)

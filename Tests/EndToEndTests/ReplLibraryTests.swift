@@ -82,10 +82,11 @@ import Testing
     @Test func bookmarksHistoryExportAndImportState() throws {
         // Given a book played to 0:25 with a bookmark there
         let (abplayer, library) = try ReplTests.library("repl-library-state")
-        // (playing a second, so that a listening session is recorded)
-        let shell = "printf 'play Ender\\nseek 0:25\\nbookmark the duel\\n'; sleep 1"
-        _ = try Command.run("/bin/sh", ["-c", "(\(shell)) | '\(BuildProducts.abplayer.path)' --output null --library '\(library)'"],
-                            environment: abplayer.environment).requireSuccess()
+        // (playing on until a place past it is saved, so that a listening session is recorded)
+        _ = try ReplTests.runHoldingInput(abplayer, library: library, typing: "play Ender\\nseek 0:25\\nbookmark the duel",
+                                          then: "status") {
+            (try ListenTests.savedSeconds(abplayer, library: library) ?? 0) >= 25.5
+        }.requireSuccess()
         let exported = try #require(try ListenTests.savedSeconds(abplayer, library: library))
         let state = abplayer.home.appending(path: "state.json").path
 

@@ -48,23 +48,27 @@ extension ReplTerminalTests {
         let server = try PulseServer()
         let (abplayer, library) = try ReplTests.library("repl-pulse")
         let recording = try server.record()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await recording.waitForMore(seconds: 0.1), "the recorder does not record")
         let terminal = try Self.terminal(abplayer, library: library, name: "pulse", output: "pulse", environment: server.environment)
         defer { terminal.stop() }
         #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
 
-        // When the listener types `play Ender`, waits, then pauses
+        // When the listener types `play Ender`, waits until the sink has heard the book's second
+        // 1 for half a second, then pauses
         try terminal.send(#"play "Ender's Game""#, "Enter")
         let clock = ContinuousClock()
         let typed = clock.now
         #expect(terminal.waitFor("through pulse") != nil, "\(terminal.screen())")
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(await waitUntil(within: 60, every: 0.25) {
+            let heard = SecondTrack((try? recording.samplesSoFar()) ?? [], channels: 2, rate: 48000)
+            return heard.seconds.contains(1) && heard.duration(of: 1) >= 0.5
+        }, "\(terminal.screen())")
         let inputs = try Command.run("pactl", ["list", "sink-inputs"], environment: server.environment, timeout: 10)
         try terminal.send("pause", "Enter")
         let pausedAfter = (clock.now - typed).secondsValue
         try terminal.send("status --json", "Enter")
         let paused = try #require(Self.waitForStatus(terminal) { $0.state == "paused" }, "\(terminal.screen())")
-        try await Task.sleep(for: .milliseconds(1000))
+        await letRealTimePass(seconds: 1, because: "a paused player's position must stay put as time passes")
         try terminal.send("bookmark later", "Enter", "status --json", "Enter")
         // (the bookmark's line comes before the new status: the status after it is the new one)
         let later = try #require(Self.waitForStatus(terminal, after: "bookmarked") { _ in true }, "\(terminal.screen())")

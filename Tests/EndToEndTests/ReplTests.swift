@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -144,13 +145,14 @@ import Testing
     }
 
     @Test func playbackGoesOnInRealTimeWhileTheScriptWaits() throws {
-        // Given a book playing from standard input, the input held open for about 2 s
+        // Given a book playing from standard input, the input held open (nothing typed) until
+        // the player has saved a place 1.5 s in
         let (abplayer, library) = try Self.library("repl-realtime")
-        let shell = "printf 'play Ender\\n'; sleep 2; printf 'status --json\\n'"
         let clock = ContinuousClock()
         let started = clock.now
-        let result = try Command.run("/bin/sh", ["-c", "(\(shell)) | '\(BuildProducts.abplayer.path)' --output null --library '\(library)'"],
-                                     environment: abplayer.environment)
+        let result = try Self.runHoldingInput(abplayer, library: library, typing: "play Ender", then: "status --json") {
+            (try ListenTests.savedSeconds(abplayer, library: library) ?? 0) >= 1.5
+        }
         let elapsed = (clock.now - started).secondsValue
 
         // Then the position advanced while it played, by no more than the wall time
@@ -159,6 +161,29 @@ import Testing
         #expect(status.state == "playing")
         #expect(status.itemPosition > 1.0, "\(status.itemPosition)")
         #expect(status.itemPosition <= elapsed + 0.1, "\(status.itemPosition) s after \(elapsed) s")
+    }
+
+    /// Runs the REPL on `library` (null output) with `first` typed on its standard input, then
+    /// holds the input open, typing nothing, until `ready` holds (60 s at most; a look that throws,
+    /// as a library read while the REPL opens it may, counts as not yet), types `then` and closes
+    /// it; the run's result.
+    static func runHoldingInput(_ abplayer: AbplayerProcess, library: String, typing first: String, then: String,
+                                until ready: () throws -> Bool) throws -> CommandResult {
+        let flag = abplayer.home.appending(path: "type-on-\(UUID().uuidString.prefix(6))").path
+        let shell = "printf '\(first)\\n'; while [ ! -e '\(flag)' ]; do sleep 0.05; done; printf '\(then)\\n'"
+        let command = "(\(shell)) | '\(BuildProducts.abplayer.path)' --output null --library '\(library)'"
+        let outcome = Mutex<Result<CommandResult, any Error>?>(nil)
+        let environment = abplayer.environment
+        Thread.detachNewThread {
+            let result = Result { try Command.run("/bin/sh", ["-c", command], environment: environment) }
+            outcome.withLock { $0 = result }
+        }
+        // Twice a second: a look may be a process (a debug build's start, CPU other tests need).
+        let wasReady = waitUntil(within: 60, every: 0.5) { outcome.withLock { $0 } != nil || (try? ready()) == true }
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
+        #expect(wasReady, "not ready within 60 s")
+        _ = waitUntil(within: 150) { outcome.withLock { $0 } != nil }
+        return try #require(outcome.withLock { $0 }).get()
     }
 
     @Test func findAndTreeShowWhereBooksAre() throws {

@@ -85,7 +85,7 @@ import TestSupport
         while clock.now < deadline {
             let report = try library.exchangeSync(folder: folder.path, device: device, playing: nil)
             if try done(report) { return report }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(150))
         }
         return nil
     }

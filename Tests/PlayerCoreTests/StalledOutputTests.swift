@@ -2,6 +2,7 @@ import Foundation
 @testable import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// A sink that stops taking audio (its server died, or it hangs) must never hold the decoder
 /// thread: every wait for room in the ring ends on a command that ends the audio.
@@ -56,7 +57,7 @@ import Testing
         #expect(ring.freeFrames == 0)
         // When a setting arrives, the write keeps waiting (the audio goes on, nothing is dropped)
         core.send(.setVolume(50))
-        try await Task.sleep(for: .milliseconds(300))
+        await letRealTimePass(seconds: 0.3, because: "the write must go on waiting through a setting: only time passing shows it does not return")
         #expect(returned.wait(timeout: .now()) == .timedOut)
         // Then a command that ends the audio ends the write at once, marked as cut short
         core.send(command)
@@ -107,7 +108,9 @@ import Testing
         }
         #expect(await waitFor { if case let .outputLost(message) = $0 { message.contains("no server is running yet") } else { false } })
         #expect(log.events.withLock { $0.contains { if case .failed = $0 { true } else { false } } } == false)
-        try await Task.sleep(until: loaded + .seconds(3))
+        let sinceLoad = (clock.now - loaded) / .seconds(1)
+        await letRealTimePass(seconds: max(0, 3 - sinceLoad), because: "the backoff between tries is in real time: 3 s of it show whether it backs off")
+        #expect(await waitUntil(within: 60) { opener.tries.load(ordering: .relaxed) >= 2 })
         #expect(engine.state == .paused)
         #expect(engine.position == PlaybackPosition(item: 0, frame: 5000))
         // Tries at 0, 0.25, 0.75, 1.75 s, then every 2 s: at most 5 + t/2 by time t (one every

@@ -131,7 +131,7 @@ import Testing
         // (what was in the pipe has arrived once nothing came for 0.1 s)
         #expect(Self.wait(timeout: .seconds(5)) { reader.arrivals.map { .now - $0.last > .milliseconds(100) } ?? false })
         let atPause = reader.frameCount
-        Thread.sleep(forTimeInterval: 1)
+        letRealTimePass(seconds: 1, because: "a paused fifo sink must write nothing, not even silence, while time passes")
         // Then nothing was written meanwhile (no silence either: snapserver would stay "playing")
         #expect(reader.frameCount == atPause)
         // When resumed, it plays to the end
@@ -218,7 +218,7 @@ import Testing
             // In memory either way: an older host's source simply ends before it.
             wait: { context, _, timeout in
                 Unmanaged<SourceProbe>.fromOpaque(context!).takeUnretainedValue().waits.add(1, ordering: .relaxed)
-                usleep(timeout * 1000)
+                letRealTimePass(seconds: Double(timeout) / 1000, because: "a host's wait blocks up to the plugin's timeout when no audio comes")
             })
         var format = abp_format(rate: 44100, channels: 2)
         var actual = abp_format()

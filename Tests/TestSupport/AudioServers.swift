@@ -139,7 +139,7 @@ public final class PulseServer: @unchecked Sendable {
         return try Recording(executable: "parec", arguments: [
             "--latency-msec=20", "-d", "\(name ?? sink).monitor", "--rate=48000", "--channels=2",
             "--format=float32le", "--raw", file.path,
-        ], environment: environment, file: file, format: .rawFloat(rate: 48000, channels: 2))
+        ], environment: environment, file: file, format: .rawFloat(rate: 48000, channels: 2), bytesPerSecond: 48000 * 2 * 4)
     }
 }
 
@@ -195,7 +195,7 @@ public final class JackServer: @unchecked Sendable {
     public func record(ports: [String], seconds: Int) throws -> Recording {
         let file = directory.appendingPathComponent("rec-\(UUID().uuidString.prefix(6)).wav")
         return try Recording(executable: "jack_rec", arguments: ["-f", file.path, "-d", "\(seconds)"] + ports,
-                             environment: environment, file: file, format: .wav)
+                             environment: environment, file: file, format: .wav, bytesPerSecond: 48000 * 2 * ports.count)
     }
 }
 
@@ -227,11 +227,14 @@ public final class Recording: @unchecked Sendable {
 
     public let file: URL
     let format: Format
+    private let bytesPerSecond: Int
     private let process = Process()
 
-    init(executable: String, arguments: [String], environment: [String: String], file: URL, format: Format) throws {
+    init(executable: String, arguments: [String], environment: [String: String], file: URL, format: Format,
+         bytesPerSecond: Int) throws {
         self.file = file
         self.format = format
+        self.bytesPerSecond = bytesPerSecond
         let inherited = ProcessInfo.processInfo.environment
         process.executableURL = try Command.locate(executable, searchPath: inherited["PATH"] ?? "/usr/bin:/bin")
         process.arguments = arguments
@@ -243,6 +246,28 @@ public final class Recording: @unchecked Sendable {
     }
 
     deinit { if !process.hasEnded { process.terminate() } }
+
+    /// Seconds of audio the recorder has written so far, from its file's size (a WAV's header
+    /// counted as audio: a few milliseconds). A recorder on a null sink's monitor writes silence
+    /// while nothing plays, so this grows with the server's clock from the start.
+    public var recordedSeconds: Double {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+        return Double(size ?? 0) / Double(bytesPerSecond)
+    }
+
+    /// Waits until the recorder has written `seconds` more than it had: at the start, that it
+    /// records (so the first second played is heard); after the player ended, that what it played
+    /// came through the server into the file (before `finish()`); during a pause, that the silence
+    /// is in the recording. False after `timeout` seconds.
+    public func waitForMore(seconds: Double, within timeout: Double = 30) async -> Bool {
+        let start = recordedSeconds
+        return await waitUntil(within: timeout, every: 0.02) { self.recordedSeconds >= start + seconds }
+    }
+
+    /// What a raw recorder (parec) has written so far, as interleaved floats, while it goes on.
+    public func samplesSoFar() throws -> [Float] {
+        Self.floats(in: try Data(contentsOf: file))
+    }
 
     /// Stops the recorder and returns the audio as interleaved floats with its rate and channel
     /// count. SIGKILL, because children of the test runner inherit its blocked signal mask (SIGINT
