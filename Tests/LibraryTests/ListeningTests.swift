@@ -12,23 +12,17 @@ import TestSupport
     static func play(_ paths: [String], from start: PlaybackPosition) async throws -> ([PlaybackEvent], PlaybackPosition?) {
         let engine = PlaybackEngine(decoders: testRegistry, sinks: try testRegistry.sinkOpener(pluginID: "null", options: ["paced": "false"]))
         engine.load(paths, start: start)
-        let events = await withTaskGroup(of: [PlaybackEvent]?.self) { group in
-            group.addTask {
-                var events: [PlaybackEvent] = []
-                for await event in engine.events {
-                    events.append(event)
-                    if case .ended = event { break }
-                }
-                return events
+        let collecting = Task {
+            var events: [PlaybackEvent] = []
+            for await event in engine.events {
+                events.append(event)
+                if case .ended = event { break }
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                return nil
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first ?? []
+            return events
         }
+        let deadline = atDeadline(in: 60) { collecting.cancel() }
+        let events = await collecting.value
+        deadline.cancel()
         let position = engine.position
         engine.shutdown()
         return (events, position)

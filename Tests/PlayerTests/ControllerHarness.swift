@@ -139,10 +139,7 @@ final class ControllerHarness {
         runs += 1
         let run = runs
         let continuation = continuation
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            continuation.yield(.deadline(run))
-        }
+        let timer = atDeadline(in: seconds) { continuation.yield(.deadline(run)) }
         defer { timer.cancel() }
         while true {
             handleQueued()

@@ -28,25 +28,19 @@ import Testing
         }
     }
 
-    /// Collects events until `.ended` (or the time limit).
+    /// Collects events until `.ended` (or the time limit: then those seen so far).
     static func events(of engine: PlaybackEngine, limit: Duration = .seconds(60)) async -> [PlaybackEvent] {
-        await withTaskGroup(of: [PlaybackEvent]?.self) { group in
-            group.addTask {
-                var events: [PlaybackEvent] = []
-                for await event in engine.events {
-                    events.append(event)
-                    if case .ended = event { break }
-                }
-                return events
+        let collecting = Task {
+            var events: [PlaybackEvent] = []
+            for await event in engine.events {
+                events.append(event)
+                if case .ended = event { break }
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first ?? []
+            return events
         }
+        let deadline = atDeadline(in: limit / .seconds(1)) { collecting.cancel() }
+        defer { deadline.cancel() }
+        return await collecting.value
     }
 
     @Test func itemsPlayInOrderAndAFileThatFailsIsSkipped() async throws {

@@ -49,3 +49,14 @@ public func letRealTimePass(seconds: Double, because reason: String) async {
     precondition(!reason.isEmpty, "letRealTimePass needs a reason")
     try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
 }
+
+/// Calls `action` once `seconds` have passed, unless the returned task is cancelled first: the
+/// deadline of a wait that is not a poll (reading a stream until an event comes, which `action`
+/// then ends). Cancel it once the wait is over.
+@discardableResult
+public func atDeadline(in seconds: Double, _ action: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+    Task {
+        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        if !Task.isCancelled { action() }
+    }
+}
