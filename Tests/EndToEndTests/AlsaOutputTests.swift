@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 extension OutputTests {
-    /// The alsa plugin on an ALSA `file` PCM (no sound card needed): what the device received is
-    /// compared sample by sample with ffmpeg's decode.
+    /// The alsa plugin through the player: a device that goes away and comes back, pause, a
+    /// device that does not exist. That the device receives exactly the audio put in is the sink
+    /// contract's (Tests/PluginHostTests/SinkContractTests.swift, on an ALSA `file` PCM).
     @Suite struct AlsaOutputTests {
         @Test func aDeviceThatStopsWorkingPausesAndItsReturnResumesFromThere() async throws {
             // Given an ALSA device that is a PulseAudio stream (alsa-plugins' `pulse` PCM): when
