@@ -79,6 +79,8 @@ public final class ListeningRecorder {
             if wasOpen { openSession() }
         case .fadedOut, .fadeCancelled:
             break
+        case .jumped:
+            break // the player tells the recorder where a jump went when it makes it (`handle(.position)`)
         case .itemsReplaced:
             break // the player renumbers the indices kept here (`renumber`) when it replaces the items
         case let .silenceSkipped(_, frames, rate):

@@ -309,7 +309,7 @@ public final class PlayerController {
         case let .outputMoved(message): .outputMoved(message)
         case .outputChanged: .outputChanged(session.outputName)
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
-             .itemsReplaced, .silenceSkipped: nil
+             .itemsReplaced, .silenceSkipped, .jumped: nil
         }
     }
 

@@ -133,7 +133,12 @@ final class PlayerSession {
                     ChapterMark(startFrame: $0.startFrame, title: $0.title)
                 }
             }
+            // An item passed through before the last jump landed is not where the listener is:
+            // not followed, not recorded (nor counted as played).
+            guard !place.reportsAreStale else { return }
             place.itemChanged(to: info.index)
+        case .jumped:
+            place.seekTaken()
         case .ended:
             place.settled()
             requestedState = nil
@@ -184,17 +189,29 @@ struct PlaceTracker {
     private(set) var pendingJump: PlaybackPosition?
     /// How many jumps there were (observers are told of each as a seek).
     private(set) var jumps = 0
+    /// Seeks sent to the engine that it has not reported taking (`.jumped`) yet: until it has
+    /// taken the last, what it reports is from before it (a burst of seeks while paused, the
+    /// engine reporting each place it went through after the last one was sent).
+    private var seeksInFlight = 0
 
     init(position: PlaybackPosition) { self.position = position }
 
     mutating func jumped(to target: PlaybackPosition) {
         jumps += 1
+        seeksInFlight += 1
         position = target
         pendingJump = target
     }
 
+    /// The engine took one of the seeks sent, in the order sent.
+    mutating func seekTaken() { seeksInFlight = max(0, seeksInFlight - 1) }
+
+    /// Whether what the engine reports now is from before the last jump.
+    var reportsAreStale: Bool { seeksInFlight > 0 }
+
     /// Takes a heard place; false when it is from before a pending jump (ignored).
     mutating func heard(_ heard: PlaybackPosition, tolerance: Int64) -> Bool {
+        guard !reportsAreStale else { return false }
         if let pending = pendingJump {
             guard heard.item == pending.item, abs(heard.frame - pending.frame) < tolerance else { return false }
             pendingJump = nil

@@ -89,6 +89,7 @@ extension PlaybackEvent {
             .itemChanged(ItemInfo(index: renumbering(info.index), path: info.path, stream: info.stream, metadata: info.metadata))
         case let .failed(item, error): .failed(item: renumbering(item), error: error)
         case let .fadedOut(position): .fadedOut(renumbering(position))
+        case let .jumped(position): .jumped(renumbering(position))
         case let .silenceSkipped(item, frames, rate): .silenceSkipped(item: renumbering(item), frames: frames, sourceRate: rate)
         case .stateChanged, .ended, .outputLost, .outputRestored, .outputMoved, .outputChanged, .speedChanged,
              .volumeChanged, .fadeCancelled, .itemsReplaced:

@@ -61,4 +61,9 @@ public enum PlaybackEvent: Sendable {
     /// The engine took the play list given to `replaceItems`: the events after this one number
     /// the items as that list does, those before it as the list before.
     case itemsReplaced(ItemRenumbering)
+    /// The engine took a `seek` to this place: what it reports after this is heard from there,
+    /// and what it reported before (places, items) is from before the jump. The engine takes
+    /// every seek in the order sent, so a player that counts the seeks it sent knows when the
+    /// last one has landed, however fast a burst of them came.
+    case jumped(PlaybackPosition)
 }

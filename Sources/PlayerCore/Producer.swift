@@ -125,6 +125,8 @@ final class Producer: @unchecked Sendable {
             handleSinkStatus(status)
         case let .seek(target):
             if autoPause.fade != nil || autoPause.point?.isPassed(at: target) == true { cancelFade() }
+            // Before the jump's own report: that report is the first from the new place.
+            core.emit.yield(.jumped(target))
             jump(to: target)
             // While the output is away, it resumes from the new place, not the one kept before.
             if awaitingOutput != nil, let place = core.position { awaitingOutput = place }

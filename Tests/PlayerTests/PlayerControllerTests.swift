@@ -278,6 +278,29 @@ import Testing
         #expect(player.status.itemPosition == here)
     }
 
+    @Test func aBurstOfSeeksWhilePausedEndsWhereTheLastWentInTheLibraryToo() async throws {
+        // Given a book of a 5 s and a 30 s item on the test's clock, played a second, paused
+        let player = try ControllerHarness(clocked: "seek-burst")
+        let book = try player.book("Burst", itemSeconds: [5, 30])
+        try player.perform(.play(bookId: book))
+        player.advance(by: .seconds(1))
+        try player.perform(.pause)
+        player.advance(by: .milliseconds(100))
+
+        // When it seeks twenty times across both items (a held key), last to 0:02, before the
+        // engine's reports of the places it went through are handed over
+        for second in 1...20 { try player.perform(.seek(.absolute(seconds: Double(second)))) }
+        try player.perform(.seek(.absolute(seconds: 2)))
+        player.advance(by: .milliseconds(100))
+
+        // Then the place, shown and saved, is 0:02 of item 1: no place or item passed through
+        // on the way was taken for where the listener is
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 2, "\(player.status.itemNumber) \(player.status.itemPosition)")
+        let saved = try player.saved(book)
+        #expect(saved.item == 0 && saved.frame == Int64(2 * Self.rate), "saved \(saved)")
+        #expect(player.status.state == "paused")
+    }
+
     @Test func thePositionIsSavedEverySecondWhilePlayingAndExactlyAtPause() async throws {
         // Given a book playing on the test's clock
         let player = try ControllerHarness(clocked: "save")

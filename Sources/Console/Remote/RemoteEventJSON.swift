@@ -72,6 +72,7 @@ struct EngineEventJSON: Encodable {
         case .fadeCancelled: type = "fadeCancelled"
         // The controller consumes it (its events are already numbered as the new list).
         case .itemsReplaced: type = "itemsReplaced"
+        case let .jumped(position): type = "jumped"; item = position.item; frame = position.frame
         }
     }
 }
