@@ -31,7 +31,9 @@ for tool in /usr/bin/time bc sox soxi lame ffmpeg ffprobe opusenc opusdec oggenc
 done
 [ ${#missing[@]} -eq 0 ] || { echo "bench-smoke: not installed: ${missing[*]} (make bench-smoke installs them)" >&2; exit 1; }
 
-root=$(mktemp -d "${TMPDIR:-/tmp}/abp-bench-smoke.XXXXXX")
+# Not abp-*: `make test` runs this beside the tests, whose run-tests.sh removes the abp-* folders
+# made during its run when it ends.
+root=$(mktemp -d "${TMPDIR:-/tmp}/abplayer-bench-smoke.XXXXXX")
 mkdir -m 700 -p "$root/home" "$root/run"
 marker="BENCH_SMOKE_RUN=$root"
 
