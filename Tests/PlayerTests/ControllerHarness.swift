@@ -203,11 +203,15 @@ final class ControllerHarness {
 
     /// Runs until the engine reports hearing a place that satisfies `condition`.
     @discardableResult
+    /// On the test's clock (a harness made `clocked`), the clock runs until then, at most
+    /// `seconds` of it: nothing is heard while the test does not advance it.
     func runUntilHeard(seconds: Double = 90, _ condition: @escaping (PlaybackPosition) -> Bool) async -> Bool {
         let seen = events.count
-        return await run(until: { [unowned self] in
+        let heard = { [unowned self] in
             events.dropFirst(seen).contains { if case let .position(heard) = $0 { condition(heard) } else { false } }
-        }, seconds: seconds)
+        }
+        if manualClock != nil { return advance(until: heard, within: .seconds(seconds)) }
+        return await run(until: heard, seconds: seconds)
     }
 
     /// The items in the order the engine opened them, from event `from` on.
