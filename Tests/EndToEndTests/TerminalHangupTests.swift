@@ -128,6 +128,12 @@ import Testing
         process.arguments = ["play", "--output", "null", file.path]
         process.environment = ProcessInfo.processInfo.environment.merging(abplayer.environment) { _, new in new }
         let output = Pipe(), commands = Pipe()
+        // Foundation makes pipes without close-on-exec: a child another test starts meanwhile
+        // would inherit this end too (Tests/Harness/close-inherited-fds.sh says how), and `play`
+        // would never find its reader gone (seen once in a loaded run: still playing after 20 s).
+        for end in [output.fileHandleForReading, commands.fileHandleForWriting] {
+            _ = fcntl(end.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardOutput = output
         process.standardInput = commands
         process.standardError = FileHandle.nullDevice
