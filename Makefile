@@ -48,8 +48,7 @@ run: build
 # is not SwiftPM's usual one (static Foundation, a traced symbol order), so the end-to-end tests of
 # the commands used most, and the decoder contract on its plugins, run against it too; on a
 # toolchain without the static Foundation, against a plain `swift build -c release` (said in one line).
-# Every bench script runs once on tiny inputs against that release build too (`make bench-smoke`),
-# beside the debug build's tests, once the release build is made.
+# Last, every bench script once on tiny inputs against that release build (`make bench-smoke`).
 # scripts/check-test-sleeps.sh first (well under a second, no build): no test may use a fixed sleep
 # as its time base; it waits for its condition with waitUntil(within:) (issue 29).
 RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/|PluginHostTests\.DecoderContract
