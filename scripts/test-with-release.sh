@@ -4,8 +4,8 @@
 # (.build/test-release: a `swift test` holds .build's lock while it runs); then the end-to-end
 # tests of the commands used most run against the release build (RELEASE_FILTER), and last every
 # bench script once on tiny inputs against it (scripts/bench-smoke.sh). Not bench-smoke beside the
-# tests: its real-time players (mpv, cmus, pulse, jack) beside the tests' own real-time outputs
-# starved them under stress-ng (an ALSA-over-pulse pause test never reached its second 3).
+# tests: its real-time players (mpv, cmus, pulse, jack) load the machine the tests' own real-time
+# outputs play on (with it beside them and stress-ng, an ALSA-over-pulse pause test failed once).
 #
 # Why beside: on two cores a cold release build takes about five minutes and the tests about six,
 # and much of the tests' time is spent waiting on real servers, terminals and processes, not
