@@ -12,17 +12,7 @@ import TestSupport
     static func play(_ paths: [String], from start: PlaybackPosition) async throws -> ([PlaybackEvent], PlaybackPosition?) {
         let engine = PlaybackEngine(decoders: testRegistry, sinks: try testRegistry.sinkOpener(pluginID: "null", options: ["paced": "false"]))
         engine.load(paths, start: start)
-        let collecting = Task {
-            var events: [PlaybackEvent] = []
-            for await event in engine.events {
-                events.append(event)
-                if case .ended = event { break }
-            }
-            return events
-        }
-        let deadline = atDeadline(in: 60) { collecting.cancel() }
-        let events = await collecting.value
-        deadline.cancel()
+        let events = await events(of: engine, within: 60)
         let position = engine.position
         engine.shutdown()
         return (events, position)

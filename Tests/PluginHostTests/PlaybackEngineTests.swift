@@ -30,17 +30,7 @@ import Testing
 
     /// Collects events until `.ended` (or the time limit: then those seen so far).
     static func events(of engine: PlaybackEngine, limit: Duration = .seconds(60)) async -> [PlaybackEvent] {
-        let collecting = Task {
-            var events: [PlaybackEvent] = []
-            for await event in engine.events {
-                events.append(event)
-                if case .ended = event { break }
-            }
-            return events
-        }
-        let deadline = atDeadline(in: limit / .seconds(1)) { collecting.cancel() }
-        defer { deadline.cancel() }
-        return await collecting.value
+        await TestSupport.events(of: engine, within: limit / .seconds(1))
     }
 
     @Test func itemsPlayInOrderAndAFileThatFailsIsSkipped() async throws {
