@@ -41,7 +41,7 @@ build: deps
 run: build
 	$(BIN)/abplayer
 
-# scripts/run-tests.sh: `swift test` with a watchdog that shows where a hung run stands, and the
+# scripts/run-tests.sh: the tests (two processes side by side) with a watchdog that shows where a hung run stands, and the
 # tests' scratch folders in /tmp removed after. scripts/test-with-release.sh runs it on the debug
 # build while the release build is made beside it (in .build/test-release), then on the release:
 # the release build (`make release`, what `make bench` measures and a listener runs): its link

@@ -1,15 +1,17 @@
 #!/bin/bash
-# run-tests.sh BIN_DIR [SWIFT TEST OPTIONS]: `swift test` for `make test`, with a watchdog and a
-# clean /tmp after. The end-to-end tests run the abplayer in BIN_DIR; options such as --filter go
-# to `swift test`. The tests are built first (`swift build --build-tests`), then run.
+# run-tests.sh BIN_DIR [TEST OPTIONS]: the tests for `make test`, with a watchdog and a clean /tmp
+# after. The end-to-end tests run the abplayer in BIN_DIR; options such as --filter and --skip go
+# to Swift Testing. The tests are built first (`swift build --build-tests`), then their binary is
+# run directly, as `swift test` runs it (`--testing-library swift-testing`): two `swift test` at
+# once wait for each other on SwiftPM's lock of .build, the binary does not.
 #
-# Lanes: a run with no --filter or --skip is two `swift test` processes side by side, the
-# real-time output tests (EndToEndTests.OutputTests: serialized, each plays seconds of audio
-# through a real server) in one and every other test in the other. Why: Swift's cooperative pool
-# has one thread per core, two here, and in one process the hundreds of other tests hold both in
-# turn, so the serialized chain's tasks waited for a thread between their steps: its first test,
-# 20 s of audio, took from 27 to 198 s in a full run, and the chain was the run's critical path.
-# In a process of its own, the chain has a pool of its own.
+# Lanes: a run with no --filter or --skip is two test processes side by side, the real-time
+# output tests (EndToEndTests.OutputTests: serialized, each plays seconds of audio through a real
+# server) in one and every other test in the other. Why: Swift's cooperative pool has one thread
+# per core, two here, and in one process the hundreds of other tests hold both in turn, so the
+# serialized chain's tasks waited for a thread between their steps: its first test, 20 s of
+# audio, took from 27 to 198 s in a full run, and the chain was the run's critical path. In a
+# process of its own, the chain has a pool of its own.
 #
 # Watchdog: a run that has not ended after TEST_WATCHDOG_MINUTES (default 45; a whole run takes
 # about 10 on two loaded cores) has hung. Rather than leave CI to its own timeout with nothing
@@ -21,7 +23,7 @@
 # this machine's disk, and a Syncthing instance refuses to scan with under 1 % free. Only folders
 # of the tests' own prefixes made during this run (newer than its marker) are removed.
 set -u
-bin_dir=${1:?usage: run-tests.sh BIN_DIR [SWIFT TEST OPTIONS]}
+bin_dir=${1:?usage: run-tests.sh BIN_DIR [TEST OPTIONS]}
 shift
 minutes=${TEST_WATCHDOG_MINUTES:-45}
 marker=$(mktemp /tmp/abplayer-test-run.XXXXXX)
@@ -29,19 +31,21 @@ marker=$(mktemp /tmp/abplayer-test-run.XXXXXX)
 umask 022
 swift=${SWIFT:-swift}
 $swift build --build-tests || exit
+tests_binary=$($swift build --show-bin-path)/abplayerPackageTests.xctest
+run_lane() { # TEST OPTIONS...
+    ABPLAYER_BIN_DIR=$bin_dir "$tests_binary" --testing-library swift-testing "$@" &
+    lanes+=($!)
+}
 
 output_lane='EndToEndTests\.OutputTests/'
 lanes=()
 case " $* " in
 *" --filter "* | *" --skip "*)
-    ABPLAYER_BIN_DIR=$bin_dir $swift test --skip-build --disable-xctest "$@" &
-    lanes+=($!) ;;
+    run_lane "$@" ;;
 *)
     echo "run-tests.sh: the real-time output tests ($output_lane) run beside the others, in a process of their own" >&2
-    ABPLAYER_BIN_DIR=$bin_dir $swift test --skip-build --disable-xctest --filter "$output_lane" "$@" &
-    lanes+=($!)
-    ABPLAYER_BIN_DIR=$bin_dir $swift test --skip-build --disable-xctest --skip "$output_lane" "$@" &
-    lanes+=($!) ;;
+    run_lane --filter "$output_lane" "$@"
+    run_lane --skip "$output_lane" "$@" ;;
 esac
 
 running() { # whether any lane still runs

@@ -5,8 +5,8 @@ import PlayerCore
 import Testing
 
 /// Bookmarks a listener can use, and defaults set once, on the real controller: real plugins, a
-/// real engine on the null sink, a library in a real SQLite file.
-/// One at a time, like PlayerControllerTests: each plays in real time and makes books with lame.
+/// real engine on the test's clock, a library in a real SQLite file.
+/// One at a time, like PlayerControllerTests: each makes its books with lame.
 @Suite(.serialized) struct BookmarksAndDefaultsTests {
     /// Loads `book` and pauses it (jumps and bookmarks work the same paused, and nothing ends).
     func loadPaused(_ player: ControllerHarness, _ book: Int64) async throws {
@@ -17,7 +17,7 @@ import Testing
 
     @Test func aBookmarkIsListedWithItsPlaceAndJumpGoesThereAsAnUndoPoint() async throws {
         // Given a book of two items (40 s and 50 s), paused 42.6 s in: 2.6 s into item 2
-        let player = try ControllerHarness("bookmarks")
+        let player = try ControllerHarness(clocked: "bookmarks")
         let book = try player.book("Duel", itemSeconds: [40, 50])
         try await loadPaused(player, book)
         try player.perform(.seek(.absolute(seconds: 42.6)))
@@ -68,7 +68,7 @@ import Testing
 
     @Test func unknownAndForeignBookmarksAreRefusedNamingWhatIsRightAndNotesAndRemovalsAreStored() async throws {
         // Given two books, the first loaded with a bookmark, the second with one of its own
-        let player = try ControllerHarness("bookmark-errors")
+        let player = try ControllerHarness(clocked: "bookmark-errors")
         let first = try player.book("First", itemSeconds: [30])
         let second = try player.book("Second", itemSeconds: [31])
         try await loadPaused(player, first)
@@ -112,7 +112,7 @@ import Testing
 
     @Test func defaultsApplyToBooksWithoutTheirOwnSettingAndTheBooksOwnWins() async throws {
         // Given defaults set once: speed 1.3, skip 20 s
-        let player = try ControllerHarness("defaults")
+        let player = try ControllerHarness(clocked: "defaults")
         let book = try player.book("Plain", itemSeconds: [60])
         guard case let .defaults(set, changed) = try player.perform(.defaults(.set(.speed, 1.3))) else { Issue.record("no defaults"); return }
         #expect(set.speed == 1.3 && changed == .speed)
@@ -158,7 +158,7 @@ import Testing
 
     @Test func aSleepDefaultIsArmedWhenABookStarts() async throws {
         // Given a sleep default of 30 minutes and a book
-        let player = try ControllerHarness("sleep-default")
+        let player = try ControllerHarness(clocked: "sleep-default")
         let book = try player.book("Night", itemSeconds: [30])
         try player.perform(.defaults(.set(.sleep, 1800)))
         guard case let .defaults(set, _) = try player.perform(.defaults(.show)) else { Issue.record("no defaults"); return }
@@ -177,7 +177,7 @@ import Testing
     @Test func aBooksOwnSleepDefaultWinsAndATypedSleepIsForThisTimeOnly() async throws {
         // Given the listener's sleep default of 30 minutes, and a book whose own is 20 (`book
         // settings --sleep-timer 20m`)
-        let player = try ControllerHarness("sleep-own")
+        let player = try ControllerHarness(clocked: "sleep-own")
         let book = try player.book("Night", itemSeconds: [30])
         let other = try player.book("Day", itemSeconds: [30])
         try player.perform(.defaults(.set(.sleep, 1800)))

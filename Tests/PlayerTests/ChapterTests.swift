@@ -9,7 +9,7 @@ import Testing
 @Suite struct ChapterTests {
     @Test func aBookOfFilesIsListedAndNavigatedByChapterAndEveryMoveSaysWhereItLanded() async throws {
         // Given a book of three 4-second files with no chapter marks, loaded and paused
-        let player = try ControllerHarness("chapters")
+        let player = try ControllerHarness(clocked: "chapters")
         let book = try player.book("Walk", itemSeconds: [4, 4, 4])
         try player.perform(.play(bookId: book))
         try player.perform(.pause)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func anotherBooksChaptersAreListedWithWhereItWasLeft() async throws {
         // Given two books; the second was left in its second file, and the first is loaded
-        let player = try ControllerHarness("chapters-other")
+        let player = try ControllerHarness(clocked: "chapters-other")
         let walk = try player.book("Walk", itemSeconds: [3, 3])
         let run = try player.book("Run", itemSeconds: [2, 2, 2])
         let runItems = try player.library.items(ofBook: run)

@@ -5,19 +5,19 @@ import PlayerCore
 import Testing
 
 /// The library watch changes the book being played: the controller takes the new item list
-/// while it plays on. A real watch (inotify) on the real library file, a real engine on the null
-/// sink in real time, files copied into the book's folder as a listener does.
-/// Inside `PlayerControllerTests`, whose `.serialized` then covers these too: controller tests
-/// run at once starve each other's event loops (and here the book would end before the wait).
+/// while it plays on. A real watch (inotify) on the real library file, files copied into the
+/// book's folder as a listener does, and the engine on the test's clock: nothing plays while the
+/// test waits for the watch (`run`), so however late it reports on a loaded machine, the book is
+/// where it was; it plays on only in `advance`.
+/// Inside `PlayerControllerTests`, whose `.serialized` then covers these too.
 extension PlayerControllerTests {
     @Suite struct LibraryChangeWhilePlayingTests {
         /// 22.05 kHz items: frames in a second.
         static let rate = 22050.0
 
         @Test func aFileAddedAfterThePlayingOneIsHeardWhenTheBookGetsThere() async throws {
-            // Given a book of two items (20 s, 3 s) playing, its folder watched (the first item long
-            // enough that the watch, at nice 10 on a loaded machine, reports while it plays)
-            let player = try ControllerHarness("watch-after")
+            // Given a book of two items (20 s, 3 s) playing, its folder watched
+            let player = try ControllerHarness(clocked: "watch-after")
             let book = try player.book("Tail", itemSeconds: [20, 3])
             try player.watchLibrary()
             try player.perform(.play(bookId: book))
@@ -30,12 +30,12 @@ extension PlayerControllerTests {
             #expect(await player.run(until: { player.status.itemCount == 3 }, seconds: 30))
             #expect(player.libraryChanges.map(\.filesAdded) == [1])
             #expect(abs(try #require(player.status.bookDuration) - 25) < 0.2)
-            let heard = await player.run(until: { Self.heardAfterReplacement(player.events) })
+            let heard = player.advance(until: { Self.heardAfterReplacement(player.events) }, within: .seconds(5))
             #expect(heard, "events: \(player.events.suffix(12))")
             // without a break in what was heard
             try Self.expectSeamless(player.events)
             // and the engine plays into the third item to its end, where the book is finished
-            #expect(await player.run(until: { player.events.contains { if case .ended = $0 { true } else { false } } }))
+            #expect(player.advance(until: { player.events.contains { if case .ended = $0 { true } else { false } } }, within: .seconds(30)))
             let replaced = try #require(Self.replacementIndex(player.events))
             #expect(player.itemsOpened(from: replaced).contains(2))
             let lastHeard = player.events.last { if case .position = $0 { true } else { false } }
@@ -45,9 +45,8 @@ extension PlayerControllerTests {
         }
 
         @Test func aFileAddedBeforeThePlayingOneShiftsItsNumberNotWhatIsHeard() async throws {
-            // Given a book of 02.mp3 (30 s: time to spare on a loaded machine) and 03.mp3 (7 s)
-            // playing in its first item, its folder watched
-            let player = try ControllerHarness("watch-before")
+            // Given a book of 02.mp3 (30 s) and 03.mp3 (7 s) playing in its first item, its folder watched
+            let player = try ControllerHarness(clocked: "watch-before")
             let book = try player.book("Head", itemSeconds: [30, 7], firstNumber: 2)
             try player.watchLibrary()
             try player.perform(.play(bookId: book))
@@ -58,14 +57,13 @@ extension PlayerControllerTests {
 
             // Then the file playing is item 2 of 3 from then on, never item 1 again (events sent
             // before the engine took the new list are read in the new numbering)
-            var numbers: [Int] = []
-            #expect(await player.run(until: {
-                guard player.status.itemCount == 3 else { return false }
+            #expect(await player.run(until: { player.status.itemCount == 3 }, seconds: 30))
+            var numbers = [player.status.itemNumber]
+            #expect(player.advance(until: {
                 numbers.append(player.status.itemNumber)
-                // The engine's own report that it took the list too: the controller has it
-                // first, and a loaded machine may keep the engine a moment behind.
+                // The engine's own report that it took the list too: the controller has it first.
                 return player.status.itemPosition > 3 && Self.heardAfterReplacement(player.events)
-            }, seconds: 30))
+            }, within: .seconds(5)))
             #expect(Set(numbers) == [2], "\(numbers)")
             #expect(try player.library.items(ofBook: book).map { ($0.path as NSString).lastPathComponent }
                 == ["01.mp3", "02.mp3", "03.mp3"])
@@ -94,7 +92,7 @@ extension PlayerControllerTests {
 
         @Test func thePlayingFileGoneMissingPlaysOnToTheNext() async throws {
             // Given a book of two items (4 s, 3 s) playing in its first, its folder watched
-            let player = try ControllerHarness("watch-missing")
+            let player = try ControllerHarness(clocked: "watch-missing")
             let book = try player.book("Gone", itemSeconds: [4, 3])
             try player.watchLibrary()
             try player.perform(.play(bookId: book))
@@ -113,9 +111,8 @@ extension PlayerControllerTests {
         }
 
         @Test func aFileAddedToAShuffledBookIsInThePlanOnce() async throws {
-            // Given a shuffled book of three items, loaded and paused, its folder watched (played
-            // in real time: unpaced, a loaded machine played all 6 s before the pause arrived)
-            let player = try ControllerHarness("watch-shuffle")
+            // Given a shuffled book of three items, loaded and paused, its folder watched
+            let player = try ControllerHarness(clocked: "watch-shuffle")
             let book = try player.book("Deck", itemSeconds: [1, 2, 3])
             try player.watchLibrary()
             try player.perform(.play(bookId: book))

@@ -191,7 +191,7 @@ import Testing
 
     @Test func aMeasureIsStaleOnceTheBooksItemsChange() throws {
         // Given a book of two items with a measure stored over them
-        let harness = try ControllerHarness("loudness-stale")
+        let harness = try ControllerHarness(clocked: "loudness-stale")
         let id = try harness.book("Two", itemSeconds: [2, 3])
         let media = try harness.library.items(ofBook: id)
         let reading = LoudnessReading(integratedLUFS: -23, peakDBTP: -3, isTruePeak: true)

@@ -5,18 +5,16 @@ import PlayerCore
 import Testing
 
 /// The player controller driven directly, as every front end drives it: typed commands in, the
-/// engine's events handed back on the same task. Real plugins, a real engine on the null sink,
-/// a library in a real SQLite file; no binary, no terminal.
-/// One at a time: each plays in real time and makes its books with lame, which blocks a thread of
-/// the cooperative pool; several at once starve each other's event loops.
+/// engine's events handed back on the same task. Real plugins, a real engine on the test's clock
+/// (or unpaced on the null sink), a library in a real SQLite file; no binary, no terminal.
+/// One at a time: each makes its books with lame, which blocks a thread of the cooperative pool.
 @Suite(.serialized) struct PlayerControllerTests {
     /// 22.05 kHz items: frames in a second.
     static let rate = 22050.0
 
     @Test func navigationCrossesItemsAndUndoGoesBackAlongTheJumps() async throws {
-        // Given a book of three items of 40, 50 and 60 s (long enough that a starved test task never
-        // sees one end under it), playing from its start
-        let player = try ControllerHarness("navigation")
+        // Given a book of three items of 40, 50 and 60 s, playing from its start
+        let player = try ControllerHarness(clocked: "navigation")
         let book = try player.book("Walk", itemSeconds: [40, 50, 60])
         guard case let .started(_, seconds, item, count, _) = try player.perform(.play(bookId: book)) else {
             Issue.record("play did not start the book")
@@ -193,7 +191,7 @@ import Testing
 
     @Test func autoRewindCountsThePauseSinceThePlaceWasSavedAcrossRuns() async throws {
         // Given a book whose place (1:00) was saved an hour ago, by an earlier run of the player
-        let player = try ControllerHarness("rewind-across-runs")
+        let player = try ControllerHarness(clocked: "rewind-across-runs")
         let book = try player.book("Long", itemSeconds: [120])
         let item = try player.library.items(ofBook: book)[0]
         try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
@@ -212,7 +210,7 @@ import Testing
 
     @Test func aPlaceSavedSecondsAgoIsResumedExactly() throws {
         // Given a place saved 5 s ago (a restart, a switch of books)
-        let player = try ControllerHarness("rewind-short")
+        let player = try ControllerHarness(clocked: "rewind-short")
         let book = try player.book("Short pause", itemSeconds: [120])
         let item = try player.library.items(ofBook: book)[0]
         try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)

@@ -93,7 +93,7 @@ import TestSupport
 
     @Test func chaptersAreAddedRenamedRemovedAndDroppedAndStoredEachTime() async throws {
         // Given a book of three 4-second files (a chapter per file), loaded and paused
-        let player = try ControllerHarness("edit-chapters")
+        let player = try ControllerHarness(clocked: "edit-chapters")
         let book = try player.book("Edits", itemSeconds: [4, 4, 4])
         try player.perform(.play(bookId: book))
         try player.perform(.pause)
@@ -142,7 +142,7 @@ import TestSupport
 
     @Test func aBookLoadedLaterReadsItsStoredChapters() throws {
         // Given a book with a chapter of the listener's stored while another book played
-        let player = try ControllerHarness("stored-chapters")
+        let player = try ControllerHarness(clocked: "stored-chapters")
         let book = try player.book("Later", itemSeconds: [6])
         let media = try player.library.items(ofBook: book)
         try player.library.addUserChapter(UserChapterStart(mediaId: media[0].id!, frame: 3 * 22050, title: "Second half"), toBook: book)
