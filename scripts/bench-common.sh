@@ -124,7 +124,7 @@ PY
 # it (its scripts/build-release.sh when it has one, else `swift build -c release`). Prints its
 # path; fails when the commit is not in this checkout's history. BENCH_BASELINE=self: this build
 # itself ($bin_dir's), nothing built (the smoke run's).
-baseline_commit=${BENCH_BASELINE:-b0cfe57}
+baseline_commit=${BENCH_BASELINE:-54e1989}
 # Whether the baseline's sources contain TEXT (a migration's name, say); this build's do.
 baseline_has() { # text
     [ "$baseline_commit" = self ] && return 0

@@ -155,10 +155,3 @@ public final class ListeningRecorder {
         do { try body() } catch { onError(error) }
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 public import Library
+import PlayerCore
 import Synchronization
 
 /// What `sync` asks of the player.
@@ -85,8 +86,7 @@ final class PlayerSync {
     /// Waits for the exchange the player started with, at most `timeout` (a slow folder, a
     /// network mount, must not hold the first book back for long).
     func waitForFirstExchange(timeout: Duration = .seconds(2)) {
-        let (seconds, attoseconds) = timeout.components
-        _ = firstExchange.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        _ = firstExchange.wait(timeout: .now() + timeout.seconds)
     }
 
     /// An exchange on the sync queue; its report (or why it failed) comes back as `.syncExchanged`.

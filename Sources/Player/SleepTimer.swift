@@ -107,10 +107,3 @@ struct SleepTimer {
         }
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

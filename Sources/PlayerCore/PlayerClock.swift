@@ -60,3 +60,11 @@ public struct MonotonicClock: PlayerClock {
         return alarm
     }
 }
+
+extension Duration {
+    /// The duration in seconds, for arithmetic with rates and Foundation's intervals.
+    public var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

@@ -117,9 +117,3 @@ extension ListenTests {
         #expect(await first.waitForExit() == 0, "stderr: \(first.errorOutput)")
     }
 }
-
-extension Duration {
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

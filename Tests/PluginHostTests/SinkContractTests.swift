@@ -403,7 +403,3 @@ import Testing
         #expect(seen.closed, "\(target): close did not return")
     }
 }
-
-extension Duration {
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
