@@ -8,18 +8,30 @@ import TestSupport
 
 @Suite struct SpeedSessionTests {
     @Test func aSpeedChangeWhilePlayingStartsASessionAtTheNewSpeed() async throws {
-        // Given an imported three-item book (1 s items) playing in real time, recorded from speed 1
+        // Given an imported three-item book (1 s items) playing to the test's output (it takes
+        // audio only when the test pulls), recorded from speed 1
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
         let book = try library.book(matching: "Мастер")
         let media = try library.items(ofBook: book.id!)
         let recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: media.map { $0.id! },
                                          start: PlaybackPosition(item: 0, frame: 0))
-        let engine = PlaybackEngine(decoders: testRegistry, sinks: try testRegistry.sinkOpener(pluginID: "null", options: ["paced": "true"]))
+        let output = ClockedOutput()
+        let engine = PlaybackEngine(decoders: testRegistry, sinks: output)
         engine.load(media.map(\.path))
-        // When the speed goes to 2 once the first item is heard (waiting by blocking this thread:
-        // a starved async test once saw the book end first), and the book plays to its end
-        Self.setDoubleSpeedOnceHeardAndWaitForTheEnd(engine)
+        // When half of the first item is heard, the speed goes to 2, and the book plays to its end
+        #expect(output.settle(engine))
+        let rate = try #require(output.sinkRate)
+        #expect(output.pull(rate / 2) == rate / 2)
+        engine.setSpeed(2)
+        #expect(output.settle(engine))
+        var pulls = 0
+        while engine.state != .stopped && pulls < 100 {
+            output.pull(output.sinkRate.map { $0 / 10 } ?? 0)
+            _ = output.settle(engine)
+            pulls += 1
+        }
+        #expect(engine.state == .stopped, "the book did not end in \(pulls) pulls of 0.1 s")
         let last = engine.position
         engine.shutdown()
         // (the events were kept in order; the stream ends with the shutdown)
@@ -29,14 +41,5 @@ import TestSupport
         let sessions = try library.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
         #expect(sessions.map(\.speed) == [1, 2])
         #expect(sessions.last?.toMediaId == media[2].id)
-    }
-
-    /// Blocks this thread (never yields it) while the engine plays.
-    private static func setDoubleSpeedOnceHeardAndWaitForTheEnd(_ engine: PlaybackEngine) {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while (engine.position?.frame ?? 0) == 0 && clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        engine.setSpeed(2)
-        while engine.state != .stopped && clock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
     }
 }

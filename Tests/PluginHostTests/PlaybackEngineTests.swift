@@ -76,14 +76,6 @@ import Testing
         #expect(AudioAnalysis.secondAt(frame: 22050, in: wav.samples, channels: 2, rate: 44100) == 0)
     }
 
-    /// The engine, once it has handled every command sent, with its output taking audio when it
-    /// plays: what a test on its own clock waits for before it pulls.
-    static func settle(_ engine: PlaybackEngine, _ output: ClockedOutput) -> Bool {
-        waitUntil(within: 60, every: 0.001) {
-            !engine.isHandlingCommands && (engine.state != .playing || output.isPlaying)
-        }
-    }
-
     @Test func pauseHoldsThePositionAndResumeContinuesWithoutReopening() throws {
         // Given a 20 s file playing to the test's output, 1 s taken
         let registry = Self.registry()
@@ -92,11 +84,11 @@ import Testing
         let output = ClockedOutput()
         let engine = PlaybackEngine(decoders: opener, sinks: output)
         engine.load([mp3.path])
-        #expect(Self.settle(engine, output))
+        #expect(output.settle(engine))
         #expect(output.pull(44100) == 44100)
         // When paused
         engine.pause()
-        #expect(Self.settle(engine, output))
+        #expect(output.settle(engine))
         // Then the position is the second heard, and holds however long it is asked to play
         let paused = try #require(engine.position)
         #expect(paused == PlaybackPosition(item: 0, frame: 44100))
@@ -105,7 +97,7 @@ import Testing
         #expect(engine.position == paused)
         // When resumed, it continues from there, without opening the file again
         engine.play()
-        #expect(Self.settle(engine, output))
+        #expect(output.settle(engine))
         #expect(output.pull(30870) == 30870)
         #expect(engine.state == .playing)
         #expect(engine.position == PlaybackPosition(item: 0, frame: 44100 + 30870))

@@ -86,7 +86,7 @@ import Testing
         let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.setSpeed(2)
         engine.load([mp3.path])
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         // When 2 s of output are taken
         #expect(output.pull(2 * Self.rate) == 2 * Self.rate)
         // Then 4 s of the source were heard (within the speed stage's 20 ms)
@@ -95,7 +95,7 @@ import Testing
         #expect(engine.speed == 2)
         // When the speed goes back to 1, once the ring's audio at speed 2 is out
         engine.setSpeed(1)
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         output.pull(Self.rate)
         let settled = try #require(engine.position)
         output.pull(Self.rate)
@@ -112,21 +112,21 @@ import Testing
         let output = ClockedOutput()
         let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.load([mp3.path])
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         output.pull(Self.rate)
         engine.pause()
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         let paused = try #require(engine.position)
         #expect(paused.frame == Int64(Self.rate))
         // When the speed is set to 2 while paused
         engine.setSpeed(2)
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         // Then the place holds
         #expect(engine.position == paused)
         // and once resumed (what the ring held at speed 1 played out), the source advances two
         // seconds for each second taken
         engine.play()
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         output.pull(Self.rate)
         let resumed = try #require(engine.position)
         #expect(resumed.frame > paused.frame)
@@ -145,15 +145,15 @@ import Testing
         let engine = PlaybackEngine(decoders: registry, sinks: output)
         engine.setSpeed(1.5)
         engine.load([mp3.path], end: PlaybackPosition(item: 0, frame: 15 * Int64(Self.rate)))
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         output.pull(Self.rate)
         // When it seeks to 12 s and plays to the end
         engine.seek(to: PlaybackPosition(item: 0, frame: 12 * Int64(Self.rate)))
-        #expect(PlaybackEngineTests.settle(engine, output))
+        #expect(output.settle(engine))
         var pulls = 0
         while engine.state != .stopped, pulls < 100 {
             output.pull(Self.rate / 10)
-            _ = PlaybackEngineTests.settle(engine, output)
+            _ = output.settle(engine)
             pulls += 1
         }
         #expect(engine.state == .stopped)

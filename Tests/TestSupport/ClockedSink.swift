@@ -148,6 +148,14 @@ public final class ClockedOutput: SinkOpener, Sendable {
         return taken
     }
 
+    /// Waits until `engine` has handled every command sent and, when it plays, this output is
+    /// taking audio: what a test on its own clock waits for before it pulls. False at the deadline.
+    public func settle(_ engine: PlaybackEngine, within seconds: Double = 60) -> Bool {
+        waitUntil(within: seconds, every: 0.001) {
+            !engine.isHandlingCommands && (engine.state != .playing || isPlaying)
+        }
+    }
+
     /// Whether a sink is open and taking audio.
     public var isPlaying: Bool { current.withLock { $0?.run.withLock { $0 == .running || $0 == .draining } ?? false } }
 
