@@ -16,7 +16,7 @@
 #     maps code 64 KiB around each page touched, so scattered functions make most of it resident.
 # usage: scripts/build-release.sh      (SWIFT=swift, umask 022 like the debug build; RELEASE_FALLBACK=1:
 #        a toolchain without the static Foundation gets a plain `swift build -c release`, said in one line;
-#        SCRATCH=DIR builds in DIR instead of .build, so that it can run beside a `swift test` holding
+#        SCRATCH=DIR builds in DIR instead of .build, so that it can run beside a debug build holding
 #        .build's lock: the products are then in DIR/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test-with-release.sh RELEASE_FILTER: `make test`'s runs. The debug build's tests run while the
 # release build (scripts/build-release.sh) is made beside them, in a scratch folder of its own
-# (.build/test-release: a `swift test` holds .build's lock while it runs); then the end-to-end
+# (.build/test-release: SwiftPM locks .build while it builds the debug tests); then the end-to-end
 # tests of the commands used most run against the release build (RELEASE_FILTER), and last every
 # bench script once on tiny inputs against it (scripts/bench-smoke.sh). Not bench-smoke beside the
 # tests: its real-time players (mpv, cmus, pulse, jack) load the machine the tests' own real-time
