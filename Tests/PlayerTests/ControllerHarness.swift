@@ -8,9 +8,10 @@ import PluginHost
 import TestSupport
 
 /// A player controller as a front end drives it, with nothing faked: the built plugins, a real
-/// engine on the null sink (paced in real time, or as fast as it decodes), a library in a real
-/// SQLite file, and books of time-coded MP3s made by lame. The controller's events and timers
-/// come back through `wake` and are handed to it on the test's own task, as the REPL does.
+/// engine on the test's clock (`clocked:`; the null or wav sink as fast as it decodes, or paced
+/// for the one test that records a seek in real time), a library in a real SQLite file, and books
+/// of time-coded MP3s made by lame. The controller's events and timers come back through `wake`
+/// and are handed to it on the test's own task, as the REPL does.
 final class ControllerHarness {
     static let registry = PluginRegistry(
         searchPath: PluginSearchPath(directories: [
