@@ -86,12 +86,20 @@ extension Process {
             return Glibc.kill(pid, 0) == 0 ? .running : .reaped
         }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // fields[0] is the state (field 3), so field N is fields[N - 3].
-        guard fields.first == "Z" else { return .running }
+        // fields[0] is the state (field 3), so field N is fields[N - 3]. A killed child's main
+        // thread can be a zombie while its other threads are still ending, and they hold its
+        // descriptors (a daemon's socket still took connections, seen beside stress-ng): ended
+        // only once it is the last of its threads.
+        guard fields.first == "Z", threadCount(of: pid) <= 1 else { return .running }
         guard fields.count > 49, let wait = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return .zombie(-1)
         }
         let signal = wait & 0x7f
         return .zombie(signal == 0 ? (wait >> 8) & 0xff : 128 + signal)
+    }
+
+    /// The threads of `pid` the kernel still lists (0 once it is reaped).
+    private static func threadCount(of pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
     }
 }
