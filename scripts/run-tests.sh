@@ -63,13 +63,13 @@ watchdog() {
         local runner
         {
             echo "abplayer: make test: the tests have run for $minutes minutes and hang; where they stand:"
-            for runner in $(pgrep -f "abplayerPackageTests.xctest"); do
+            for runner in "${lanes[@]}"; do # each lane is a test process
+                kill -0 "$runner" 2>/dev/null || continue
                 ps -o pid,etime,stat,args --ppid "$runner" || true
                 gdb -p "$runner" -batch -ex "thread apply all bt 30" 2>&1 | grep -E "^Thread|^#" || true
                 kill -9 "$runner"
             done
         } >&2
-        kill "${lanes[@]}" 2>/dev/null
         return
     done
 }
