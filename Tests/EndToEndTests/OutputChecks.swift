@@ -16,7 +16,13 @@ enum OutputChecks {
                                    sourceLocation: SourceLocation = #_sourceLocation) {
         for second in seconds {
             let duration = track.duration(of: second)
-            #expect(duration > 0.85 && duration < 1.15, "second \(second) lasted \(duration) s: \(track)", sourceLocation: sourceLocation)
+            // A loaded machine can starve the output for a moment inside a second (an underrun:
+            // "6@8.55+0.65 _@9.20+0.05 6@9.25+0.40 _@9.65+0.05 6@9.70+0.20", beside stress-ng).
+            // The analysis sees only the part of such a silence that fills a whole 0.1 s window;
+            // the rest, up to a window at each of its edges, counts as the second: allowed for.
+            let cuts = silencesInside(second, of: track)
+            #expect(duration > 0.85 && duration < 1.15 + 0.2 * Double(cuts),
+                    "second \(second) lasted \(duration) s (\(cuts) silences inside it): \(track)", sourceLocation: sourceLocation)
             guard let run = track.runs.first(where: { $0.label == .second(second) }), run.duration > 0.5 else { continue }
             let middle = Int((run.start + run.duration / 2 - 0.15) * Double(recorded.rate))
             let frequency = AudioAnalysis.dominantFrequency(recorded.samples, channels: recorded.channels, channel: channel,
@@ -26,6 +32,14 @@ enum OutputChecks {
             #expect(abs(frequency - TimeCodedSignal.frequency(ofSecond: second)) < 6,
                     "second \(second) at \(frequency) Hz", sourceLocation: sourceLocation)
         }
+    }
+
+    /// The silences between the first and the last run of `second`: a pause, or the output
+    /// starved while the second played.
+    static func silencesInside(_ second: Int, of track: SecondTrack) -> Int {
+        guard let first = track.runs.firstIndex(where: { $0.label == .second(second) }),
+              let last = track.runs.lastIndex(where: { $0.label == .second(second) }) else { return 0 }
+        return track.runs[first...last].filter { $0.label == .silence }.count
     }
 
     /// The seconds with repeats (the same second on both sides of a silence) collapsed.
