@@ -28,7 +28,7 @@ extension OutputTests {
             let asked = clock.now
             let reached = try #require(await player.status()).frame
             server.stop()
-            let window = (clock.now - asked).secondsValue
+            let window = (clock.now - asked).seconds
             // Then the player says so with the place kept: where it was when the server went
             #expect(await player.waitForStderr("output lost"), "stderr: \(player.stderr)")
             let lostLine = player.stderr.split(separator: "\n").first { $0.contains("output lost") }.map(String.init) ?? ""

@@ -27,7 +27,7 @@ extension ListenTests {
         let startSeconds = try #require(Self.startSeconds(String(playing)))
         #expect(waitUntil(within: 60, every: 0.25) { ((try? WavFile.read(output)).map { Double($0.frameCount) / Double($0.rate) } ?? 0) >= 2 },
                 "stderr: \(listening.errorOutput)")
-        let wall = (clock.now - arrived).secondsValue
+        let wall = (clock.now - arrived).seconds
         listening.signal(SIGTERM)
         listening.process.waitForEnd(timeout: 30)
         listening.process.kill()

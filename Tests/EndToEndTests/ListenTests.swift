@@ -59,7 +59,7 @@ import Testing
         // When it is killed with SIGKILL once it has saved a place 2.5 s on (about 3 s of
         // playing), what was heard by then measured by the wall clock
         #expect(await Self.waitForSavedPlace(abplayer, library: library, atLeast: startSeconds + 2.5))
-        let heard = startSeconds + (clock.now - started).secondsValue
+        let heard = startSeconds + (clock.now - started).seconds
         listening.signal(SIGKILL)
         #expect(await listening.waitForExit() == 128 + SIGKILL)
 
@@ -82,7 +82,7 @@ import Testing
         // When it gets SIGTERM once it has saved a place 1.5 s on (about 2 s of playing), what
         // was heard by then measured
         #expect(await Self.waitForSavedPlace(abplayer, library: library, atLeast: startSeconds + 1.5))
-        let heard = startSeconds + (clock.now - started).secondsValue
+        let heard = startSeconds + (clock.now - started).seconds
         first.signal(SIGTERM)
 
         // Then it exits cleanly, having saved where it was (not rounded down to the last second)

@@ -65,7 +65,7 @@ extension ReplTerminalTests {
         }, "\(terminal.screen())")
         let inputs = try Command.run("pactl", ["list", "sink-inputs"], environment: server.environment, timeout: 10)
         try terminal.send("pause", "Enter")
-        let pausedAfter = (clock.now - typed).secondsValue
+        let pausedAfter = (clock.now - typed).seconds
         try terminal.send("status --json", "Enter")
         let paused = try #require(Self.waitForStatus(terminal) { $0.state == "paused" }, "\(terminal.screen())")
         await letRealTimePass(seconds: 1, because: "a paused player's position must stay put as time passes")
@@ -97,7 +97,7 @@ extension ReplTerminalTests {
                               _ wanted: (ReplTests.StatusJSON) -> Bool) -> ReplTests.StatusJSON? {
         let clock = ContinuousClock()
         let start = clock.now
-        while (clock.now - start).secondsValue < 20 {
+        while (clock.now - start).seconds < 20 {
             if let status = lastStatus(terminal, after: marker), wanted(status) { return status }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -130,7 +130,7 @@ extension ReplTerminalTests {
         let started = clock.now
         try terminal.send("play Tone", "Enter")
         _ = try #require(terminal.waitFor("Tone: the end", timeout: 30), "\(terminal.screen())")
-        let wall = (clock.now - started).secondsValue
+        let wall = (clock.now - started).seconds
         terminal.stop() // waits for abplayer to quit, closing the WAV file
 
         // Then it played in real time, not faster (the output is paced: at least the 4 s it

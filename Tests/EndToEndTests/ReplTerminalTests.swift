@@ -87,7 +87,7 @@ import Testing
         let historyFile = abplayer.home.appending(path: "state/abplayer/history")
         let clock = ContinuousClock()
         let start = clock.now
-        while !((try? String(contentsOf: historyFile, encoding: .utf8))?.contains("quit") ?? false), (clock.now - start).secondsValue < 10 {
+        while !((try? String(contentsOf: historyFile, encoding: .utf8))?.contains("quit") ?? false), (clock.now - start).seconds < 10 {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let second = try Self.terminal(abplayer, library: library, name: "second")

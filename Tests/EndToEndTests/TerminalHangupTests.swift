@@ -77,11 +77,11 @@ import Testing
             // When the window is killed (tmux hangs up its terminal: SIGHUP, then EIO)
             let killed = ContinuousClock.now
             _ = try terminal.tmux(["kill-window"])
-            let place = heard.seconds + (killed - heard.at).secondsValue
+            let place = heard.seconds + (killed - heard.at).seconds
 
             // Then abplayer ends with status 0, at once
             #expect(waitUntil(within: 20) { exitStatus != nil }, "no exit status")
-            let took = (ContinuousClock.now - killed).secondsValue
+            let took = (ContinuousClock.now - killed).seconds
             #expect(exitStatus == 0, "exit status \(String(describing: exitStatus))")
             // (under a second when the machine keeps up; 2 s of slack for a loaded one)
             #expect(took < 3, "took \(took) s")
@@ -152,7 +152,7 @@ import Testing
         // asked before Foundation has seen the end that /proc already shows, it traps.)
         let status = process.exitStatus(killingAfter: 20)
         #expect(status == 0, "exit status \(String(describing: status)) (141: SIGPIPE, 132: SIGILL)")
-        #expect((ContinuousClock.now - closed).secondsValue < 5)
+        #expect((ContinuousClock.now - closed).seconds < 5)
     }
 
     @Test func listenSavesAndExitsZeroWhenTheReaderOfWhatItSaysLeaves() throws {

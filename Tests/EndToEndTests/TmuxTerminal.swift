@@ -51,7 +51,7 @@ struct TmuxTerminal {
     func waitUntil(timeout: Double = 20, escapes: Bool = false, _ condition: (String) -> Bool) -> String? {
         let clock = ContinuousClock()
         let start = clock.now
-        while (clock.now - start).secondsValue < timeout {
+        while (clock.now - start).seconds < timeout {
             let shown = screen(escapes: escapes)
             if condition(shown) { return shown }
             Thread.sleep(forTimeInterval: 0.1)
@@ -73,7 +73,7 @@ struct TmuxTerminal {
         try send("status --json", "Enter")
         let clock = ContinuousClock()
         let start = clock.now
-        while jsonLines().count <= before, (clock.now - start).secondsValue < 20 { Thread.sleep(forTimeInterval: 0.1) }
+        while jsonLines().count <= before, (clock.now - start).seconds < 20 { Thread.sleep(forTimeInterval: 0.1) }
         let line = try #require(jsonLines().last, "\(screen())")
         return try JSONDecoder().decode(ReplTests.StatusJSON.self, from: Data(line.utf8))
     }
@@ -86,7 +86,7 @@ struct TmuxTerminal {
         _ = try? tmux(["send-keys", "C-u", "C-d"])
         let clock = ContinuousClock()
         let start = clock.now
-        while (try? tmux(["has-session"]))?.status == 0, (clock.now - start).secondsValue < 10 {
+        while (try? tmux(["has-session"]))?.status == 0, (clock.now - start).seconds < 10 {
             Thread.sleep(forTimeInterval: 0.1)
         }
         _ = try? tmux(["kill-server"])

@@ -122,7 +122,7 @@ import Testing
         let engine = PlaybackEngine(decoders: PlaybackEngineTests.registry(),
                                     sinks: try sinks.sinkOpener(pluginID: "bare", options: ["count-file": countFile.path]))
         engine.load([file.path])
-        let events = await PlaybackEngineTests.events(of: engine)
+        let events = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         // Then it ended, and the host, waiting for the sink instead of calling drain, let it
         // pull every frame before closing it

@@ -28,11 +28,6 @@ import Testing
         }
     }
 
-    /// Collects events until `.ended` (or the time limit: then those seen so far).
-    static func events(of engine: PlaybackEngine, limit: Duration = .seconds(60)) async -> [PlaybackEvent] {
-        await TestSupport.events(of: engine, within: limit / .seconds(1))
-    }
-
     @Test func itemsPlayInOrderAndAFileThatFailsIsSkipped() async throws {
         // Given a list: a 5 s MP3, a missing file, a 3 s MP3
         let registry = Self.registry()
@@ -43,7 +38,7 @@ import Testing
             decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
         // When the engine plays it to a WAV file
         engine.load([first.path, "/nonexistent/missing.mp3", third.path])
-        let events = await Self.events(of: engine)
+        let events = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         // Then the missing file is reported, both others are announced in order, and playback ends
         let failedItems = events.compactMap { event -> Int? in if case let .failed(item, _) = event { item } else { nil } }
@@ -67,7 +62,7 @@ import Testing
             decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
         // When it plays
         engine.load(["/nonexistent/missing.mp3", second.path], start: PlaybackPosition(item: 0, frame: 2 * 44100))
-        let events = await Self.events(of: engine)
+        let events = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         // Then the failure is reported and the next file plays from its start, not from 2 s
         #expect(events.contains { if case .failed(item: 0, _) = $0 { true } else { false } })
@@ -119,7 +114,7 @@ import Testing
         engine.load([mp3.path], start: PlaybackPosition(item: 0, frame: 15 * 44100), play: false)
         #expect(await waitFor { engine.position == PlaybackPosition(item: 0, frame: 15 * 44100) })
         engine.play()
-        _ = await Self.events(of: engine)
+        _ = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         // Then the output is seconds 15-19 only
         let wav = try WavFile.read(output)

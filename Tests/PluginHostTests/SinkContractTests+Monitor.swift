@@ -43,7 +43,7 @@ extension SinkContractTests {
                 let askedToResume = clock.now
                 try sink.resume()
                 // (the silence lies between the calls' returns and their starts)
-                seen.pauseSeconds = ((askedToResume - paused).secondsValue, (clock.now - askedToPause).secondsValue)
+                seen.pauseSeconds = ((askedToResume - paused).seconds, (clock.now - askedToPause).seconds)
                 try sink.drain()
                 seen.drained = ring.framesRead == seen.frames
                 seen.paused = try monitor.heard(afterMore: 0.2)

@@ -142,12 +142,12 @@ import Testing
                 guard waitUntil(within: 10, every: 0.005, { ring.framesRead >= seen.rate / 2 }) else { return seen }
                 let (start, first) = (clock.now, ring.framesRead)
                 seen.reached = waitUntil(within: 15, every: 0.005) { ring.framesRead >= first + seen.rate * 3 / 2 }
-                (seen.frames, seen.seconds) = (ring.framesRead - first, (clock.now - start).secondsValue)
+                (seen.frames, seen.seconds) = (ring.framesRead - first, (clock.now - start).seconds)
             case .asFastAsItComes:
                 let start = clock.now
                 try sink.start()
                 seen.reached = waitUntil(within: 20, every: 0.002) { ring.availableFrames == 0 }
-                (seen.frames, seen.seconds) = (ring.framesRead, (clock.now - start).secondsValue)
+                (seen.frames, seen.seconds) = (ring.framesRead, (clock.now - start).seconds)
             }
             try sink.stop()
             return seen
@@ -191,7 +191,7 @@ import Testing
             // When it is paused, with the ring full again (a sink still pulling would find audio)
             var asked = clock.now
             try sink.pause()
-            seen.pauseSeconds = (clock.now - asked).secondsValue
+            seen.pauseSeconds = (clock.now - asked).seconds
             let paused = ring.framesRead
             ContractTone.fill(ring, rate: rate)
             _ = waitUntil(within: Self.watchSeconds, every: 0.005) { ring.framesRead - paused > seen.allowance }
@@ -203,7 +203,7 @@ import Testing
             // and stopped, the ring full again
             asked = clock.now
             try sink.stop()
-            seen.stopSeconds = (clock.now - asked).secondsValue
+            seen.stopSeconds = (clock.now - asked).seconds
             let stopped = ring.framesRead
             ContractTone.fill(ring, rate: rate)
             _ = waitUntil(within: Self.watchSeconds, every: 0.005) { ring.framesRead - stopped > seen.allowance }
@@ -266,7 +266,7 @@ import Testing
                 do { try lent.value.drain() } catch { drainError.text.withLock { $0 = "\(error)" } }
             }
             seen.drainError = drainError.text.withLock { $0 }
-            seen.secondsFromStart = (clock.now - start).secondsValue
+            seen.secondsFromStart = (clock.now - start).seconds
             (seen.leftInRing, seen.pulled) = (ring.availableFrames, ring.framesRead)
             // and more audio comes after
             let drained = ring.framesRead

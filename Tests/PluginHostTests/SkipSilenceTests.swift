@@ -69,7 +69,7 @@ import Testing
         engine.setSilenceSkipping(SilenceSkipping())
         configure(engine)
         engine.load([url.path])
-        let events = await PlaybackEngineTests.events(of: engine)
+        let events = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         #expect(events.contains { if case .ended = $0 { true } else { false } }, "\(name) did not end")
         let skipped = events.reduce(0.0) { total, event in

@@ -17,7 +17,7 @@ import Testing
             decoders: registry, sinks: try registry.sinkOpener(pluginID: "wav", options: ["path": output.path]))
         configure(engine)
         engine.load([mp3.path])
-        let events = await PlaybackEngineTests.events(of: engine)
+        let events = await TestSupport.events(of: engine, within: 60)
         engine.shutdown()
         #expect(events.contains { if case .ended = $0 { true } else { false } }, "\(name) did not end")
         return try WavFile.read(output)

@@ -60,8 +60,3 @@ public func atDeadline(in seconds: Double, _ action: @escaping @Sendable () -> V
         if !Task.isCancelled { action() }
     }
 }
-
-extension Duration {
-    /// The duration in seconds (a measured wait, said in a message or compared with a length).
-    public var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
