@@ -62,7 +62,7 @@ extension OutputTests {
             let status = await player.waitForExit(timeout: 30)
             // Then each output carries on from the second the previous one stopped at
             #expect(status == 0, "stderr: \(player.stderr)")
-            let pulseTrack = SecondTrack(try onPulse.finish().samples, channels: 2, rate: 48000)
+            let pulseTrack = OutputChecks.withoutTrailingBlip(SecondTrack(try onPulse.finish().samples, channels: 2, rate: 48000))
             let jackRecorded = try await onJack.waitAndFinish()
             let jackTrack = SecondTrack(jackRecorded.samples, channels: jackRecorded.channels, rate: jackRecorded.rate)
             let alsaTrack = SecondTrack(try alsa.captured(rate: 44100, channels: 2), channels: 2, rate: 44100)
