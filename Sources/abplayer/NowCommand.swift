@@ -4,7 +4,7 @@ import ArgumentParser
 struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "now", abstract: "The player screen: the book being played, or the one played last.",
-        discussion: "Takes the REPL's options. Keys: space play/pause, ←/→ skip, h/l one minute, ↑/↓ volume, [/] speed, n/p item, c/C chapter, b bookmark, u undo, s sleep timer, a cover art, q the prompt.")
+        discussion: "Takes the REPL's options. Keys: space play/pause, ←/→ skip, h/l one minute, ↑/↓ volume, [/] speed, n/p item, c/C chapter, b bookmark, u undo, s sleep timer, a cover art, q or Ctrl-C the prompt.")
 
     @OptionGroup var repl: Repl
 

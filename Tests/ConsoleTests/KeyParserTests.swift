@@ -22,6 +22,8 @@ import Testing
         #expect(keys(input) == [.pageUp, .pageDown, .home, .end, .home, .end, .home, .end, .home, .end])
         // and Tab, DEL and BS (both are Backspace, terminals differ) are keys, not dropped controls
         #expect(keys([0x09, 0x7F, 0x08, UInt8(ascii: "x")]) == [.tab, .backspace, .backspace, .character("x")])
+        // and Ctrl-C (ETX, which raw mode without ISIG passes on) is a key of its own
+        #expect(keys([0x03, UInt8(ascii: "q")]) == [.interrupt, .character("q")])
     }
 
     @Test func charactersEnterAndUTF8() {

@@ -177,6 +177,30 @@ import Testing
 }
 
 extension PlayerScreenTests {
+    @Test func ctrlCOnAScreenGoesBackToThePromptAndTheBookPlaysOn() throws {
+        // Given the REPL playing "Red Book" with the player screen showing
+        let (abplayer, library) = try Self.library("screen-ctrl-c")
+        let screen = try Self.screen(abplayer, name: "ctrl-c", arguments: ["--output", "null", "--library", library],
+                                     environment: ["TERM": "xterm-256color"])
+        defer { screen.stop() }
+        #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
+        try screen.send("play \"Red Book\"", "Enter")
+        try screen.send("now", "Enter")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Red Book") } != nil, "\(screen.screen())")
+        // When Ctrl-C is pressed on it
+        try screen.send("C-c")
+        // Then the prompt is back and the book still plays
+        #expect(screen.waitFor("abplayer /> now") != nil, "\(screen.screen())")
+        #expect(try screen.status().state == "playing", "\(screen.screen())")
+        // and so from the library screen, also while a search is typed
+        try screen.send("library", "Enter")
+        #expect(screen.waitUntil { $0.contains("Blue Book") && !$0.contains("abplayer />") } != nil, "\(screen.screen())")
+        try screen.send("/", "B", "l", "C-c")
+        #expect(screen.waitFor("abplayer /> library") != nil, "\(screen.screen())")
+        let status = try screen.status()
+        #expect(status.state == "playing" && status.book == "Red Book", "\(screen.screen())")
+    }
+
     @Test func withoutATerminalNowIsOnePlainLineAndArtListsTheBooks() throws {
         // Given a library, and commands from -c (not a terminal)
         let (abplayer, library) = try Self.library("screen-plain")

@@ -122,6 +122,9 @@ extension Console {
     func handle(_ key: Key) {
         guard let fullScreen else { return }
         fullScreen.message = nil
+        // Ctrl-C leaves any screen for the prompt, whatever it was doing (a search typed on the
+        // library's included); only `quit` at the prompt, Ctrl-D there or SIGTERM stop the player.
+        if key == .interrupt { return closeScreen() }
         switch fullScreen.view {
         case .player: handlePlayerKey(key)
         case .cover:

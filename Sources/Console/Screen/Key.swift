@@ -9,6 +9,8 @@ public enum Key: Equatable, Sendable {
     /// Backspace: DEL (0x7F) from most terminals, BS (0x08) from some.
     case backspace
     case pageUp, pageDown, home, end
+    /// Ctrl-C (ETX, 0x03): a key on a full screen, where the terminal makes no SIGINT of it.
+    case interrupt
 }
 
 /// Turns terminal input bytes into keys. Knows the xterm/tmux forms of the arrows: `ESC [ C`,
@@ -60,6 +62,7 @@ public struct KeyParser: Sendable {
             return (nil, 2) // Alt+key: not ours
         case 0x0D, 0x0A: return (.enter, 1)
         case 0x09: return (.tab, 1)
+        case 0x03: return (.interrupt, 1)
         case 0x7F, 0x08: return (.backspace, 1)
         case 0x20...0x7E: return (.character(Character(Unicode.Scalar(byte))), 1)
         case 0xC0...0xF7:

@@ -3,8 +3,9 @@ import StandardStreams
 
 /// The terminal while a full screen shows: raw mode (keys arrive one by one, not echoed), the
 /// alternate screen buffer and a hidden cursor. `restore()` puts everything back, so the REPL's
-/// prompt reappears over the scrollback as it was. Ctrl-C still raises SIGINT (ISIG stays on):
-/// the REPL then saves, closes the screen and exits as usual.
+/// prompt reappears over the scrollback as it was. ISIG is off too: Ctrl-C comes as a key (ETX),
+/// which goes back to the prompt like q, rather than as a SIGINT that quits the player and stops
+/// the book (a listener reaching for Ctrl-C on a screen means "get me out of this screen").
 final class RawTerminal {
     private let saved: termios?
     private(set) var isRestored = false
@@ -13,7 +14,7 @@ final class RawTerminal {
         var settings = termios()
         saved = tcgetattr(STDIN_FILENO, &settings) == 0 ? settings : nil
         if var raw = saved {
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN | ISIG)
             raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
             // Bytes as they come: one at least, no timer.
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in
