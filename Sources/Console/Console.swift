@@ -173,6 +173,13 @@ public final class Console {
         show(try player.perform(command))
     }
 
+    /// At the start of a REPL at a terminal or a daemon: the book listened to last, loaded paused
+    /// at its place and said (`PlayerController.cueBookListenedToLast`). Not for a script or
+    /// piped commands: what they do must not depend on what was listened to last.
+    public func cueBookListenedToLast() {
+        if let outcome = player.cueBookListenedToLast() { show(outcome) }
+    }
+
     /// Saves the position and stops playback: at quit, at the end of a script, on a signal.
     public func close() {
         stopWatchingLibrary()
@@ -248,6 +255,8 @@ public final class Console {
         case let .started(book, seconds, item, count, output):
             say(TerminalText.visible(PlayerNotice.started(book: book, seconds: seconds, item: item, itemCount: count, output: output).text))
             sayDefaultSleepTimer()
+        case let .cued(book, seconds, item, count):
+            say(TerminalText.visible("#\(book.id!) \(book.title), paused at \(Timecode.format(seconds: seconds)) (item \(item + 1)/\(count)): 'play' or Enter plays on"))
         case let .moved(place): say(TerminalText.visible(place.text))
         case let .undone(place): say(TerminalText.visible("back to \(place.text)"))
         case let .chapters(book, chapters, current):

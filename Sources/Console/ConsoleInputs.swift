@@ -16,7 +16,7 @@ public enum LineSource {
     /// MPRIS, and only a signal or a remote `quit` ends it.
     case remoteOnly
 
-    var isTerminal: Bool {
+    public var isTerminal: Bool {
         if case .terminal = self { true } else { false }
     }
 

@@ -202,6 +202,7 @@ public final class PlayerController {
     /// Plays on, going back a little first after a long pause (auto-rewind). At the end of the
     /// book: the queue's next book if one waits, else this one from its start.
     func resume(_ session: PlayerSession) throws {
+        if let cued = session.cued { return playCued(session, savedAt: cued.savedAt) }
         if jumpToSyncOfferOnStart(session) {
             session.play()
             return
@@ -223,6 +224,21 @@ public final class PlayerController {
         session.play()
     }
 
+    /// The first play of a book cued at the start: what starting to play it does, from here
+    /// (another device's later place, else the rewind for the time since it was last heard;
+    /// its sleep default).
+    private func playCued(_ session: PlayerSession, savedAt: Date?) {
+        session.cued = nil
+        if !jumpToSyncOfferOnStart(session), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
+            onNotice(.rewound(seconds: back))
+        }
+        session.play()
+        armDefaultSleepTimer(session)
+        // Said as a start is (with the output it goes to, and the sleep default it armed).
+        onNotice(.started(book: session.book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
+                          itemCount: session.timeline.items.count, output: session.outputName))
+    }
+
     /// With nothing loaded, `play` (or Play from a media key) carries on with the book in
     /// progress, else the one played last.
     private func bookListenedToLast() throws -> Book {
@@ -235,8 +251,21 @@ public final class PlayerController {
         return last
     }
 
-    /// Loads `book` at its saved place and plays it, to `end` when given, else to its end.
-    private func load(_ book: Book, end: PlaybackPosition? = nil) throws -> PlayerOutcome {
+    /// At the player's start: the book listened to last, loaded and paused at its saved place, so
+    /// that `status`, MPRIS and the player screen show it ready, as BookPlayer, Voice and cmus do.
+    /// No sound until `play`; nothing is saved, counted or synced until the listener plays or
+    /// moves it, so a start is not listening (another device's later place still wins). Nil
+    /// when a book is loaded already, none was listened to, or it cannot load (a file missing:
+    /// `play` says why then).
+    public func cueBookListenedToLast() -> PlayerOutcome? {
+        guard session == nil, let book = try? bookListenedToLast() else { return nil }
+        defer { publishState() }
+        return try? load(book, playing: false)
+    }
+
+    /// Loads `book` at its saved place and plays it (`playing`; else paused there, cued), to
+    /// `end` when given, else to its end.
+    private func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
         let media = try library.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
             // A plain rescan searches only above the file's old place: a file moved elsewhere is
@@ -263,6 +292,11 @@ public final class PlayerController {
         session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         self.session = session
         prepare(session)
+        guard playing else {
+            session.cue(paths: media.map(\.path), savedAt: start.savedAt)
+            return .cued(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
+                         itemCount: media.count)
+        }
         // Smart rewind across runs of the player and book switches: the time since the place
         // was saved is the pause (none at the top of a finished book).
         if let savedAt = start.savedAt, let back = session.rewindBeforeStart(savedAt: savedAt) {

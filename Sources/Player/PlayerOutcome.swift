@@ -10,6 +10,8 @@ public enum PlayerOutcome: Sendable {
     case moved(Place)
     /// A book was loaded and plays from `seconds` into it.
     case started(book: Book, seconds: Double?, item: Int, itemCount: Int, output: String)
+    /// A book was loaded paused at its saved place, ready to play (`cueBookListenedToLast`).
+    case cued(book: Book, seconds: Double?, item: Int, itemCount: Int)
     /// `undo` went back to here.
     case undone(Place)
     /// The chapters of `book`, and the one it is in (an index into them; nil when before the

@@ -25,11 +25,12 @@ extension PlayerSession {
     /// Before a book loaded at its saved place is first heard: goes back by `AutoRewind`'s amount
     /// for the time since that place was saved while playing (`savedAt`, a wall-clock time: the
     /// pause may have spanned quitting the player or listening to another book). Returns how far
-    /// it went back, in seconds (nil: not at all).
-    func rewindBeforeStart(savedAt: Date, now: Date = Date()) -> Double? {
+    /// it went back, in seconds (nil: not at all). `loaded`: the engine has the book already (a
+    /// book cued paused), so going back is a seek of it.
+    func rewindBeforeStart(savedAt: Date, now: Date = Date(), loaded: Bool = false) -> Double? {
         guard let maxSeconds = rewind.maxSeconds else { return nil }
         let seconds = AutoRewind.seconds(pausedFor: now.timeIntervalSince(savedAt), maxSeconds: maxSeconds)
-        return goBack(seconds: seconds) { startAt($0) }
+        return goBack(seconds: seconds) { loaded ? jump(to: $0, kind: nil) : startAt($0) }
     }
 
     /// Goes (by `go`) `seconds` before the place, never past the start of the chapter, or of the

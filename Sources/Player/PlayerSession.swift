@@ -1,3 +1,4 @@
+import Foundation
 import Library
 import Listening
 import PlayerCore
@@ -42,6 +43,9 @@ final class PlayerSession {
     /// The saved place the book was loaded at (before any auto-rewind): an exchange that moved
     /// the book to this place while it loaded moved nothing under the listener.
     let loadedAt: PlaybackPosition
+    /// Set while the book waits, cued at the player's start, for the listener to play or move
+    /// it: until then the recorder is not told anything (a start is not listening).
+    var cued: CuedStart?
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition, clock: any PlayerClock) {
@@ -86,7 +90,15 @@ final class PlayerSession {
         engine.load(paths, start: position, end: end)
     }
 
+    /// Loads the book's files paused at the session's position: cued (see `cued`).
+    func cue(paths: [String], savedAt: Date?) {
+        cued = CuedStart(savedAt: savedAt)
+        requestedState = .paused
+        engine.load(paths, start: position, play: false)
+    }
+
     func play() {
+        cued = nil
         hasEnded = false
         requestedState = .playing
         engine.play()
@@ -99,6 +111,7 @@ final class PlayerSession {
 
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
+        cued = nil
         if let kind { recorder.recordJump(kind) }
         hasEnded = false
         engine.seek(to: target)
@@ -155,7 +168,7 @@ final class PlayerSession {
              .itemsReplaced:
             break
         }
-        recorder.handle(event)
+        if cued == nil { recorder.handle(event) }
     }
 
     /// The engine stopped at the end: when that is the end of the play order's last item (not a
@@ -177,9 +190,16 @@ final class PlayerSession {
         // What the engine heard last, numbered as the recorder's media ids are (a new item list
         // may be on its way to the engine still).
         let heard = engine.numberedPosition.map { numbering.current($0.position, itemListsReplaced: $0.itemListsReplaced) }
-        recorder.finish(at: place.pendingJump ?? heard ?? position)
+        if cued == nil { recorder.finish(at: place.pendingJump ?? heard ?? position) }
         engine.shutdown()
     }
+}
+
+/// A book loaded paused at the player's start, not yet played or moved by the listener.
+struct CuedStart {
+    /// When its place was saved while playing (wall clock): the rewind on its first play goes
+    /// back for the time since then, as a start playing does.
+    let savedAt: Date?
 }
 
 /// Where the listener is: the last place heard, or where the last jump went until the engine

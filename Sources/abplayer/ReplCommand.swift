@@ -13,7 +13,7 @@ import StandardStreams
 struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl", abstract: "The interactive prompt (the default): play and browse books.",
-        discussion: "Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits. One player runs per library: started while one runs, the REPL (and -c) sends its commands to it. \(ControlSocketPath.helpText)")
+        discussion: "At a terminal (and with --daemon) it starts with the book listened to last loaded, paused at its place. Standard input that is not a terminal is read as commands, one per line. The exit status is 0 when every command succeeded. Ctrl-C (SIGINT), SIGTERM or closing the terminal (SIGHUP) saves the position and exits. One player runs per library: started while one runs, the REPL (and -c) sends its commands to it. \(ControlSocketPath.helpText)")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -80,6 +80,9 @@ struct Repl: AsyncParsableCommand {
         // The library follows its folders while a player runs; a `-c` script ends too soon to need
         // it. Before the control socket: a client that finds the socket finds the player set up.
         if commands == nil { console.watchLibrary() }
+        // A listener's player (the REPL at a terminal, the daemon) starts with the book listened
+        // to last ready, paused at its place; before the socket and MPRIS, which then show it.
+        if daemon || source.isTerminal { console.cueBookListenedToLast() }
         let control: ControlSocketServer?
         do {
             control = try ControlSocketServer(at: library.controlSocket, inputs: continuation, broadcast: console.broadcast) {

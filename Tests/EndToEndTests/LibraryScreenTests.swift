@@ -105,11 +105,14 @@ import Testing
     }
 
     @Test func fromThePlayerScreenLShowsTheBookPlayingMovingAndQReturnsToThePlayer() throws {
-        // Given Anna Karenina playing on the player screen, in a 120x40 terminal
+        // Given Anna Karenina playing on the player screen, in a 120x40 terminal (`abplayer now`
+        // shows the book listened to last ready, paused; space plays it)
         let (abplayer, library) = try Self.library("libscreen-120")
         let screen = try TmuxTerminal(abplayer, name: "lib120", arguments: ["now", "--output", "null", "--library", library],
                                       environment: ["TERM": "xterm-256color"], columns: 120, rows: 40)
         defer { screen.stop() }
+        #expect(screen.waitUntil { $0.contains("PAUSED") && $0.contains("Anna Karenina") } != nil, "\(screen.screen())")
+        try screen.send("Space")
         #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Anna Karenina") } != nil, "\(screen.screen())")
         #expect(screen.screen().contains("L library"))
 

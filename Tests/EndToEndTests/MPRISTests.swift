@@ -168,6 +168,34 @@ import Testing
         #expect(repl.quit() == 0, "\(repl.stderrLines)")
     }
 
+    @Test func aDaemonStartsWithTheBookListenedToLastPausedAndReadyOnMPRISAndItsSocket() throws {
+        // Given the book Code listened to up to 0:07 and left there, and a session bus
+        let fixture = try ControlFixture("mpris-cued", seconds: 12)
+        defer { fixture.cleanUp() }
+        _ = try fixture.abplayer.run(["-c", "play Code; seek 0:07", "--output", "null", "--library", fixture.library]).requireSuccess()
+        let bus = try SessionBus()
+
+        // When the daemon starts on that library
+        let daemon = try DaemonProcess(fixture, output: "null", environment: bus.environment)
+        try #require(bus.waitForName("org.mpris.MediaPlayer2.abplayer"), "\(daemon.log)")
+
+        // Then MPRIS shows that book paused at its place, with its metadata
+        #expect(try Self.playerctl("status", bus: bus) == "Paused", "\(daemon.log)")
+        #expect(try Self.playerctl("metadata", "xesam:album", bus: bus) == "Code")
+        #expect(Double(try Self.playerctl("position", bus: bus)) == 7)
+        // and a client of its socket sees the same, and nothing plays while it waits
+        let status = try fixture.status()
+        #expect(status.book == "Code" && status.state == "paused" && status.itemPosition == 7, "\(status)")
+        #expect(try fixture.status(within: 1, until: { $0.itemPosition != 7 }) == nil)
+
+        // When Play comes from MPRIS (a media key), then it plays on from there
+        _ = try Self.playerctl("play", bus: bus)
+        let playing = try fixture.status(within: 20) { $0.state == "playing" && $0.itemPosition > 7 }
+        #expect(playing != nil, "\(daemon.log)")
+        #expect(try Self.playerctl("status", bus: bus) == "Playing")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     @Test func withoutABusMPRISIsOffInOneLineAndTheREPLPlays() throws {
         // Given no session bus where the address points
         let (abplayer, library) = try Self.library("mpris-nobus")

@@ -161,9 +161,12 @@ import Testing
         let screen = try Self.screen(abplayer, name: "nocolor", arguments: ["now", "--output", "null", "--library", library],
                                 environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"])
         defer { screen.stop() }
-        // Then the player screen shows the book played last, from where it was left
-        let shown = screen.waitUntil(escapes: true) { $0.contains("PLAYING") && $0.contains("Red Book") && $0.contains("book 0:5") }
+        // Then the player screen shows the book played last, paused where it was left, ready
+        let shown = screen.waitUntil(escapes: true) { $0.contains("PAUSED") && $0.contains("Red Book") && $0.contains("book 0:50") }
         #expect(shown != nil, "\(screen.screen())")
+        // and space plays it from there
+        try screen.send("Space")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("book 0:5") } != nil, "\(screen.screen())")
         // and without any colour sequence, also on the cover
         #expect(shown.map(Self.hasColor) == false, "\(shown ?? "")")
         try screen.send("a")
