@@ -38,6 +38,9 @@ public enum Command: Equatable, Sendable {
     case useDefault(ListenerSetting)
     case speed(Double)
     case volume(Double)
+    /// `speed +0.1`, `volume -5`: steps that stop at the ends of the range.
+    case stepSpeed(Double)
+    case stepVolume(Double)
     /// `silence [skip on|off|MS]`: skip silence for the book loaded; nil: show it.
     case skipSilence(SkipSilence?)
     case output(String)
@@ -87,8 +90,9 @@ public struct CommandHelp: Sendable {
                     summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N, or replace its note (none: removed); a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
         CommandHelp(name: "bookmarks", usage: "bookmarks [--all] [BOOK]", summary: "the bookmarks of the book playing, or of BOOK: number, time, chapter, kind, note; --all: the automatic ones too (before a seek, a jump...)"),
         CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing (goto bookmark N too); 'undo' comes back"),
-        CommandHelp(name: "speed", usage: "speed 0.5-4.0 | default", summary: "the book's playback speed; default: follow 'set speed' again"),
-        CommandHelp(name: "volume", usage: "volume 0-150", summary: "the book's volume in percent"),
+        CommandHelp(name: "speed", usage: "speed 0.5-4.0 | +N | -N | default",
+                    summary: "the book's playback speed; +0.1 or -0.1 steps it (stopping at the ends); default: follow 'set speed' again"),
+        CommandHelp(name: "volume", usage: "volume 0-150 | +N | -N", summary: "the book's volume in percent; +5 or -5 steps it (stopping at the ends)"),
         CommandHelp(name: "silence", usage: "silence [skip on | off | MS | default]",
                     summary: "skip silence for this book: silences of MS milliseconds or more (600 with on) are shortened to a short pause; default: follow 'set silence' again; alone: the setting and the time it saved"),
         CommandHelp(name: "loudness", usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
@@ -241,6 +245,10 @@ extension Command {
             guard arguments.count == 1 else { throw usage() }
             if arguments[0] == "default" { self = .useDefault(.speed); return }
             do {
+                if let step = try SettingText.step(arguments[0], in: SettingText.speedRange, unit: "x") {
+                    self = .stepSpeed(step)
+                    return
+                }
                 self = .speed(try SettingText.speed(arguments[0]))
             } catch {
                 throw CommandError("speed: \(error)")
@@ -257,6 +265,10 @@ extension Command {
         case "volume":
             guard arguments.count == 1 else { throw usage() }
             do {
+                if let step = try SettingText.step(arguments[0], in: SettingText.volumeRange, unit: "%") {
+                    self = .stepVolume(step)
+                    return
+                }
                 self = .volume(try SettingText.volume(arguments[0]))
             } catch {
                 throw CommandError("volume: \(error)")

@@ -154,6 +154,8 @@ public final class Console {
         case let .useDefault(setting): try perform(.useDefault(setting))
         case let .speed(speed): try perform(.speed(speed))
         case let .volume(percent): try perform(.volume(percent: percent))
+        case let .stepSpeed(step): try perform(.stepSpeed(by: step))
+        case let .stepVolume(step): try perform(.stepVolume(by: step))
         case let .skipSilence(setting): try perform(.skipSilence(setting))
         case let .output(name): try perform(.output(name))
         case let .status(json): try status(json: json)

@@ -46,6 +46,11 @@ public enum PlayerCommand: Equatable, Sendable {
     case speed(Double)
     /// 0-150 % (`PlaybackEngine.volumeRange`).
     case volume(percent: Double)
+    /// A step of the speed (`speed +0.1`, the screen's `]`): to the tenth, and at an end of the
+    /// range it stops there rather than being refused.
+    case stepSpeed(by: Double)
+    /// A step of the volume in percent (`volume -5`, the screen's ↓), stopping at the range's ends.
+    case stepVolume(by: Double)
     /// Skip silence for the book loaded; nil: show it (and the time it saved).
     case skipSilence(SkipSilence?)
     /// An output as the user names it (`--output` syntax).

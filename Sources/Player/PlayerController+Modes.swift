@@ -101,6 +101,16 @@ extension PlayerController {
         return try changeSettings { $0.volume = percent }
     }
 
+    func stepSpeed(by step: Double) throws -> PlayerOutcome {
+        let stepped = ((try playing().settings.speed + step) * 10).rounded() / 10
+        return try setSpeed(min(SettingText.speedRange.upperBound, max(SettingText.speedRange.lowerBound, stepped)))
+    }
+
+    func stepVolume(by step: Double) throws -> PlayerOutcome {
+        let stepped = try playing().settings.volume + step
+        return try setVolume(percent: min(SettingText.volumeRange.upperBound, max(SettingText.volumeRange.lowerBound, stepped)))
+    }
+
     private func changeSettings(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
         let session = try playing()
         change(&session.settings)

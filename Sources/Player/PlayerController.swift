@@ -110,6 +110,8 @@ public final class PlayerController {
         case let .useDefault(setting): return try useDefault(setting)
         case let .speed(speed): return try setSpeed(speed)
         case let .volume(percent): return try setVolume(percent: percent)
+        case let .stepSpeed(step): return try stepSpeed(by: step)
+        case let .stepVolume(step): return try stepVolume(by: step)
         case let .skipSilence(setting): return try skipSilence(setting)
         case let .output(name): return try switchOutput(to: name)
         case .status: return .status(try currentStatus())

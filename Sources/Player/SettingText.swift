@@ -38,6 +38,18 @@ public enum SettingText {
         return speed
     }
 
+    /// "+0.1", "-5": a step up or down (`speed +0.1`, `volume -5`); nil when `text` has no sign.
+    /// A step is at most the whole of `range`.
+    public static func step(_ text: String, in range: ClosedRange<Double>, unit: String) throws(RefusedValue) -> Double? {
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        var number = text.dropFirst()
+        if number.hasSuffix(unit) { number = number.dropLast(unit.count) }
+        guard let size = DecimalText.number(number), size <= range.upperBound - range.lowerBound else {
+            throw RefusedValue("'\(text)' is not a step: use +N or -N, at most \(Self.number(range.upperBound - range.lowerBound))")
+        }
+        return sign == "+" ? size : -size
+    }
+
     public static func check(volume percent: Double, as text: String? = nil) throws(RefusedValue) {
         guard volumeRange.contains(percent) else {
             throw RefusedValue("'\(text ?? number(percent))' is out of range: \(volumeForms)")

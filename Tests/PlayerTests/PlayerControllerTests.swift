@@ -352,5 +352,22 @@ import Testing
         #expect(percent == 80)
         #expect(try player.library.settings(ofBook: book).volume == 80)
         #expect(player.controller.status?.volume == 80)
+        // while a step (a key, `volume +5`) stops at the end of the range, and is saved
+        for _ in 0..<20 { try player.perform(.stepVolume(by: 5)) }
+        #expect(player.controller.status?.volume == 150)
+        #expect(try player.library.settings(ofBook: book).volume == 150)
+        try player.perform(.stepVolume(by: -149))
+        try player.perform(.stepVolume(by: -5))
+        #expect(player.controller.status?.volume == 0)
+        // and a speed step lands on the tenth (no 1.5000000001 from adding tenths), up to 4
+        try player.perform(.stepSpeed(by: 0.1))
+        try player.perform(.stepSpeed(by: 0.1))
+        #expect(player.controller.status?.speed == 1.7)
+        for _ in 0..<30 { try player.perform(.stepSpeed(by: 0.1)) }
+        #expect(player.controller.status?.speed == 4)
+        #expect(try player.library.settings(ofBook: book).speed == 4)
+        try player.perform(.speed(0.5))
+        try player.perform(.stepSpeed(by: -0.1))
+        #expect(player.controller.status?.speed == 0.5)
     }
 }

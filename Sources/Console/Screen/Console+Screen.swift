@@ -186,31 +186,13 @@ extension Console {
     }
 
     private func handlePlayerKey(_ key: Key) {
-        let loaded = player.loadedBook
+        // A key that runs a command runs its command line, as typed at the prompt.
+        if let line = PlayerScreenKeys.line(for: key) {
+            _ = execute(line: line)
+            return
+        }
         switch key {
-        case .character(" "): run(.toggle)
-        case .left: run(.skip(forward: false, seconds: nil))
-        case .right: run(.skip(forward: true, seconds: nil))
-        case .shiftLeft, .character("h"): run(.skip(forward: false, seconds: 60))
-        case .shiftRight, .character("l"): run(.skip(forward: true, seconds: 60))
-        case .up, .down:
-            guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
-            let percent = loaded.volumePercent + (key == .up ? 5 : -5)
-            // A key steps up to the end of the range and stops there (typed values out of range are refused).
-            run(.volume(min(SettingText.volumeRange.upperBound, max(SettingText.volumeRange.lowerBound, percent))))
-        case .character("["), .character("]"):
-            guard let loaded else { return complain("nothing is playing: 'play BOOK' first") }
-            let speed = ((loaded.speed + (key == .character("]") ? 0.1 : -0.1)) * 10).rounded() / 10
-            run(.speed(min(SettingText.speedRange.upperBound, max(SettingText.speedRange.lowerBound, speed))))
-        case .character("n"): run(.nextItem)
-        case .character("p"): run(.previousItem)
-        case .character("c"): run(.chapter(.next))
-        case .character("C"): run(.chapter(.previous))
-        case .character("b"): run(.bookmark(note: nil))
         case .character("B"): showBookmarks()
-        case .character("u"): run(.undo)
-        // The sleep timer's own command line, as typed at the prompt.
-        case .character("s"): _ = execute(line: "sleep cycle")
         case .character("a"): fullScreen?.view = .cover
         case .character("L"):
             do { try showLibrary() } catch { complain("\(error)") }
