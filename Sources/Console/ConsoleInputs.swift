@@ -113,6 +113,7 @@ extension Console {
                 chaptersDetected(request, result)
                 redrawScreen()
             case .endOfInput, .terminate: break loop
+            case .attachedStatus, .attachedPlayerStopped: break // a client's (RemoteRepl), not the player's
             }
         }
         closeScreen()

@@ -3,7 +3,8 @@ import Foundation
 /// A connection to a running player's control socket (`abplayer remote`, a client REPL).
 public final class ControlClient {
     public let path: String
-    private let descriptor: Int32
+    /// The connection (a screen shuts it down to end its reader's wait: `RemotePlayerScreen`).
+    let descriptor: Int32
     private let reader: LineReader
 
     /// Connects; nil when no player listens there (no socket file, or a stale one).

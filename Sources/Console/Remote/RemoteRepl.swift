@@ -1,62 +1,116 @@
 import Foundation
+import Player
 import StandardStreams
 
 /// The REPL of a second `abplayer` on a library whose player already runs: every line goes
-/// through the control socket and the answers are printed as the REPL prints them. It never
-/// opens an engine or writes a position.
+/// through the control socket and the answers are printed as the REPL prints them; `now` shows
+/// the player screen attached to it (`RemotePlayerScreen`). It never opens an engine or writes a
+/// position.
 public enum RemoteRepl {
     /// Runs `source`'s lines against the player behind `client` until the input ends, `quit`
     /// (which leaves the player running) or the player stops. Returns whether every line
     /// succeeded.
     public static func run(_ source: LineSource, client: ControlClient, firstLine: String? = nil) async -> Bool {
-        let (lines, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
+        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
+        let keyMode = KeyMode()
         source.start(into: continuation, location: ShelfLocation(), lineDone: lineDone, notices: Notices(),
-                     firstLine: firstLine, keyMode: KeyMode())
+                     firstLine: firstLine, keyMode: keyMode)
+        let style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
+                                isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
+        let resize = ScreenHost()
+        var screen: RemotePlayerScreen?
         var succeeded = true
-        loop: for await input in lines {
-            guard case let .line(line) = input else { break }
-            defer { lineDone.signal() }
-            switch check(line, typed: source.isTerminal) {
-            case .quit: break loop
-            case .skip: continue
-            case let .refuse(reason):
-                printError(reason)
-                succeeded = false
-                continue
-            case let .send(text):
-                do {
-                    let reply = try client.send(text)
-                    // The reply holds the exact text; this terminal gets it made visible, the
-                    // status object (JSON) as it is.
-                    for line in reply.output { printOutput(TerminalText.lines(line)) }
-                    if let status = reply.status { printOutput(status.json) }
-                    for line in reply.errors { printError(TerminalText.lines(line)) }
-                    if !reply.ok { succeeded = false }
-                    if reply.quit { break loop }
-                } catch {
-                    printError(TerminalText.visible("abplayer: \(error)"))
-                    return false
+        loop: for await input in inputs {
+            switch input {
+            case let .line(line):
+                defer { lineDone.signal() }
+                switch check(line, typed: source.isTerminal) {
+                case .quit: break loop
+                case .skip: continue
+                case let .refuse(reason):
+                    printError(reason)
+                    succeeded = false
+                case .playerScreen where style.mode != .plain:
+                    // Keys from here on (the reader switches after this line is done).
+                    resize.watchResize { continuation.yield(.resize) }
+                    screen = RemotePlayerScreen(commands: client, style: style, inputs: continuation)
+                    keyMode.isOn = true
+                case .playerScreen:
+                    // No screen here (a pipe, TERM=dumb): one plain line, as the player's own `now` says.
+                    if send("status --json", to: client, succeeded: &succeeded, plain: true) == .playerGone { return false }
+                case let .send(text):
+                    switch send(text, to: client, succeeded: &succeeded) {
+                    case .answered: break
+                    case .quit: break loop
+                    case .playerGone: return false
+                    }
                 }
+            case let .key(key):
+                defer { lineDone.signal() }
+                if let shown = screen, shown.handle(key) == .close {
+                    shown.close()
+                    screen = nil
+                    keyMode.isOn = false
+                }
+            case .resize: screen?.draw()
+            case let .attachedStatus(status): screen?.show(status)
+            case .attachedPlayerStopped:
+                guard let shown = screen else { continue }
+                shown.close()
+                printError("abplayer: the player stopped")
+                return false
+            case .endOfInput, .terminate: break loop
+            case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .chaptersDetected: continue
             }
         }
+        screen?.close()
         return succeeded
+    }
+
+    enum Sent { case answered, quit, playerGone }
+
+    /// Sends a line and prints the reply as the REPL would (`plain`: its status as the plain
+    /// line of the player screen).
+    private static func send(_ text: String, to client: ControlClient, succeeded: inout Bool, plain: Bool = false) -> Sent {
+        do {
+            let reply = try client.send(text)
+            // The reply holds the exact text; this terminal gets it made visible, the status
+            // object (JSON) as it is.
+            for line in reply.output { printOutput(TerminalText.lines(line)) }
+            if let status = reply.status {
+                printOutput(plain ? TerminalText.visible(PlayerScreenLayout(status: status).plainLine) : status.json)
+            }
+            for line in reply.errors { printError(TerminalText.lines(line)) }
+            if !reply.ok { succeeded = false }
+            return reply.quit ? .quit : .answered
+        } catch {
+            printError(TerminalText.visible("abplayer: \(error)"))
+            succeeded = false
+            return .playerGone
+        }
     }
 
     enum Check: Equatable {
         case send(String), skip, quit, refuse(String)
+        /// `now`: the player screen, attached to the player.
+        case playerScreen
     }
 
-    /// What to do with a line: full screens cannot show through a socket, `quit` leaves only
-    /// this client, and an empty line typed at the prompt toggles like in the REPL.
+    /// What to do with a line: `now` alone shows the player's screen here; the other screens
+    /// (drawn from the library) cannot show through a socket; `quit` leaves only this client,
+    /// and an empty line typed at the prompt toggles like in the REPL.
     static func check(_ line: String, typed: Bool) -> Check {
         guard let commands = try? Tokenizer.commands(in: line) else { return .send(line) }
         if commands.isEmpty { return typed ? .send("toggle") : .skip }
-        for words in commands {
-            guard let command = try? Command(words: words) else { continue }
+        let parsed = commands.map { try? Command(words: $0) }
+        if parsed == [.screen(.now)] { return .playerScreen }
+        for (words, command) in zip(commands, parsed) {
+            guard let command else { continue }
             if command == .quit { return .quit }
+            if command == .screen(.now) { return .refuse("now: on a line of its own, it shows the player's screen here") }
             if case .screen = command {
-                return .refuse("\(words[0]): the full screen shows only on the player's own terminal; here use 'status'")
+                return .refuse("\(words[0]): this screen shows only on the player's own terminal; here 'now' shows the player, 'ls' the books")
             }
         }
         return .send(line)

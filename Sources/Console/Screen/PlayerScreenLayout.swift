@@ -8,12 +8,20 @@ struct PlayerScreenLayout {
     /// The last notice or error, shown on the message line.
     var message: String?
 
+    /// The keys the screen lists; a screen attached over the control socket has fewer.
+    var keys = Self.keys
+
     static let keys = ["space play/pause", "←/→ skip", "h/l 1 min", "↑/↓ volume", "[/] speed", "n/p item",
                        "c/C chapter", "b bookmark", "B bookmarks", "u undo", "s sleep", "a art", "L library", "q back"]
 
+    /// What a screen attached to a player over its control socket offers: every key that runs a
+    /// command (`PlayerScreenKeys`); the views drawn from the library (cover, bookmarks, the
+    /// library) are the player's own terminal's.
+    static let attachedKeys = keys.filter { !["B bookmarks", "a art", "L library"].contains($0) }
+
     /// The keys in lines of at most `columns` cells, whole keys only: on a narrow window they
     /// take two lines rather than lose the last ones (`q back` was cut off at 120 columns).
-    static func keyHelp(columns: Int) -> [String] {
+    static func keyHelp(_ keys: [String] = keys, columns: Int) -> [String] {
         TextFit.wrap(keys, separator: "  ", width: columns)
     }
 
@@ -66,7 +74,7 @@ struct PlayerScreenLayout {
             "",
         ] + (message == nil ? [""] : messageLines(width: width).map { style.styled($0, "1") })
         // Keys at the bottom; what does not fit is dropped from the top of the details.
-        let help = Self.keyHelp(columns: width).map { style.styled(fit($0), "2") }
+        let help = Self.keyHelp(keys, columns: width).map { style.styled(fit($0), "2") }
         let room = max(0, size.rows - help.count)
         return Array(lines.prefix(room)) + help
     }

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `now` from a second terminal while a daemon plays: the player screen attached to the running
+/// player over its control socket, as `cmus-remote` reaches cmus. Real binaries in tmux.
+@Suite struct AttachedScreenTests {
+    @Test func nowInASecondTerminalShowsAndDrivesTheDaemonsBookAndCtrlCLeavesItPlaying() throws {
+        // Given the book Code listened to before, and a daemon on its library (the book ready, paused)
+        let fixture = try ControlFixture("now-attached", seconds: 30)
+        defer { fixture.cleanUp() }
+        _ = try fixture.abplayer.run(["-c", "play Code; seek 0:05", "--output", "null", "--library", fixture.library]).requireSuccess()
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+
+        // When `abplayer now` runs in another terminal
+        let screen = try TmuxTerminal(fixture.abplayer, name: "attached", arguments: ["now", "--library", fixture.library],
+                                      environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
+                                      columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+        defer { screen.stop() }
+
+        // Then it shows the daemon's book, paused at its place, with the keys that work here
+        let shown = screen.waitUntil { $0.contains("PAUSED") && $0.contains("Code") && $0.contains("book 0:05") }
+        #expect(shown != nil, "\(screen.screen())\n\(daemon.log)")
+        #expect(shown.map { $0.contains("q back") && !$0.contains("L library") } == true, "\(shown ?? "")")
+        // and space plays it: the daemon plays, and the screen follows it
+        try screen.send("Space")
+        #expect(screen.waitUntil { $0.contains("PLAYING") } != nil, "\(screen.screen())\n\(daemon.log)")
+        #expect(try fixture.status(within: 20) { $0.state == "playing" && $0.itemPosition > 5 } != nil)
+        // and ↑ and ] step the daemon's volume and speed, seen on the screen from its state
+        try screen.send("Up", "]")
+        #expect(screen.waitUntil { $0.contains("volume 105%") && $0.contains("speed 1.1x") } != nil, "\(screen.screen())")
+
+        // When Ctrl-C is pressed on it
+        try screen.send("C-c")
+        // Then this terminal is back at its prompt and the daemon plays on
+        #expect(screen.waitUntil { $0.contains("abplayer />") && !$0.contains("PLAYING") } != nil, "\(screen.screen())")
+        #expect(try fixture.status().state == "playing")
+        // and `now` there attaches again; q leaves it the same way
+        try screen.send("now", "Enter")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Code") } != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { $0.contains("abplayer /> now") } != nil, "\(screen.screen())")
+
+        // When the daemon stops while the screen shows, the screen says so and the client ends
+        try screen.send("now", "Enter")
+        #expect(screen.waitUntil { $0.contains("PLAYING") } != nil, "\(screen.screen())")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        #expect(screen.waitUntil { $0.contains("abplayer: the player stopped") && $0.contains("CLIENT-EXIT 1") } != nil,
+                "\(screen.screen())")
+    }
+}
