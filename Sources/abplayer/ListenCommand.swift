@@ -11,7 +11,7 @@ import StandardStreams
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a book from its saved position, saving the position every second and at exit.",
-        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Ctrl-C (SIGINT), SIGTERM, closing the terminal (SIGHUP) or closing the pipe it writes to saves and exits.")
+        discussion: "A finished book starts again from the top; when it ends, the queue's next book plays. Standard input takes the REPL's commands, one a line ('+30', 'status', 'bookmark NOTE', 'quit'...), answered on standard output; when it ends (or in the background) the book plays on. Ctrl-C (SIGINT), SIGTERM, closing the terminal (SIGHUP) or closing the pipe it writes to saves and exits.")
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var plugins: PluginOptions
@@ -21,17 +21,6 @@ struct Listen: AsyncParsableCommand {
 
     @Argument(help: "The book: #id or a unique part of its title.")
     var book: String
-
-    /// What the listening loop is handed: the player's inputs, the library watch's reports, or a signal
-    /// to stop.
-    private enum Input: Sendable {
-        case player(PlayerInput)
-        /// What the library watch did, one change per book.
-        case libraryChanged([LibraryChange])
-        /// A pass of the library watch failed (it goes on watching).
-        case libraryWatchFailed(String)
-        case stop
-    }
 
     func run() async throws {
         let database = try library.open()
@@ -48,17 +37,21 @@ struct Listen: AsyncParsableCommand {
         defer { lock.release() }
         let target = try reportingLibraryErrors(database) { try database.book(matching: book) }
         let registry = try plugins.makeRegistry()
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
-        // `listen` is an adapter over the player controller, like the REPL: the controller
-        // loads the book at its saved place, saves it, and says what happens.
-        let player = PlayerController(library: database, decoders: registry, outputs: .fromRegistry(registry),
-                                      output: try output.map { try registry.resolveOutput($0).description }, wake: { continuation.yield(.player($0)) })
+        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
+        // `listen` is a face of the player like the REPL: the controller loads the book at its
+        // saved place, saves it, and says what happens; the console's grammar runs the lines
+        // typed or piped to it (`+30`, `status`, `bookmark`, `quit`...), answered on standard
+        // output. What is `listen`'s own: it plays at once, says on standard error when it is
+        // heard, and ends with the book (and the queue).
+        let console = Console(library: database, decoders: registry, outputs: .fromRegistry(registry),
+                              output: try output.map { try registry.resolveOutput($0).description }, inputs: continuation)
+        let player = console.player
         player.onNotice = { notice in
             if case let .outputMoved(message) = notice {
-                // Headphones unplugged: not on through the speakers. `listen` takes no commands,
-                // so it stops here, the position saved; listening again continues there.
+                // Headphones unplugged: not on through the speakers, and `listen` may have nobody
+                // at its input (run in the background): it stops here, the position saved.
                 printError("abplayer: \(message); stopped (position saved): `abplayer listen` continues there")
-                continuation.yield(.stop)
+                continuation.yield(.terminate)
             } else if case .started = notice {
                 // The queue's next book: said when it is heard, like the first.
             } else {
@@ -66,14 +59,13 @@ struct Listen: AsyncParsableCommand {
             }
         }
         // SIGHUP too: the terminal it runs in closed. Stopped like Ctrl-C, the place saved.
-        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.stop) }
+        let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { _ in continuation.yield(.terminate) }
         // Likewise when what `listen` says can no longer be written (a closed pipe or terminal).
-        StandardStream.onReaderGone { _ in continuation.yield(.stop) }
+        StandardStream.onReaderGone { _ in continuation.yield(.terminate) }
         // A player like the REPL: the book's folder is watched while it plays, so a file copied
         // in joins the book (and is heard when the book gets there). Started before playing:
         // a file copied once the book is heard is seen.
-        let watch = Self.watchLibrary(database, decoders: registry, into: continuation)
-        defer { watch?.stop() }
+        console.watchLibrary()
         do {
             try player.perform(.play(bookId: target.id!))
             // The book's sleep default, or else the listener's (the REPL's `set sleep`), is armed
@@ -81,8 +73,10 @@ struct Listen: AsyncParsableCommand {
             if let sleep = player.status?.sleep { printError("abplayer: sleep timer: \(sleep) (your default)") }
         } catch {
             printError("abplayer: \(error)")
+            console.close()
             throw ExitCode.failure
         }
+        Self.readCommands(into: continuation)
         var announced = false
         // Whether anything was heard in this run: stopped before that (the output never
         // opened), `listen` did not do its job, and says so by its exit status.
@@ -98,7 +92,15 @@ struct Listen: AsyncParsableCommand {
             case let .libraryWatchFailed(message):
                 printError("abplayer: \(TerminalText.visible(message))")
                 continue
-            case .stop: break loop
+            case let .line(line):
+                if console.execute(line: line) == .quit { break loop }
+                // Told to stop, or sent to another book: the book and its queue are what end it.
+                if player.loadedBook == nil { break loop }
+                continue
+            case .endOfInput:
+                continue // nobody types to it (run in the background, `< /dev/null`): it plays on
+            case .terminate: break loop
+            case .key, .resize, .remote, .request, .chaptersDetected, .attachedStatus, .attachedPlayerStopped: continue
             }
             player.handle(input)
             switch input {
@@ -116,7 +118,7 @@ struct Listen: AsyncParsableCommand {
                 break
             }
         }
-        player.close()
+        console.close()
         withExtendedLifetime(signals) {}
         if !playedAny {
             printError("abplayer: stopped before anything played; the saved place is unchanged")
@@ -124,20 +126,16 @@ struct Listen: AsyncParsableCommand {
         }
     }
 
-    /// Starts the library watch, its reports sent to the listening loop; nil (said in one line)
-    /// when inotify cannot be used: listening goes on without it.
-    private static func watchLibrary(_ database: LibraryDatabase, decoders: any DecoderOpener,
-                                     into inputs: AsyncStream<Input>.Continuation) -> LibraryWatch? {
-        do {
-            let watch = try LibraryWatch(
-                library: database, inspector: DecoderInspector(decoders: decoders),
-                onError: { inputs.yield(.libraryWatchFailed($0)) },
-                onChange: { inputs.yield(.libraryChanged($0)) })
-            try watch.start()
-            return watch
-        } catch {
-            printError("abplayer: \(LibraryText.watchOffLine(error))")
-            return nil
+    /// Standard input's lines, one command each, onto `inputs` from a thread of their own
+    /// (reading blocks); `.endOfInput` when it ends.
+    private static func readCommands(into inputs: AsyncStream<ConsoleInput>.Continuation) {
+        // `abplayer listen BOOK &` at a shell: a background job reading its terminal would be
+        // stopped by SIGTTIN (and the book with it). Ignored, the read fails instead (EIO),
+        // which ends the input here: the book plays on, taking no typed commands.
+        signal(SIGTTIN, SIG_IGN)
+        Thread.detachNewThread {
+            while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
+            inputs.yield(.endOfInput)
         }
     }
 }

@@ -115,7 +115,7 @@ extension LibraryOptions {
         let holder = "process \(pid)" + (arguments.map { " (\(TerminalText.visible($0.joined(separator: " "))))" } ?? "")
         // The subcommand comes first: `abplayer listen BOOK`.
         if arguments?.dropFirst().first == "listen" {
-            return (holder, "'abplayer listen' takes no commands; stop it first (Ctrl-C where it runs)")
+            return (holder, "'abplayer listen' takes commands only where it runs (its standard input); type them there, or stop it first (Ctrl-C or 'quit' where it runs)")
         }
         return (holder, "if it is a player, it is stuck or was started with another XDG_RUNTIME_DIR; stop it, or try again")
     }

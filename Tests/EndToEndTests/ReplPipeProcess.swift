@@ -67,6 +67,11 @@ final class ReplPipeProcess: Sendable {
         return try? JSONDecoder().decode(PlaybackStatusJSON.self, from: Data(line.utf8))
     }
 
+    /// Ends its standard input (the end of a piped script).
+    func closeInput() {
+        try? input.close()
+    }
+
     /// Types `quit` and waits for the process to end; its exit status (nil: killed at the timeout).
     @discardableResult
     func quit(timeout: TimeInterval = 20) -> Int32? {
