@@ -285,7 +285,7 @@ public final class Console {
             if let changed { say("default " + defaults.line(changed).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")) }
             else { defaults.lines.forEach(say) }
         case let .settings(speed, volume, place):
-            let whose = player.status.map { " (\($0.speedSource == "book" ? "this book" : "default"))" } ?? ""
+            let whose = player.status.map { " (\($0.speedSource == .book ? "this book" : "default"))" } ?? ""
             say(TerminalText.visible("speed \(Status.speedText(speed))\(whose), volume \(SettingText.volumeLabel(volume)) · \(place.text)"))
         case let .output(name, playing): if !playing { say("books will play through \(name)") }
         case let .sleepTimer(description): say("sleep timer: \(description ?? "off")")

@@ -29,9 +29,9 @@ enum MPRISProperties {
     /// sends no change signal for it).
     static func playerValues(_ status: Status?) -> [(String, DBusValue)] {
         let playbackStatus = switch status?.state {
-        case "playing": "Playing"
-        case "paused": "Paused"
-        default: "Stopped"
+        case .playing: "Playing"
+        case .paused: "Paused"
+        case .stopped, .finished, nil: "Stopped"
         }
         let loaded = status != nil
         return [

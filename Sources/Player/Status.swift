@@ -2,7 +2,24 @@ import Foundation
 public import Library
 import PlayerCore
 
-/// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`; left out of the JSON).
+/// Where the book loaded stands, as `status` and observers (the screen, MPRIS) compare it. Its
+/// JSON form is the raw value ("playing").
+public enum BookState: String, Codable, Equatable, Sendable {
+    case playing, paused, stopped
+    /// Played to its end (`play` starts it again, or the queue's next book).
+    case finished
+}
+
+/// Whose setting applies to the book loaded: its own, or the listener's default (`set speed`).
+/// Its JSON form is the raw value ("book").
+public enum SettingSource: String, Codable, Equatable, Sendable {
+    case book
+    case `default`
+}
+
+/// What `status` reports. Times are seconds; nil when unknown (shown as `--:--`; left out of the
+/// JSON). Typed values throughout; the JSON form (`json`, and the socket's events) is made from it
+/// at the edge, with the same strings as ever ("state":"playing").
 public struct Status: Codable, Equatable, Sendable {
     public var book: String
     public var author: String?
@@ -30,17 +47,17 @@ public struct Status: Codable, Equatable, Sendable {
     public var speed: Double
     /// Which speed applies: "book" (the book's own) or "default" (the listener's, `set speed`).
     /// Optional, like the skip fields, only so that a status from an older player still decodes.
-    public var speedSource: String?
+    public var speedSource: SettingSource?
     /// What `+`/`-` skip, in seconds, and whose setting it is ("book" or "default").
     public var skipInterval: Double?
-    public var skipSource: String?
+    public var skipSource: SettingSource?
     /// Percent; above 100 is a boost (`SettingText.volumeLabel`).
     public var volume: Double
     public var output: String
-    public var state: String
+    public var state: BookState
     /// "12:34 left", "end of chapter", "end of item", "fading out"; nil when off.
     public var sleep: String?
-    public var repeatMode: String
+    public var repeatMode: RepeatMode
     public var shuffle: Bool
     /// Evening out loudness: "gain +4.5 dB", "loudness off", "loudness measuring", "loudness not
     /// measured yet"; and the gain applied, in dB, once measured. Optional, like the fields above.
@@ -106,9 +123,9 @@ public struct Status: Codable, Equatable, Sendable {
         bookPosition = timeline.bookSeconds(position)
         bookDuration = timeline.totalSeconds
         speed = session.settings.speed
-        speedSource = session.settings.ownSpeed == nil ? "default" : "book"
+        speedSource = session.settings.ownSpeed == nil ? .default : .book
         skipInterval = session.settings.skipIntervalSeconds
-        skipSource = session.settings.ownSkipIntervalSeconds == nil ? "default" : "book"
+        skipSource = session.settings.ownSkipIntervalSeconds == nil ? .default : .book
         volume = session.settings.volume
         loudness = session.loudness.text
         if case let .measured(_, gain) = session.loudness { loudnessGain = gain }
@@ -123,20 +140,20 @@ public struct Status: Codable, Equatable, Sendable {
         }
         output = session.outputName
         sleep = session.sleepTimer.description
-        repeatMode = session.settings.repeatMode.rawValue
+        repeatMode = session.settings.repeatMode
         shuffle = session.settings.shuffle
         state = switch session.state {
-        case _ where session.hasEnded: "finished"
-        case .playing: "playing"
-        case .paused: "paused"
-        case .stopped: "stopped"
+        case _ where session.hasEnded: .finished
+        case .playing: .playing
+        case .paused: .paused
+        case .stopped: .stopped
         }
     }
 
     /// The status as `status` shows it, a few lines.
     public var text: String {
         func time(_ seconds: Double?) -> String { Timecode.format(seconds: seconds) }
-        var lines = ["\(book) — \(state)",
+        var lines = ["\(book) — \(state.rawValue)",
                      "item \(itemNumber)/\(itemCount): \(item)  \(time(itemPosition)) / \(time(itemDuration))"]
         if let chapter, let chapterNumber {
             lines.append("chapter \(chapterNumber)/\(chapterCount): \(chapter)  \(time(chapterPosition)) / \(time(chapterDuration))")
@@ -147,7 +164,7 @@ public struct Status: Codable, Equatable, Sendable {
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
-        lines.append("repeat \(repeatMode)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
+        lines.append("repeat \(repeatMode.rawValue)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
         if let elsewhere, !elsewhere.isEmpty {
             lines.append("elsewhere: " + elsewhere.map { place in
                 "\(place.device) \(time(place.position)) (\(SyncText.when(Date(timeIntervalSince1970: place.listenedAt))))"
@@ -170,7 +187,7 @@ public struct Status: Codable, Equatable, Sendable {
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }
 
     /// "default" or "this book": whose setting applies.
-    static func sourceText(_ source: String?) -> String { source == "book" ? "this book" : "default" }
+    static func sourceText(_ source: SettingSource?) -> String { source == .book ? "this book" : "default" }
 
     /// One line of JSON (`status --json`).
     public var json: String {

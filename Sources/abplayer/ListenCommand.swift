@@ -112,7 +112,7 @@ struct Listen: AsyncParsableCommand {
                 printError("abplayer: \(PlayerNotice.heard(book: book, item: status.itemNumber - 1, seconds: status.itemPosition).text)")
             case .engine(.ended, _):
                 // The book is over; the queue's next one may have started, else we are done.
-                guard player.status?.state == "playing" else { break loop }
+                guard player.status?.state == .playing else { break loop }
                 announced = false
             default:
                 break

@@ -217,13 +217,17 @@ extension OutputTests {
             // and the saved position has not moved
             #expect(try fixture.savedSeconds() == savedBefore)
 
-            // `-c` goes to the daemon too; a full screen says it cannot show there
+            // `-c` goes to the daemon too; `now` there, with no terminal to show the screen on,
+            // is the player screen's plain line of the daemon's book; `art` cannot show there
             let script = try Command.run(BuildProducts.abplayer.path, ["--library", fixture.library, "-c", "status --json"],
                                          environment: fixture.environment, timeout: 30)
             #expect(script.status == 0 && script.stdoutString.contains("\"state\":\"paused\""), "\(script.stderr)")
             let now = try Command.run(BuildProducts.abplayer.path, ["--library", fixture.library, "-c", "now"],
                                       environment: fixture.environment, timeout: 30)
-            #expect(now.status != 0 && now.stderr.split(separator: "\n").count == 1 && now.stderr.contains("player's own terminal"), "\(now.stderr)")
+            #expect(now.status == 0 && now.stdoutString.hasPrefix("Code — paused"), "\(now.stdoutString) \(now.stderr)")
+            let art = try Command.run(BuildProducts.abplayer.path, ["--library", fixture.library, "-c", "art"],
+                                      environment: fixture.environment, timeout: 30)
+            #expect(art.status != 0 && art.stderr.split(separator: "\n").count == 1 && art.stderr.contains("player's own terminal"), "\(art.stderr)")
             // and a second daemon refuses to start, saying how to reach the first
             let second = try Command.run(BuildProducts.abplayer.path, ["--daemon", "--library", fixture.library, "--output", "null"],
                                          environment: fixture.environment, timeout: 30)

@@ -125,8 +125,8 @@ import Testing
         try await loadPaused(player, book)
 
         // Then the defaults apply, and status says so (text and JSON)
-        #expect(player.status.speed == 1.3 && player.status.speedSource == "default")
-        #expect(player.status.skipInterval == 20 && player.status.skipSource == "default")
+        #expect(player.status.speed == 1.3 && player.status.speedSource == .default)
+        #expect(player.status.skipInterval == 20 && player.status.skipSource == .default)
         #expect(player.status.text.contains("speed 1.3x (default)  skip 20 s (default)"))
         #expect(player.status.json.contains(#""speedSource":"default""#))
         // and + skips the default's 20 s (from where the pause left it, a moment after the start)
@@ -137,7 +137,7 @@ import Testing
 
         // When the book is given a speed of its own, it wins, and is the book's in the file
         try player.perform(.speed(1.5))
-        #expect(player.status.speed == 1.5 && player.status.speedSource == "book")
+        #expect(player.status.speed == 1.5 && player.status.speedSource == .book)
         #expect(player.status.text.contains("speed 1.5x (this book)"))
         #expect(try player.library.settings(ofBook: book).ownSpeed == 1.5)
         // a new default does not change it
@@ -146,7 +146,7 @@ import Testing
 
         // When the book goes back to the default, the default applies at once
         try player.perform(.useDefault(.speed))
-        #expect(player.status.speed == 1.2 && player.status.speedSource == "default")
+        #expect(player.status.speed == 1.2 && player.status.speedSource == .default)
         #expect(try player.library.settings(ofBook: book).ownSpeed == nil)
 
         // And a volume past 100 % is labelled a boost

@@ -30,9 +30,9 @@ import Testing
         // Then that book is loaded, paused exactly at its place (no rewind yet)
         guard case let .cued(cued, seconds, item, count) = outcome else { Issue.record("not cued: \(String(describing: outcome))"); return }
         #expect(cued.id == book && seconds == 60 && item == 0 && count == 1)
-        #expect(player.status.book == "Long" && player.status.state == "paused" && player.status.itemPosition == 60)
+        #expect(player.status.book == "Long" && player.status.state == .paused && player.status.itemPosition == 60)
         // and the state observers read says so (MPRIS shows Paused with its metadata from it)
-        #expect(player.controller.broadcast.current?.state == "paused")
+        #expect(player.controller.broadcast.current?.state == .paused)
         // and nothing plays however long it waits, nothing is saved or counted
         player.advance(by: .seconds(5))
         #expect(player.heardSeconds == 0 && player.status.itemPosition == 60)
@@ -48,7 +48,7 @@ import Testing
         // Then it goes back as a start playing it would (an hour: the most, 30 s), says so, plays
         #expect(player.notices.contains { if case let .rewound(back) = $0 { abs(back - 30) < 0.01 } else { false } })
         #expect(await player.runUntilHeard { $0.frame >= Int64(32 * Self.rate) })
-        #expect(player.status.state == "playing" && abs(player.status.itemPosition - 32) < 0.2, "\(player.status.itemPosition)")
+        #expect(player.status.state == .playing && abs(player.status.itemPosition - 32) < 0.2, "\(player.status.itemPosition)")
         #expect(abs(player.heardSeconds - 2) < 0.2, "heard \(player.heardSeconds) s")
         // and from now on it is listening: saved, and a session under way
         try player.perform(.pause)

@@ -126,7 +126,7 @@ import Testing
         // short), and the notice says what play does now
         #expect(try player.library.bookListing(id: book).finished)
         #expect(player.notices.contains(.ended(book: "Short", startsAgain: true)))
-        #expect(player.status.state == "finished")
+        #expect(player.status.state == .finished)
         #expect(player.status.bookPosition == player.status.bookDuration && player.status.bookDuration == 3)
         #expect(player.status.timeLeft == 0)
 
@@ -135,7 +135,7 @@ import Testing
         // Then the book starts again from its start, says so, and is no longer finished
         #expect(player.notices.contains(.playingAgain(book: "Short")))
         #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
-        #expect(player.status.state == "playing")
+        #expect(player.status.state == .playing)
         #expect(try !player.library.bookListing(id: book).finished)
         #expect(await player.runUntilHeard { $0.item == 1 })
     }
@@ -154,7 +154,7 @@ import Testing
 
         // Then playback paused exactly 2 s later, the timer is off, and the place is bookmarked
         // and saved there
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         #expect(player.status.sleep == nil)
         #expect(abs(player.heardSeconds - 3) < 0.01, "heard \(player.heardSeconds) s")
         let mark = try #require(try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer })
@@ -182,7 +182,7 @@ import Testing
         #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(5)))
 
         // Then item 1 was heard to its end and nothing of item 2: the place is item 2 at 0:00
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         #expect(player.status.itemNumber == 2 && player.status.itemPosition < 0.01, "\(player.status.itemPosition)")
         let heardOfItem2 = player.events.compactMap { if case let .position(place) = $0, place.item == 1 { place.frame } else { nil } }
         #expect(heardOfItem2.allSatisfy { $0 == 0 }, "\(heardOfItem2)")
@@ -244,7 +244,7 @@ import Testing
         let back = AutoRewind.seconds(pausedFor: 60, maxSeconds: AutoRewind.defaultMaxSeconds)
         #expect(abs(player.status.itemPosition - (pausedAt - back)) < 0.01, "\(pausedAt) -> \(player.status.itemPosition)")
         #expect(player.notices.contains { if case let .rewound(seconds) = $0 { abs(seconds - back) < 0.01 } else { false } })
-        #expect(player.status.state == "playing")
+        #expect(player.status.state == .playing)
 
         // and near the start of the item, a two-hour pause goes back only to 0:00
         try player.perform(.seek(.absolute(seconds: 2)))
@@ -296,7 +296,7 @@ import Testing
         #expect(player.status.itemNumber == 1 && player.status.itemPosition == 2, "\(player.status.itemNumber) \(player.status.itemPosition)")
         let saved = try player.saved(book)
         #expect(saved.item == 0 && saved.frame == Int64(2 * Self.rate), "saved \(saved)")
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
     }
 
     @Test func thePositionIsSavedEverySecondWhilePlayingAndExactlyAtPause() async throws {

@@ -20,7 +20,7 @@ import Testing
 
         // Then item 1 is still playing, 1 s into its third start, and all 5 s heard were 440 Hz
         #expect(player.status.itemNumber == 1)
-        #expect(player.status.repeatMode == "item")
+        #expect(player.status.repeatMode == .item)
         #expect(abs(player.status.itemPosition - 1) < 0.05, "\(player.status.itemPosition)")
         for second in stride(from: 0.5, through: 4.5, by: 1) {
             #expect(abs(player.heardFrequency(at: second) - 440) < 3, "at \(second) s")
@@ -34,7 +34,7 @@ import Testing
 
         // Then item 2's last second was heard, then item 1 again from its start
         #expect(player.status.itemNumber == 1, "\(player.status.itemNumber)")
-        #expect(player.status.repeatMode == "book")
+        #expect(player.status.repeatMode == .book)
         #expect(abs(player.status.itemPosition - 0.5) < 0.05, "\(player.status.itemPosition)")
         #expect(abs(player.heardFrequency(at: jumped + 0.5, seconds: 0.4) - 660) < 3)
         #expect(abs(player.heardFrequency(at: jumped + 1.3, seconds: 0.3) - 440) < 3)
@@ -101,7 +101,7 @@ import Testing
         // Then Second plays, the queue is empty, First is finished; what was heard is First's
         // 2 s, then Second
         #expect(player.status.book == "Second")
-        #expect(player.status.state == "playing")
+        #expect(player.status.state == .playing)
         #expect(player.status.queue == 0)
         #expect(try player.library.queue().isEmpty)
         #expect(try player.library.book(matching: "First").finishedAt != nil)

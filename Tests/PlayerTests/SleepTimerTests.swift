@@ -23,7 +23,7 @@ import Testing
 
         // Then it paused by itself after exactly 12 s heard, with a sleepTimer bookmark and the
         // place saved there
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         #expect(player.status.sleep == nil)
         let played = player.heardSeconds
         #expect(abs(played - 12) < 0.02, "played \(played) s")
@@ -65,7 +65,7 @@ import Testing
         // Then it paused after exactly 20 minutes heard: the paused hour did not count
         #expect(abs(player.heardSeconds - 1200) < 0.05, "heard \(player.heardSeconds) s")
         #expect(abs(player.status.itemPosition - 1200) < 0.05, "paused at \(player.status.itemPosition)")
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         // and it faded over the last 10 s: full at 19:49, half way at 19:55, silent at the end
         let full = player.heardRMS(from: 1188.5, seconds: 1, rate: 8000)
         #expect(abs(full - 0.354) < 0.03, "full level \(full)")
@@ -93,7 +93,7 @@ import Testing
         #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(8)))
 
         // Then it stopped at 3.0 s: what was heard, the place saved and the bookmark
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         let rate = Double(player.clockedOutput?.sinkRate ?? 0)
         #expect(abs(player.heardSeconds - 3) < 0.01, "played \(player.heardSeconds) s")
         #expect(abs(Double(try player.saved(book).frame) / rate - 3) < 0.01)
@@ -118,7 +118,7 @@ import Testing
 
         // Then the timer is off, it plays on, and the level, lower during the fade, is full again
         #expect(player.notices.contains { if case .sleepTimerOff = $0 { true } else { false } })
-        #expect(player.status.state == "playing")
+        #expect(player.status.state == .playing)
         #expect(player.status.sleep == nil)
         let full = player.heardRMS(from: 0.2, seconds: 0.3)
         let fading = player.heardRMS(from: 3.2, seconds: 0.3)
@@ -139,7 +139,7 @@ import Testing
         #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(4)))
 
         // Then item 1 was heard whole and nothing of item 2; the place is item 2 at 0:00
-        #expect(player.status.state == "paused")
+        #expect(player.status.state == .paused)
         #expect(player.status.itemNumber == 2)
         #expect(abs(player.status.itemPosition) < 0.01)
         #expect(abs(player.heardSeconds - 2) < 0.03, "played \(player.heardSeconds) s")

@@ -41,9 +41,14 @@ struct PlayerScreenLayout {
     func lines(size: ScreenSize, style: ScreenStyle) -> [String] {
         let width = max(1, size.columns)
         func fit(_ text: String) -> String { TextFit.truncate(text, to: width) }
-        let playing = status.state == "playing"
+        let playing = status.state == .playing
         // The state, big and unmissable: a reverse-video block (colour: green playing, yellow paused).
-        let stateWord = playing ? "▶  PLAYING" : status.state == "paused" ? "❚❚ PAUSED" : status.state == "finished" ? "■  THE END" : "■  STOPPED"
+        let stateWord = switch status.state {
+        case .playing: "▶  PLAYING"
+        case .paused: "❚❚ PAUSED"
+        case .finished: "■  THE END"
+        case .stopped: "■  STOPPED"
+        }
         let stateBlock = style.styled(" \(fit(stateWord)) ", playing ? "1;7;32" : "1;7;33")
         // A bar with its times after it: "[████░░░░] 1:23 / 10:00".
         func bar(_ label: String, _ position: Double?, _ duration: Double?) -> String {
@@ -97,7 +102,7 @@ struct PlayerScreenLayout {
 
     /// One plain line for a dumb terminal or a script: no escape sequence, no bar.
     var plainLine: String {
-        var parts = ["\(status.book) — \(status.state)",
+        var parts = ["\(status.book) — \(status.state.rawValue)",
                      "item \(status.itemNumber)/\(status.itemCount) \(time(status.itemPosition))/\(time(status.itemDuration))"]
         if let chapterText, status.chapterIsWholeItem != true { parts.append(chapterText) }
         parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
