@@ -279,7 +279,9 @@ public final class PlayerController {
         // exchange may still be reading the folder).
         sync.waitForFirstExchange()
         let start = try library.startingPlace(ofBook: book.id!)
-        let outputName = chosenOutput ?? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2))
+        let automatic = chosenOutput == nil ? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2)) : nil
+        let outputName = chosenOutput ?? automatic?.name ?? ""
+        if let warning = automatic?.warning { onNotice(.noOutputAnswered(warning)) }
         let sinks = try openOutput(outputName)
         close()
         generation += 1

@@ -23,6 +23,8 @@ public enum PlayerNotice: Sendable, Equatable {
     /// The server moved the stream (headphones unplugged): paused until `play`.
     case outputMoved(String)
     case outputChanged(String)
+    /// No output was named and none answered: the book plays to the fallback this says.
+    case noOutputAnswered(String)
     /// Auto-rewind went back this many seconds on resume.
     case rewound(seconds: Double)
     /// The sleep timer faded out and paused here (seconds into the book), bookmarked.
@@ -51,6 +53,7 @@ public enum PlayerNotice: Sendable, Equatable {
         case .outputRestored: "output back; playing on"
         case let .outputMoved(message): "\(message); paused: 'play' continues"
         case let .outputChanged(name): "now playing through \(name)"
+        case let .noOutputAnswered(warning): warning
         case let .rewound(seconds): "rewound \(String(format: seconds < 10 ? "%.1f" : "%.0f", seconds)) s"
         case let .sleepPaused(at): "sleep timer: paused at \(Timecode.format(seconds: at)) (bookmarked)"
         case .sleepTimerOff: "sleep timer off"
@@ -64,7 +67,7 @@ public enum PlayerNotice: Sendable, Equatable {
     /// Whether it reports a failure (standard error on a terminal).
     public var isProblem: Bool {
         switch self {
-        case .problem, .outputUnavailable: true
+        case .problem, .outputUnavailable, .noOutputAnswered: true
         default: false
         }
     }

@@ -70,10 +70,11 @@ final class DaemonProcess: Sendable {
     private let output: URL
 
     /// `fileLimit`: the daemon runs with at most this many open files (`ulimit -n`).
-    init(_ fixture: ControlFixture, output sink: String, environment extra: [String: String] = [:], library: String? = nil,
+    /// `sink`: nil lets the daemon choose its output by itself.
+    init(_ fixture: ControlFixture, output sink: String?, environment extra: [String: String] = [:], library: String? = nil,
          fileLimit: Int? = nil) throws {
         process = Process()
-        let arguments = ["--daemon", "--library", library ?? fixture.library, "--output", sink]
+        let arguments = ["--daemon", "--library", library ?? fixture.library] + (sink.map { ["--output", $0] } ?? [])
         if let fileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", BuildProducts.abplayer.path] + arguments

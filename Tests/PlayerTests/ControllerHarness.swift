@@ -48,7 +48,7 @@ final class ControllerHarness {
         let sink = wavOutput.map { ("wav", ["path": $0.path]) } ?? ("null", [:])
         let outputs = Outputs(
             open: { _ in try registry.sinkOpener(pluginID: sink.0, options: sink.1.merging(["paced": paced ? "true" : "false"]) { $1 }) },
-            automatic: { _ in sink.0 }, names: [sink.0])
+            automatic: { _ in AutomaticOutput(name: sink.0) }, names: [sink.0])
         try self.init(name, outputs: outputs, clock: MonotonicClock())
     }
 
@@ -56,7 +56,7 @@ final class ControllerHarness {
     /// takes audio only in `advance` (GstTestClock's and FakeClock's way). Nothing plays between
     /// two calls of `advance`, however long the machine takes.
     convenience init(clocked name: String, output: ClockedOutput = ClockedOutput()) throws {
-        let outputs = Outputs(open: { _ in output }, automatic: { _ in "clocked" }, names: ["clocked"])
+        let outputs = Outputs(open: { _ in output }, automatic: { _ in AutomaticOutput(name: "clocked") }, names: ["clocked"])
         let clock = ManualClock()
         try self.init(name, outputs: outputs, clock: clock)
         manualClock = clock
