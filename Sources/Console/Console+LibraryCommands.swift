@@ -5,10 +5,9 @@ import Listening
 /// The library commands of the REPL. The lines they print come from `LibraryText`, shared with
 /// the `abplayer` subcommands of the same names.
 ///
-/// A change to the items of the book playing (reorder, add, remove) or its removal first stops
-/// playback, saving the position: the engine and the session hold the book's item list, and
-/// changing it under them would make positions land on the wrong file. Stopping is what the user
-/// asked for in effect (they are editing the book), and `play BOOK` resumes at the saved place.
+/// An edit that may touch the book loaded (its items added, reordered or removed, the book or its
+/// shelf deleted, a state imported) goes through `PlayerController.edit`: what it means for the
+/// book playing (taken while it plays, or stopped and loaded again) is the player's to decide.
 extension Console {
     func run(_ command: LibraryCommand) throws {
         switch command {
@@ -48,9 +47,7 @@ extension Console {
             say("exported \(LibraryText.counted(state.books.count, "book")) to \(file)")
         case let .importState(path):
             let state = try library.readState(fromFile: Self.expandingTilde(path))
-            // The book playing would save its old place over the imported one.
-            stopPlayback(because: "importing a state")
-            let lines = LibraryText.stateImportLines(try library.importState(state))
+            let lines = LibraryText.stateImportLines(try player.edit(.stateImported) { try library.importState(state) })
             lines.unmatched.forEach(complain)
             say(lines.summary)
         }
@@ -92,11 +89,8 @@ extension Console {
             follow(target, to: ([under].compactMap { $0 } + LibraryDatabase.shelfNames(target).suffix(1)).joined(separator: "/"))
         case let .remove(path, force):
             let target = absoluteShelfPath(path)
-            if force, let loaded = player.loadedBook, let shelf = try library.bookListing(id: loaded.book.id!).shelf,
-               shelf == target || shelf.hasPrefix(target + "/") {
-                stopPlayback(because: "its shelf is being deleted")
-            }
-            let removed = try library.deleteShelf(path: target, force: force)
+            let delete = { try self.library.deleteShelf(path: target, force: force) }
+            let removed = force ? try player.edit(.shelfDeleted(path: target), delete) : try delete()
             if force { say("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
         }
         // The shelf we are in (or the terminal is in, for a socket client's line) may have been
@@ -152,8 +146,7 @@ extension Console {
             say(TerminalText.visible("#\(book.id!) \(book.title) is now on /\(target ?? "")"))
         case let .remove(reference):
             let book = try resolveBook(reference)
-            stopPlayback(ofBook: book.id!, because: "it is being deleted")
-            try library.deleteBook(book.id!)
+            try player.edit(.bookDeleted(bookId: book.id!)) { try library.deleteBook(book.id!) }
             say(TerminalText.visible("deleted #\(book.id!) \(book.title) with its position, bookmarks and history (its files are not touched)"))
         case let .items(reference):
             let id: Int64
@@ -172,14 +165,13 @@ extension Console {
             guard (1...max(count, 1)).contains(from), (1...max(count, 1)).contains(to) else {
                 throw CommandError("\(book.title) has items 1 to \(count): 'book items BOOK' lists them")
             }
-            stopPlayback(ofBook: book.id!, because: "its items are being reordered")
-            try library.moveItem(ofBook: book.id!, from: from - 1, to: to - 1)
+            try player.edit(.itemsAddedOrMoved(bookId: book.id!)) { try library.moveItem(ofBook: book.id!, from: from - 1, to: to - 1) }
             say(TerminalText.visible("moved item \(from) of \(book.title) to \(to)"))
         case let .add(reference, paths):
             let book = try resolveBook(reference)
-            stopPlayback(ofBook: book.id!, because: "files are being added to it")
-            let (added, skipped) = try library.addFiles(paths.map(Self.expandingTilde), toBook: book.id!,
-                                                        inspector: DecoderInspector(decoders: decoders))
+            let (added, skipped) = try player.edit(.itemsAddedOrMoved(bookId: book.id!)) {
+                try library.addFiles(paths.map(Self.expandingTilde), toBook: book.id!, inspector: DecoderInspector(decoders: decoders))
+            }
             for (path, reason) in skipped { complain(TerminalText.visible("skipped \(path): \(reason)")) }
             say(TerminalText.visible("added \(added) files to #\(book.id!) \(book.title)"))
             if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
@@ -189,8 +181,9 @@ extension Console {
             guard numbers.allSatisfy({ media.indices.contains($0 - 1) }) else {
                 throw CommandError("\(book.title) has items 1 to \(media.count): 'book items BOOK' lists them")
             }
-            stopPlayback(ofBook: book.id!, because: "items are being removed from it")
-            try library.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
+            try player.edit(.itemsRemoved(bookId: book.id!)) {
+                try library.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
+            }
             say(TerminalText.visible("removed \(Set(numbers).count) items from \(book.title)"))
         }
     }
@@ -217,17 +210,6 @@ extension Console {
     }
 
     // MARK: Helpers
-
-    /// Stops the book playing (saving its position) when it is `bookId`, saying why.
-    func stopPlayback(ofBook bookId: Int64, because reason: String) {
-        guard player.loadedBook?.book.id == bookId else { return }
-        stopPlayback(because: reason)
-    }
-
-    func stopPlayback(because reason: String) {
-        // Stopping what is loaded cannot fail.
-        if let outcome = try? player.perform(.stop(reason: reason)) { show(outcome) }
-    }
 
     /// "~/x" and "~" as the shell would read them (the tokenizer does not).
     static func expandingTilde(_ path: String) -> String {

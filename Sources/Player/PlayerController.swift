@@ -267,7 +267,7 @@ public final class PlayerController {
 
     /// Loads `book` at its saved place and plays it (`playing`; else paused there, cued), to
     /// `end` when given, else to its end.
-    private func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
+    func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
         let media = try library.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
             // A plain rescan searches only above the file's old place: a file moved elsewhere is

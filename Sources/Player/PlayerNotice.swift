@@ -25,6 +25,11 @@ public enum PlayerNotice: Sendable, Equatable {
     case outputChanged(String)
     /// No output was named and none answered: the book plays to the fallback this says.
     case noOutputAnswered(String)
+    /// The book loaded was stopped, its place saved, for a library edit (`LibraryEdit`).
+    case stopped(book: String, reason: String)
+    /// The book loaded was stopped for a library edit and loaded again at its place (`seconds`
+    /// into the book), playing again if it was.
+    case reloaded(book: String, reason: String, playing: Bool, seconds: Double?)
     /// Auto-rewind went back this many seconds on resume.
     case rewound(seconds: Double)
     /// The sleep timer faded out and paused here (seconds into the book), bookmarked.
@@ -54,6 +59,9 @@ public enum PlayerNotice: Sendable, Equatable {
         case let .outputMoved(message): "\(message); paused: 'play' continues"
         case let .outputChanged(name): "now playing through \(name)"
         case let .noOutputAnswered(warning): warning
+        case let .stopped(book, reason): "stopped \(book) (position saved): \(reason)"
+        case let .reloaded(book, reason, playing, seconds):
+            "\(book): \(reason); \(playing ? "playing on" : "paused") at \(Timecode.format(seconds: seconds))"
         case let .rewound(seconds): "rewound \(String(format: seconds < 10 ? "%.1f" : "%.0f", seconds)) s"
         case let .sleepPaused(at): "sleep timer: paused at \(Timecode.format(seconds: at)) (bookmarked)"
         case .sleepTimerOff: "sleep timer off"

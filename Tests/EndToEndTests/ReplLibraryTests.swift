@@ -111,7 +111,7 @@ import Testing
         #expect(exported >= 25 && abs(saved - exported) < 0.01, "saved \(saved) s, exported \(exported) s")
     }
 
-    @Test func removingTheBookPlayingStopsItFirstAndKeepsTheOtherPositions() throws {
+    @Test func removingTheBookPlayingStopsItFirstAndRemovingItsItemsKeepsItsPlace() throws {
         // Given Ender's Game left at 0:25, and Dune imported
         let (abplayer, library) = try ReplTests.library("repl-library-rm")
         _ = try abplayer.run(["-c", "play Ender; seek 0:25", "--output", "null", "--library", library]).requireSuccess()
@@ -122,11 +122,12 @@ import Testing
         let result = try Command.run(BuildProducts.abplayer.path, ["--output", "null", "--library", library],
                                      stdin: Data(script.utf8), environment: abplayer.environment)
 
-        // Then each stops playback first (saying so), nothing crashes, `status` finds nothing
-        // playing, and Ender's Game keeps its place (25 s in: 5 s into what was item 2)
+        // Then the deletion stops playback first (saying so) and `status` finds nothing playing;
+        // the removal of an item stops Ender's Game, and loads it again where it was (25 s in:
+        // 5 s into what was item 2, now item 1), playing on; nothing crashes
         let lines = result.stdoutString.split(separator: "\n").map(String.init)
         #expect(lines.contains("stopped Dune (position saved): it is being deleted"), "\(lines)")
-        #expect(lines.contains("stopped Ender's Game (position saved): items are being removed from it"), "\(lines)")
+        #expect(lines.contains("Ender's Game: items are being removed from it; playing on at 0:05"), "\(lines)")
         // (MPRIS says in one line that it is off when the test machine has no session bus.)
         #expect(result.stderr.split(separator: "\n").filter { !$0.hasPrefix("MPRIS is off: ") }
             == ["status: nothing is playing: 'play BOOK' first"], "\(result.stderr)")
