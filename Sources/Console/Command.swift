@@ -10,6 +10,8 @@ public enum Command: Equatable, Sendable {
     case tree
     case find(String)
     case play(String?)
+    /// `stop`: the book stopped and unloaded, its place saved (MPD's and mpc's stop).
+    case stop
     case pause
     case toggle
     /// `+N`/`-N`; nil seconds: the book's skip interval.
@@ -74,7 +76,8 @@ public struct CommandHelp: Sendable {
         CommandHelp(name: "tree", usage: "tree", summary: "every shelf, indented"),
         CommandHelp(name: "find", usage: "find TEXT", summary: "books whose title, author or narrator contains TEXT"),
         CommandHelp(name: "play", usage: "play [BOOK | ITEM]", summary: "play a book from where it was, an item of the current book from its start, or resume"),
-        CommandHelp(name: "pause", usage: "pause", summary: "pause (an empty line toggles play/pause)"),
+        CommandHelp(name: "pause", usage: "pause", summary: "pause (an empty line toggles play/pause); 'resume' plays on"),
+        CommandHelp(name: "stop", usage: "stop", summary: "stop the book, its place saved ('play' starts it again there; 'abplayer play' and 'listen' end)"),
         CommandHelp(name: "toggle", usage: "toggle", summary: "play if paused, pause if playing"),
         CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)"),
         CommandHelp(name: "seek", usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
@@ -177,6 +180,8 @@ extension Command {
             guard let rest else { throw usage() }
             self = .find(rest)
         case "play": self = .play(rest)
+        case "resume": self = try noArguments(.play(nil))
+        case "stop": self = try noArguments(.stop)
         case "pause": self = try noArguments(.pause)
         case "toggle": self = try noArguments(.toggle)
         case "seek":

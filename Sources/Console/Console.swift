@@ -139,6 +139,7 @@ public final class Console {
         case .tree: try tree()
         case let .find(text): try find(text)
         case let .play(reference): try play(reference)
+        case .stop: try perform(.stop(reason: "'play' starts it again there"))
         case .pause: try perform(.pause)
         case .toggle: try perform(.toggle)
         case let .skip(forward, seconds): try perform(.skip(forward: forward, seconds: seconds))

@@ -38,6 +38,10 @@ public struct Status: Codable, Equatable, Sendable {
     /// that an older player's status (a daemon of another version) still decodes: nil there.
     public var chapterIsWholeItem: Bool?
     public var itemPosition: Double
+    /// The same place exactly: the frame in the item, at its sample rate (`itemSampleRate`).
+    /// Optional, like the later fields, so an older player's status decodes.
+    public var itemFrame: Int64?
+    public var itemSampleRate: Int?
     public var itemDuration: Double?
     public var bookPosition: Double?
     public var bookDuration: Double?
@@ -119,6 +123,8 @@ public struct Status: Codable, Equatable, Sendable {
             chapterDuration = endFrame.map { Double($0 - start.startFrame) / rate }
         }
         itemPosition = timeline.seconds(inItem: position)
+        itemFrame = position.frame
+        itemSampleRate = item.sampleRate
         itemDuration = item.seconds
         bookPosition = timeline.bookSeconds(position)
         bookDuration = timeline.totalSeconds

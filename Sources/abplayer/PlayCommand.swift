@@ -7,6 +7,7 @@ import Player
 import PlayerCore
 import PluginHost
 import StandardStreams
+import Synchronization
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,9 +15,9 @@ struct Play: AsyncParsableCommand {
         discussion: """
             Without --output, the first output plugin that opens, by the priority each declares \
             (PulseAudio, then JACK, then ALSA's default device in this tree), else a fallback such \
-            as null, with a warning. While playing, standard input takes one command a line: \
-            pause, resume, status, output ID[:ARG] (switch outputs, keeping the place), speed X, \
-            volume P, stop. Nothing is saved: `import` and `listen` keep a book's place.
+            as null, with a warning. While playing, standard input takes the REPL's commands, one a \
+            line: pause, resume, +30, status, output ID[:ARG] (switch outputs, keeping the place), \
+            speed X, volume P, stop... Nothing is saved: `import` and `listen` keep a book's place.
             """)
 
     @OptionGroup var plugins: PluginOptions
@@ -41,17 +42,8 @@ struct Play: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to play") }
         try range.checkOrder(sameFile: files.count == 1)
-        try refuse(option: "--speed", PlayInput.speedProblem(speed))
-        try refuse(option: "--volume", PlayInput.volumeProblem(volume))
-    }
-
-    /// What the playing loop is handed: the player's inputs, a line of standard input, a signal.
-    private enum Input: Sendable {
-        case player(PlayerInput)
-        case command(PlayInput)
-        case interrupted(signal: Int32)
-        /// Nobody reads what `play` says any more (`play … | head -1`, a closed terminal).
-        case readerGone
+        try refuse(option: "--speed", Self.problem { () throws(RefusedValue) in try SettingText.check(speed: speed) })
+        try refuse(option: "--volume", Self.problem { () throws(RefusedValue) in try SettingText.check(volume: volume) })
     }
 
     func run() async throws {
@@ -78,14 +70,25 @@ struct Play: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
-        let player = PlayerController(library: library, decoders: registry,
-                                      outputs: .fromRegistry(registry, inRealTime: false), output: chosen.description,
-                                      wake: { continuation.yield(.player($0)) })
+        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
+        // A face of the player like `listen` and the REPL: the controller plays the book, and
+        // the console's grammar runs the lines of standard input (every REPL command: `+30`,
+        // `status`, `output jack`, `speed +0.1`, `stop`...), answered on standard output. What
+        // is `play`'s own: each file named as it starts, the exact places in its notices, and
+        // the end of the files (or `stop`) is the end of the command.
+        let console = Console(library: library, decoders: registry, outputs: .fromRegistry(registry, inRealTime: false),
+                              output: chosen.description, inputs: continuation)
+        let player = console.player
         let view = PlayView(player: player, rates: book.media.map(\.sampleRate))
         player.onNotice = { view.show($0) }
-        let signals = TerminationSignals { continuation.yield(.interrupted(signal: $0)) }
-        StandardStream.onReaderGone { _ in continuation.yield(.readerGone) }
+        // The signal's number, for the exit status (128 + it), set on the signals' thread.
+        let signalled = Atomic<Int32>(0)
+        let signals = TerminationSignals { number in
+            signalled.store(number, ordering: .relaxed)
+            continuation.yield(.terminate)
+        }
+        // Like a pipeline's end: whoever wanted the output has what they wanted.
+        StandardStream.onReaderGone { _ in continuation.yield(.terminate) }
         do {
             if let end = book.end(to: to) {
                 try player.perform(.playUntil(bookId: book.id, end: end))
@@ -98,9 +101,8 @@ struct Play: AsyncParsableCommand {
         }
         // Only now: a command already waiting on stdin (`speed 1.5`, `stop`) must act on the
         // loaded book, not be overtaken by the options' settings or the load.
-        PlayInput.readStandardInput { continuation.yield(.command($0)) }
+        Self.readCommands(into: continuation)
 
-        var signal: Int32?
         loop: for await input in inputs {
             switch input {
             case let .player(input):
@@ -110,22 +112,43 @@ struct Play: AsyncParsableCommand {
                 if case let .failed(_, error) = event, error.kind == .device { break loop }
                 if case .ended = event { break loop }
                 if view.outputNeverOpened { break loop }
-            case .command(.stop):
-                break loop
-            case let .command(command):
-                view.carryOut(command)
-            case let .interrupted(number):
-                signal = number
-                break loop
-            case .readerGone:
-                // Like a pipeline's end: whoever wanted the output has what they wanted.
-                break loop
+            case let .line(line):
+                if console.execute(line: line) == .quit { break loop }
+                // `stop`, or the book taken away: nothing left to play.
+                if player.loadedBook == nil { break loop }
+            case .endOfInput:
+                continue // nobody types to it: it plays the files to their end
+            case .terminate: break loop
+            case .key, .resize, .remote, .request, .libraryChanged, .libraryWatchFailed, .chaptersDetected,
+                 .attachedStatus, .attachedPlayerStopped:
+                continue
             }
         }
-        player.close()
+        console.close()
         withExtendedLifetime(signals) {}
-        if let signal { throw ExitCode(128 + signal) }
+        let signal = signalled.load(ordering: .relaxed)
+        if signal != 0 { throw ExitCode(128 + signal) }
         if failed || view.failed { throw ExitCode.failure }
+    }
+
+    /// Why a check refused a value; nil when it passed.
+    private static func problem(_ check: () throws(RefusedValue) -> Void) -> String? {
+        do {
+            try check()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Standard input's lines onto `inputs` from a thread of their own, `.endOfInput` at its end.
+    private static func readCommands(into inputs: AsyncStream<ConsoleInput>.Continuation) {
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
+            inputs.yield(.endOfInput)
+        }
+        thread.name = "abplayer-input"
+        thread.start()
     }
 }
 

@@ -5,8 +5,8 @@ import PlayerCore
 import StandardStreams
 
 /// What `play` shows: the file each item starts with on standard output, the player's notices on
-/// standard error with the place as exact numbers (scripts and the output tests read them), and
-/// the commands of standard input carried out through the controller. Used from `play`'s one task.
+/// standard error with the place as exact numbers (scripts and the output tests read them). Its
+/// standard input is the console's (`PlayCommand`). Used from `play`'s one task.
 final class PlayView {
     private let player: PlayerController
     /// The sample rate of each item, for showing places as times.
@@ -59,25 +59,6 @@ final class PlayView {
             printError("abplayer: now playing to \(name) from \(place)")
         default:
             printError("abplayer: \(notice.text)")
-        }
-    }
-
-    /// Carries out a command read from standard input (`stop` ends the loop instead).
-    func carryOut(_ command: PlayInput) {
-        do {
-            switch command {
-            case .pause: try player.perform(.pause)
-            case .resume: try player.perform(.play(bookId: nil))
-            case .status:
-                guard let status = player.status else { return }
-                printOutput("status \(status.state) \(place) output=\(status.output) speed=\(status.speed) volume=\(status.volume)")
-            case let .speed(speed): try player.perform(.speed(speed))
-            case let .volume(percent): try player.perform(.volume(percent: percent))
-            case let .output(name): try player.perform(.output(name))
-            case .stop: break
-            }
-        } catch {
-            printError("abplayer: \(error)")
         }
     }
 

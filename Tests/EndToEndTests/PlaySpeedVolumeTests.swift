@@ -47,15 +47,24 @@ import Testing
         let abplayer = try AbplayerProcess("play-speed-commands")
         // When it is told a bad speed and a bad volume, then speed 1.5 and volume 80%, asked for
         // its status, and stopped
-        let commands = "speed fast\nvolume 151\nspeed 1.5\nvolume 80%\nstatus\nstop\n"
+        let commands = "speed fast\nvolume 151\nspeed 1.5\nvolume 80%\nstatus --json\nstop\n"
         let result = try Command.run(BuildProducts.abplayer.path, ["play", "--output", "null", mp3.path],
                                      stdin: Data(commands.utf8), environment: abplayer.environment, timeout: 60)
         // Then each bad value is one line saying what is allowed, status shows the new values
         // while playing, and it exits cleanly
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("'speed fast': 'fast' is not a speed: use a speed from 0.5 to 4"), "\(result.stderr)")
-        #expect(result.stderr.contains("'volume 151': '151' is out of range: use a volume from 0 to 150 percent"), "\(result.stderr)")
-        let status = result.stdoutString.split(separator: "\n").first { $0.hasPrefix("status ") }
-        #expect(status?.hasSuffix("speed=1.5 volume=80.0") == true, "stdout: \(result.stdoutString)")
+        // (the REPL's commands and its words: `play` takes every one)
+        #expect(result.stderr.contains("speed: 'fast' is not a speed: use a speed from 0.5 to 4"), "\(result.stderr)")
+        #expect(result.stderr.contains("volume: '151' is out of range: use a volume from 0 to 150 percent"), "\(result.stderr)")
+        let line = try #require(result.stdoutString.split(separator: "\n").first { $0.hasPrefix("{") }, "stdout: \(result.stdoutString)")
+        let status = try JSONDecoder().decode(SpeedVolumeStatus.self, from: Data(line.utf8))
+        #expect(status.speed == 1.5 && status.volume == 80 && status.state == "playing", "\(line)")
     }
+}
+
+/// The fields of `status --json` the speed and volume test reads.
+private struct SpeedVolumeStatus: Decodable {
+    let speed: Double
+    let volume: Double
+    let state: String
 }

@@ -78,13 +78,28 @@ final class PlayerProcess: @unchecked Sendable {
         await waitUntil(timeout: timeout) { self.stdout.contains(text) }
     }
 
-    /// The place `status` reports now: item and frame.
+    /// What `status --json` says, the fields these tests read.
+    struct Status: Decodable {
+        let state: String
+        let itemNumber: Int
+        /// The exact place in the item (`itemPosition` in frames).
+        let itemFrame: Int64?
+        let output: String
+    }
+
+    /// `status --json` (the REPL's command, as `play` takes every one) asked now, read back.
+    func statusJSON(timeout: Double = 5) async -> Status? {
+        func replies() -> [Substring] { stdout.split(separator: "\n").filter { $0.hasPrefix("{") } }
+        let before = replies().count
+        send("status --json")
+        guard await waitUntil(timeout: timeout, { replies().count > before }), let line = replies().last else { return nil }
+        return try? JSONDecoder().decode(Status.self, from: Data(line.utf8))
+    }
+
+    /// The place `status` reports now: item (0-based) and frame.
     func status(timeout: Double = 5) async -> (item: Int, frame: Int64)? {
-        let before = stdout.components(separatedBy: "status ").count
-        send("status")
-        guard await waitUntil(timeout: timeout, { self.stdout.components(separatedBy: "status ").count > before }) else { return nil }
-        guard let line = stdout.split(separator: "\n").last(where: { $0.hasPrefix("status ") }) else { return nil }
-        return Self.place(in: String(line))
+        guard let status = await statusJSON(timeout: timeout), let frame = status.itemFrame else { return nil }
+        return (status.itemNumber - 1, frame)
     }
 
     /// Asks `status` until it says paused; the place then, nil after `timeout` seconds.
@@ -100,13 +115,15 @@ final class PlayerProcess: @unchecked Sendable {
     private func place(whenStatusSays state: String, timeout: Double) async -> (item: Int, frame: Int64)? {
         var place: (item: Int, frame: Int64)?
         let reached = await waitUntil(timeout: timeout) {
-            place = await self.status()
-            return place != nil && self.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status \(state) ") == true
+            guard let status = await self.statusJSON(), status.state == state, let frame = status.itemFrame else { return false }
+            place = (status.itemNumber - 1, frame)
+            return true
         }
         return reached ? place : nil
     }
 
-    /// Parses "(item I, frame F)", I counted from 1, into a 0-based item index.
+    /// Parses "(item I, frame F)" (the places `play`'s notices give), I counted from 1, into a
+    /// 0-based item index.
     static func place(in text: String) -> (item: Int, frame: Int64)? {
         guard let range = text.range(of: "(item ") else { return nil }
         let rest = text[range.upperBound...]

@@ -107,9 +107,7 @@ extension OutputTests {
             let movedLine = player.stderr.split(separator: "\n").first { $0.contains("moved") }.map(String.init) ?? ""
             #expect(await player.pausedPlace() != nil, "stdout: \(player.stdout)")
             await letRealTimePass(seconds: 1, because: "a stream the server moved must stay paused, not play on by itself there")
-            #expect(await player.status() != nil)
-            #expect(player.stdout.split(separator: "\n").last { $0.hasPrefix("status ") }?.hasPrefix("status paused") == true,
-                    "stdout: \(player.stdout)")
+            #expect(await player.statusJSON()?.state == "paused", "stdout: \(player.stdout)")
             // When the user resumes, it goes on from that place on the sink the server moved it to
             player.send("resume")
             let status = await player.waitForExit(timeout: 30)
