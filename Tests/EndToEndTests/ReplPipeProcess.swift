@@ -43,7 +43,9 @@ final class ReplPipeProcess: Sendable {
     var stderrLines: [String] { output.withLock { $0.stderr } }
 
     /// The REPL may have exited already (one that failed): its closed pipe must not end the test runner.
-    func send(_ line: String) {
+    /// False when the write failed (the REPL ended).
+    @discardableResult
+    func send(_ line: String) -> Bool {
         input.writeIgnoringClosedPipe(Data((line + "\n").utf8))
     }
 
