@@ -7,7 +7,8 @@ import Testing
 @Suite struct AttachedScreenTests {
     @Test func nowInASecondTerminalShowsAndDrivesTheDaemonsBookAndCtrlCLeavesItPlaying() throws {
         // Given the book Code listened to before, and a daemon on its library (the book ready, paused)
-        let fixture = try ControlFixture("now-attached", seconds: 30)
+        // (90 s: the book must not end while a loaded machine keeps this test waiting)
+        let fixture = try ControlFixture("now-attached", seconds: 90)
         defer { fixture.cleanUp() }
         _ = try fixture.abplayer.run(["-c", "play Code; seek 0:05", "--output", "null", "--library", fixture.library]).requireSuccess()
         let daemon = try DaemonProcess(fixture, output: "null")

@@ -13,8 +13,13 @@ import Testing
         defer { fixture.cleanUp() }
         let asoundrc = fixture.abplayer.home.appending(path: "asoundrc")
         try "pcm.!default { type hw card 99 }\n".write(to: asoundrc, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(fixture, output: nil,
-                                       environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(asoundrc.path)"])
+        // (every server address points nowhere, as for `PlayerProcess`: no other test's server,
+        // nor a JACK or PulseAudio started for this one, may answer)
+        let daemon = try DaemonProcess(fixture, output: nil, environment: [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(asoundrc.path)",
+            "PULSE_SERVER": "unix:/nonexistent/abplayer-test", "JACK_DEFAULT_SERVER": "abp_none_\(UUID().uuidString.prefix(6))",
+            "JACK_NO_START_SERVER": "1",
+        ])
         #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
 
         // When a client plays the book
