@@ -45,7 +45,10 @@ extension PlayerScreenTests {
                 "\(shown)")
         #expect(shown.contains { $0.contains("left in chapter,") }, "\(shown)")
         #expect(shown.allSatisfy { $0.count <= columns })
-        // and c flashes where it landed: the next chapter, the second file
+        // and c flashes where it landed: the next chapter, the second file (once the book's
+        // loudness, measured in the background, was said: that notice takes the message line too,
+        // and beside stress-ng it came just after the key)
+        #expect(screen.waitUntil(timeout: 60) { $0.contains("gain ") } != nil, "\(screen.screen())")
         try screen.send("c")
         #expect(screen.waitFor("· chapter 3/3: Part 2, 0:00 / 1:00") != nil, "\(screen.screen())")
         try screen.send("q")

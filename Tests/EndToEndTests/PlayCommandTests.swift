@@ -72,11 +72,13 @@ extension OutputTests {
             let jackFirst = try #require(jackTrack.seconds.first, "\(tracks)")
             let jackLast = try #require(jackTrack.seconds.last, "\(tracks)")
             let alsaFirst = try #require(alsaTrack.seconds.first, "\(tracks)")
-            #expect(pulseTrack.seconds == Array(0...pulseLast), "\(tracks)")
+            // (a second cut by a moment of silence, the output starved on a loaded machine, is
+            // one second heard: "2@2.70+0.30 _@3.00+0.05 2@3.05+0.80" beside stress-ng)
+            #expect(OutputChecks.distinct(pulseTrack.seconds) == Array(0...pulseLast), "\(tracks)")
             #expect(jackFirst == pulseLast || jackFirst == pulseLast + 1, "\(tracks)")
-            #expect(jackTrack.seconds == Array(jackFirst...jackLast), "\(tracks)")
+            #expect(OutputChecks.distinct(jackTrack.seconds) == Array(jackFirst...jackLast), "\(tracks)")
             #expect(alsaFirst == jackLast || alsaFirst == jackLast + 1, "\(tracks)")
-            #expect(alsaTrack.seconds == Array(alsaFirst..<12), "\(tracks)")
+            #expect(OutputChecks.distinct(alsaTrack.seconds) == Array(alsaFirst..<12), "\(tracks)")
             // and the second heard across the JACK -> ALSA switch (both recorded from its first
             // frame) lost or repeated less than the allowed 250 ms
             if alsaFirst == jackLast {
