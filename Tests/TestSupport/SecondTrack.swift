@@ -58,6 +58,12 @@ public struct SecondTrack: Sendable, CustomStringConvertible {
         runs.compactMap { if case let .second(second) = $0.label { second } else { nil } }
     }
 
+    /// The seconds heard, in order, a second that goes on after a moment of silence (an output
+    /// starved for an instant on a loaded machine) counted once.
+    public var distinctSeconds: [Int] {
+        seconds.reduce(into: []) { result, second in if result.last != second { result.append(second) } }
+    }
+
     /// The silent runs longer than `minimum` seconds, between sounds (not at the ends).
     public func gaps(longerThan minimum: Double) -> [Run] {
         guard let first = runs.firstIndex(where: { $0.label != .silence }),
