@@ -15,10 +15,13 @@ import Testing
         let heard = Mutex<[[Float]]>([])
         let running = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
+        /// Frames a start takes at most; then it takes nothing more (nil: no end).
+        let framesPerStart: Int?
 
-        init(format: AudioFormat, ring: RingBuffer) {
+        init(format: AudioFormat, ring: RingBuffer, framesPerStart: Int? = nil) {
             self.format = format
             self.ring = ring
+            self.framesPerStart = framesPerStart
         }
 
         var latencyFrames: Int64 { 0 }
@@ -28,8 +31,14 @@ import Testing
             running.store(true, ordering: .releasing)
             let thread = Thread { [self] in
                 var chunk = [Float](repeating: 0, count: 100 * format.channels)
+                var taken = 0
                 while running.load(ordering: .acquiring) {
+                    if let most = framesPerStart, taken >= most {
+                        Thread.sleep(forTimeInterval: 0.01)
+                        continue
+                    }
                     let frames = chunk.withUnsafeMutableBufferPointer { ring.read(into: $0.baseAddress!, frames: 100) }
+                    taken += frames
                     heard.withLock { $0[$0.count - 1].append(contentsOf: chunk[..<(frames * format.channels)]) }
                     Thread.sleep(forTimeInterval: 0.01)
                 }
@@ -51,9 +60,13 @@ import Testing
 
     final class RecordingOpener: SinkOpener, Sendable {
         let sinks = Mutex<[RecordingSink]>([])
+        /// See `RecordingSink.framesPerStart`.
+        let framesPerStart: Int?
+
+        init(framesPerStart: Int? = nil) { self.framesPerStart = framesPerStart }
 
         func openSink(format: AudioFormat, source: RingBuffer) throws -> any Sink {
-            let sink = RecordingSink(format: format, ring: source)
+            let sink = RecordingSink(format: format, ring: source, framesPerStart: framesPerStart)
             sinks.withLock { $0.append(sink) }
             return sink
         }
