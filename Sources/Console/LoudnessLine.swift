@@ -24,7 +24,7 @@ public enum LoudnessLine: Equatable, Sendable {
     }
 }
 
-extension Console {
+extension CommandRunner {
     func loudness(_ line: LoudnessLine) throws {
         switch line {
         case .show: try perform(.loudness(.show))

@@ -70,25 +70,25 @@ struct Play: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
-        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
-        // A face of the player like `listen` and the REPL: the controller plays the book, and
-        // the console's grammar runs the lines of standard input (every REPL command: `+30`,
+        // A face of the player service like `listen` and the REPL: the controller plays the book,
+        // and the command grammar runs the lines of standard input (every REPL command: `+30`,
         // `status`, `output jack`, `speed +0.1`, `stop`...), answered on standard output. What
-        // is `play`'s own: each file named as it starts, the exact places in its notices, and
-        // the end of the files (or `stop`) is the end of the command.
-        let console = Console(library: library, decoders: registry, outputs: .fromRegistry(registry, inRealTime: false),
-                              output: chosen.description, inputs: continuation)
-        let player = console.player
+        // is `play`'s own (`PlayFace`): each file named as it starts, the exact places in its
+        // notices, and the end of the files (or `stop`) is the end of the command.
+        let service = PlayerService(library: library, decoders: registry, outputs: .fromRegistry(registry, inRealTime: false),
+                                    output: chosen.description)
+        let player = service.player
+        let inputs = service.inputs
         let view = PlayView(player: player, rates: book.media.map(\.sampleRate))
         player.onNotice = { view.show($0) }
         // The signal's number, for the exit status (128 + it), set on the signals' thread.
         let signalled = Atomic<Int32>(0)
         let signals = TerminationSignals { number in
             signalled.store(number, ordering: .relaxed)
-            continuation.yield(.terminate)
+            inputs.yield(.terminate)
         }
         // Like a pipeline's end: whoever wanted the output has what they wanted.
-        StandardStream.onReaderGone { _ in continuation.yield(.terminate) }
+        StandardStream.onReaderGone { _ in inputs.yield(.terminate) }
         do {
             if let end = book.end(to: to) {
                 try player.perform(.playUntil(bookId: book.id, end: end))
@@ -99,32 +99,9 @@ struct Play: AsyncParsableCommand {
             printError("abplayer: \(error)")
             throw ExitCode.failure
         }
-        // Only now: a command already waiting on stdin (`speed 1.5`, `stop`) must act on the
-        // loaded book, not be overtaken by the options' settings or the load.
-        Self.readCommands(into: continuation)
-
-        loop: for await input in inputs {
-            switch input {
-            case let .player(input):
-                player.handle(input)
-                guard case let .engine(event, _) = input else { continue }
-                view.follow(event)
-                if case let .failed(_, error) = event, error.kind == .device { break loop }
-                if case .ended = event { break loop }
-                if view.outputNeverOpened { break loop }
-            case let .line(line):
-                if console.execute(line: line) == .quit { break loop }
-                // `stop`, or the book taken away: nothing left to play.
-                if player.loadedBook == nil { break loop }
-            case .endOfInput:
-                continue // nobody types to it: it plays the files to their end
-            case .terminate: break loop
-            case .key, .resize, .remote, .request, .libraryChanged, .libraryWatchFailed, .chaptersDetected,
-                 .attachedStatus, .attachedPlayerStopped:
-                continue
-            }
-        }
-        console.close()
+        // Only now (the face starts reading): a command already waiting on stdin (`speed 1.5`,
+        // `stop`) must act on the loaded book, not be overtaken by the options' settings or the load.
+        _ = await service.run(PlayFace(service: service, view: view))
         withExtendedLifetime(signals) {}
         let signal = signalled.load(ordering: .relaxed)
         if signal != 0 { throw ExitCode(128 + signal) }
@@ -140,15 +117,38 @@ struct Play: AsyncParsableCommand {
             return error.description
         }
     }
+}
 
-    /// Standard input's lines onto `inputs` from a thread of their own, `.endOfInput` at its end.
-    private static func readCommands(into inputs: AsyncStream<ConsoleInput>.Continuation) {
-        let thread = Thread {
-            while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
-            inputs.yield(.endOfInput)
-        }
-        thread.name = "abplayer-input"
-        thread.start()
+/// `play`'s face of the player: the REPL's commands from standard input (its end leaves the files
+/// playing to their end), each file named as it starts (`PlayView`), and the end of the files, a
+/// lost output device or `stop` the end.
+final class PlayFace: PlayerFace {
+    private let service: PlayerService
+    private let view: PlayView
+
+    init(service: PlayerService, view: PlayView) {
+        self.service = service
+        self.view = view
+        service.commands.answersFollow = true
+    }
+
+    func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {
+        LinesFace.readStandardInput(into: inputs)
+    }
+
+    func handle(_ input: ConsoleInput) -> FaceVerdict {
+        guard case let .line(line) = input else { return .goOn } // nobody types to it: it plays the files to their end
+        if service.commands.execute(line: line) == .quit { return .stop }
+        // `stop`, or the book taken away: nothing left to play.
+        return service.player.loadedBook == nil ? .stop : .goOn
+    }
+
+    func followed(_ event: PlayerInput) -> FaceVerdict {
+        guard case let .engine(event, _) = event else { return .goOn }
+        view.follow(event)
+        if case let .failed(_, error) = event, error.kind == .device { return .stop }
+        if case .ended = event { return .stop }
+        return view.outputNeverOpened ? .stop : .goOn
     }
 }
 

@@ -45,66 +45,76 @@ struct Repl: AsyncParsableCommand {
             try await runAsClient(client, database: database, firstLine: firstLine)
             return
         }
+        // Released by the service as it closes (after its socket is gone); here when it never ran.
         defer { lock.release() }
         let registry = try plugins.makeRegistry()
         let outputs = Outputs.fromRegistry(registry)
-        let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
-        let console = Console(library: database, decoders: registry, outputs: outputs, output: try output.map { try registry.resolveOutput($0).description },
-                              inputs: continuation)
-        let source: LineSource
-        let terminal = TerminalState()
+        // The service owns the running player (and the lock, released when it closes); the
+        // terminal, a script or pipe, the control socket and MPRIS are its clients.
+        let service = PlayerService(library: database, decoders: registry, outputs: outputs,
+                                    output: try output.map { try registry.resolveOutput($0).description }, lock: lock)
+        let face: any PlayerFace
+        var reader: Notices?
         if daemon {
-            source = .remoteOnly
+            face = LinesFace(.remoteOnly, service: service, firstLine: firstLine)
         } else if let commands {
-            source = .script(commands)
+            face = LinesFace(.script(commands), service: service, firstLine: firstLine)
         } else if isatty(STDIN_FILENO) == 1 {
-            let completer = Completer(library: database, location: console.location, outputNames: outputs.names)
-            source = .terminal(completer, historyPath: LineSource.historyPath())
+            let console = Console(service: service, outputNames: outputs.names, historyPath: Console.historyPath(), firstLine: firstLine)
+            reader = console.notices
+            face = console
             StandardStream.output.write("abplayer — 'help' lists the commands, Tab completes, Ctrl-D quits.\n")
         } else {
-            source = .standardInput
+            face = LinesFace(.standardInput, service: service, firstLine: firstLine)
         }
+        let terminal = TerminalState()
+        let inputs = service.inputs
+        let notices = reader
         // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
         // position like Ctrl-C.
         // Ctrl-C while a line is typed at the terminal clears that line (as in bash); from
         // anywhere else SIGINT stops the player like the others.
-        let notices = console.notices
         let signals = TerminationSignals([SIGINT, SIGTERM, SIGHUP]) { signal in
-            if signal == SIGINT && notices.interruptLineEditor() { return }
-            continuation.yield(.terminate)
+            if signal == SIGINT, let notices, notices.interruptLineEditor() { return }
+            inputs.yield(.terminate)
         }
         // The terminal closed (or the pipe read from it): a write found nobody reading. Stopped
         // as SIGHUP stops it, the place saved and the socket removed, rather than playing on
         // unheard-of with nothing to say it to.
-        StandardStream.onReaderGone { _ in continuation.yield(.terminate) }
+        StandardStream.onReaderGone { _ in inputs.yield(.terminate) }
         // The library follows its folders while a player runs; a `-c` script ends too soon to need
         // it. Before the control socket: a client that finds the socket finds the player set up.
-        if commands == nil { console.watchLibrary() }
+        if commands == nil { service.watchLibrary() }
         // A listener's player (the REPL at a terminal, the daemon) starts with the book listened
         // to last ready, paused at its place; before the socket and MPRIS, which then show it.
-        if daemon || source.isTerminal { console.cueBookListenedToLast() }
+        if daemon || face is Console { service.cueBookListenedToLast() }
         let control: ControlSocketServer?
         do {
-            control = try ControlSocketServer(at: library.controlSocket, inputs: continuation, broadcast: console.broadcast) {
+            control = try ControlSocketServer(at: library.controlSocket, inputs: inputs, broadcast: service.broadcast) {
                 printError("abplayer: \($0)")
             }
         } catch {
             // Without its socket a daemon could not be reached; the REPL still works, but says so.
             printError("abplayer: control socket off: \(error)")
-            if daemon { throw ExitCode.failure }
+            if daemon {
+                service.close()
+                throw ExitCode.failure
+            }
             control = nil
         }
         // MPRIS (media keys, desktop widgets, playerctl) while the REPL or the daemon runs; not
         // for a `-c` script.
         let mpris = commands == nil
-            ? MPRISService.start(broadcast: console.broadcast, mimeTypes: registry.decoders.flatMap(\.mimeTypes), submit: { request in
-                if case .enqueued = continuation.yield(.request(request)) { return true }
+            ? MPRISService.start(broadcast: service.broadcast, mimeTypes: registry.decoders.flatMap(\.mimeTypes), submit: { request in
+                if case .enqueued = inputs.yield(.request(request)) { return true }
                 return false
             })
             : nil
-        let succeeded = await console.run(source, inputs: inputs, firstLine: firstLine)
-        mpris?.stop()
-        control?.stop()
+        service.stopAtClose {
+            mpris?.stop()
+            control?.stop()
+        }
+        let succeeded = await service.run(face)
         terminal.restore()
         withExtendedLifetime(signals) {}
         if !succeeded { throw ExitCode.failure }
@@ -118,17 +128,17 @@ extension Repl {
             printError("abplayer: a player is already running on \(library.resolvedPath); reach it with 'abplayer remote COMMAND'")
             throw ExitCode.failure
         }
-        let source: LineSource
+        let source: ReplInput
         if let commands {
-            source = .script(commands)
+            source = .lines(.script(commands))
         } else if isatty(STDIN_FILENO) == 1 {
             // Output names come from the plugins this machine has, as in the player.
             let outputNames = (try? plugins.makeRegistry().outputNames) ?? []
             let completer = Completer(library: database, location: ShelfLocation(), outputNames: outputNames)
-            source = .terminal(completer, historyPath: LineSource.historyPath())
+            source = .terminal(completer, historyPath: Console.historyPath())
             StandardStream.output.write("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).\n")
         } else {
-            source = .standardInput
+            source = .lines(.standardInput)
         }
         let terminal = TerminalState()
         let succeeded = await RemoteRepl.run(source, client: client, firstLine: firstLine)

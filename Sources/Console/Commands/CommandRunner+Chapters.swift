@@ -8,7 +8,7 @@ import Synchronization
 /// `chapter add/rename/rm`, `chapters reset` and `chapters detect`: the listener's own chapters.
 /// The player controller stores them; detection runs on a thread of its own (beside the REPL when
 /// typed at a terminal), and the REPL asks before storing what it found.
-extension Console {
+extension CommandRunner {
     func chapterLine(_ line: ChapterLine) throws {
         switch line {
         case let .add(seconds, title): try perform(.editChapters(.add(seconds: seconds, title: title)))

@@ -20,7 +20,7 @@ public final class ShelfLocation: Sendable {
     public var display: String { "/" + current }
 }
 
-extension Console {
+extension CommandRunner {
     func help(_ topic: String?) {
         if let topic, let entry = CommandHelp.named(topic) {
             say("\(entry.usage)\n  \(entry.summary)")

@@ -8,7 +8,7 @@ import Listening
 /// An edit that may touch the book loaded (its items added, reordered or removed, the book or its
 /// shelf deleted, a state imported) goes through `PlayerController.edit`: what it means for the
 /// book playing (taken while it plays, or stopped and loaded again) is the player's to decide.
-extension Console {
+extension CommandRunner {
     func run(_ command: LibraryCommand) throws {
         switch command {
         case let .shelf(action): try shelf(action)
@@ -196,7 +196,8 @@ extension Console {
             bar.update(done: $0.done, total: $0.total)
         }
         bar.finish()
-        rewatchLibrary()
+        // The new books' folders are watched too, once this line is done (the service's task).
+        inputs.yield(.libraryImported)
         let lines = LibraryText.importLines(report)
         lines.books.forEach(say)
         lines.skipped.forEach(complain)

@@ -5,6 +5,7 @@ import Foundation
 public final class PlayerLock {
     public let path: String
     private let descriptor: Int32
+    private var released = false
 
     private init(path: String, descriptor: Int32) {
         self.path = path
@@ -45,8 +46,11 @@ public final class PlayerLock {
         return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Removes the file, then lets go (in this order, see `acquire`).
+    /// Removes the file, then lets go (in this order, see `acquire`). Once: a second release
+    /// would remove the file of the player that took the lock next.
     public func release() {
+        guard !released else { return }
+        released = true
         unlink(path)
         close(descriptor)
     }

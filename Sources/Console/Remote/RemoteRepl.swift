@@ -10,12 +10,24 @@ public enum RemoteRepl {
     /// Runs `source`'s lines against the player behind `client` until the input ends, `quit`
     /// (which leaves the player running) or the player stops. Returns whether every line
     /// succeeded.
-    public static func run(_ source: LineSource, client: ControlClient, firstLine: String? = nil) async -> Bool {
+    public static func run(_ source: ReplInput, client: ControlClient, firstLine: String? = nil) async -> Bool {
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
-        source.start(into: continuation, location: ShelfLocation(), lineDone: lineDone, notices: Notices(),
-                     firstLine: firstLine, keyMode: keyMode)
+        switch source {
+        case let .terminal(completer, historyPath):
+            TerminalReader(completer: completer, historyPath: historyPath, notices: Notices(), keyMode: keyMode,
+                           lineDone: lineDone, location: ShelfLocation()).start(into: continuation, firstLine: firstLine)
+        case let .lines(lines):
+            if let firstLine { continuation.yield(.line(firstLine)) }
+            switch lines {
+            case let .script(text):
+                continuation.yield(.line(text))
+                continuation.yield(.endOfInput)
+            case .standardInput: LinesFace.readStandardInput(into: continuation)
+            case .remoteOnly: continuation.yield(.endOfInput)
+            }
+        }
         let style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
         let resize = ScreenHost()
@@ -61,7 +73,7 @@ public enum RemoteRepl {
                 printError("abplayer: the player stopped")
                 return false
             case .endOfInput, .terminate: break loop
-            case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .chaptersDetected: continue
+            case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .libraryImported, .chaptersDetected: continue
             }
         }
         screen?.close()

@@ -6,31 +6,12 @@ import Library
 /// memory; Enter plays the book through the same `Command` the prompt runs. It is redrawn, as the
 /// player screen is, after every engine event, so the book playing shows its place moving.
 extension Console {
-    func showLibrary() throws {
+    public func openLibrary() throws {
         let fromPlayer: Bool
         if case .player = fullScreen?.view { fromPlayer = true } else { fromPlayer = false }
         let catalog = try library.catalog()
         let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: fromPlayer)
-        let style = screenStyle
-        guard style.mode != .plain else {
-            if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
-            let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
-            let lengths = try library.bookLengths(of: nil)
-            for index in browser.listed {
-                let book = browser.books[index]
-                say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
-            }
-            say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
-            return
-        }
-        open(.library(browser), style: style)
-    }
-
-    /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
-    static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
-        let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
-        return TerminalText.visible("/\(shelf)  ") + line(id: book.id, title: book.title, author: book.author, seconds: length,
-                                                            progress: book.progress, finished: book.finished)
+        open(.library(browser), style: screenStyle)
     }
 
     /// Draws the screen, reading first the lengths of the books coming into view (one query
@@ -79,7 +60,7 @@ extension Console {
         case let .play(bookId):
             do {
                 // The book loaded carries on where it is (paused: resumes) rather than loading again.
-                try execute(.play(player.loadedBook?.book.id == bookId ? nil : "#\(bookId)"))
+                try commands.execute(.play(player.loadedBook?.book.id == bookId ? nil : "#\(bookId)"))
                 screen.view = .player
             } catch {
                 complain(TerminalText.visible("play: \(error)"))

@@ -1,11 +1,11 @@
 import Foundation
-import Library
+public import Library
 import Player
 import PlayerCore
 
 /// The full screens: `now` (the player), `art` (the cover gallery) and `library` (the browser,
-/// in Console+LibraryScreen.swift). Keys become the same `Command` values the prompt runs,
-/// through `execute(_:)`, so automatic bookmarks, undo and saved settings work the same; what a
+/// in Console+LibraryScreen.swift). Keys become the same command lines and `Command` values the
+/// prompt runs, through the service's `CommandRunner`, so automatic bookmarks, undo and saved settings work the same; what a
 /// command says goes to the screen's message line.
 extension Console {
     var fullScreen: FullScreen? {
@@ -13,45 +13,17 @@ extension Console {
         set { screens.current = newValue }
     }
 
-    func execute(_ command: ScreenCommand) throws {
-        switch command {
-        case .now: try showPlayer()
-        case let .art(shelf): try showGallery(shelf: shelf)
-        case .library: try showLibrary()
-        }
-    }
-
     var screenStyle: ScreenStyle {
-        ScreenStyle(environment: ProcessInfo.processInfo.environment,
-                    isTerminal: isInteractive && isatty(STDOUT_FILENO) == 1)
+        ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     }
 
-    func showPlayer() throws {
-        // Nothing playing: carry on with the book listened to last.
-        if player.loadedBook == nil { try play(nil) }
-        let style = screenStyle
-        guard style.mode != .plain else {
-            guard let status = player.status else { throw PlayerError("nothing is playing: 'play BOOK' first") }
-            say(TerminalText.visible(PlayerScreenLayout(status: status).plainLine))
-            say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
-            return
-        }
-        open(.player, style: style)
-    }
+    // MARK: ScreenFace
 
-    func showGallery(shelf: String?) throws {
-        let path = shelf.map(absoluteShelfPath)
-            ?? here.current
-        let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
-        guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
-        let style = screenStyle
-        guard style.mode != .plain else {
-            for book in books { say(Self.line(for: book)) }
-            say("(the cover gallery needs a terminal that can move the cursor)")
-            return
-        }
-        open(.gallery(Gallery(books: books)), style: style)
-    }
+    public var showsScreens: Bool { screenStyle.mode != .plain }
+
+    public func openPlayer() { open(.player, style: screenStyle) }
+
+    public func openGallery(_ books: [BookListing]) { open(.gallery(Gallery(books: books)), style: screenStyle) }
 
     func open(_ view: FullScreen.View, style: ScreenStyle) {
         if let fullScreen {
@@ -188,14 +160,14 @@ extension Console {
     private func handlePlayerKey(_ key: Key) {
         // A key that runs a command runs its command line, as typed at the prompt.
         if let line = PlayerScreenKeys.line(for: key) {
-            _ = execute(line: line)
+            _ = commands.execute(line: line)
             return
         }
         switch key {
         case .character("B"): showBookmarks()
         case .character("a"): fullScreen?.view = .cover
         case .character("L"):
-            do { try showLibrary() } catch { complain("\(error)") }
+            do { try openLibrary() } catch { complain("\(error)") }
         case .character("q"), .escape: closeScreen()
         default: break
         }
@@ -204,7 +176,7 @@ extension Console {
     /// Runs a command for a key; its errors land on the message line like the prompt's.
     private func run(_ command: Command) {
         do {
-            try execute(command)
+            try commands.execute(command)
         } catch {
             complain("\(error)")
         }

@@ -1,63 +1,74 @@
 import PathNames
-import Player
+public import Player
 public import Foundation
-import StandardStreams
 
-/// Where the REPL's lines come from. Each source feeds the REPL's input stream from a thread of
-/// its own (reading blocks), ending with `.endOfInput`.
-public enum LineSource {
+/// Where the commands of a face with no terminal come from.
+public enum LineSource: Sendable {
     /// `abplayer -c 'play Dune; seek 1:00:00; status'`: the whole script is one line.
     case script(String)
     /// Standard input that is not a terminal: one command per line, no prompt.
     case standardInput
-    /// The terminal: libedit with a prompt showing the shelf, history and completion.
-    case terminal(Completer, historyPath: String?)
     /// `abplayer --daemon`: no lines at all; the commands come from the control socket and
     /// MPRIS, and only a signal or a remote `quit` ends it.
     case remoteOnly
+}
 
-    public var isTerminal: Bool {
-        if case .terminal = self { true } else { false }
+/// A face with no terminal: a `-c` script, commands piped in, or a daemon's nothing. Its lines
+/// run through the service's command grammar; what they say goes to standard output and error.
+/// It ends at the end of its lines (a daemon's never end).
+public final class LinesFace: PlayerFace {
+    private let source: LineSource
+    private let commands: CommandRunner
+    /// A command run before the others (`abplayer now` with no terminal).
+    private let firstLine: String?
+
+    public init(_ source: LineSource, service: PlayerService, firstLine: String? = nil) {
+        self.source = source
+        self.firstLine = firstLine
+        commands = service.commands
+        // Piped lines come one at a time: a question (store the chapters found?) can be answered
+        // by the next. A script is one line, run at once.
+        if case .script = source { commands.answersFollow = false } else { commands.answersFollow = true }
     }
 
-    /// Starts feeding `inputs`. `lineDone` is waited on after each typed line so the next prompt
-    /// comes after the command's output; the REPL signals it when the command is done.
-    /// `firstLine` runs before anything is read (`abplayer now`). While `keyMode` is on (a full
-    /// screen shows) the terminal's thread reads keys instead of lines.
-    func start(into inputs: AsyncStream<ConsoleInput>.Continuation, location: ShelfLocation, lineDone: DispatchSemaphore,
-               notices: Notices, firstLine: String? = nil, keyMode: KeyMode) {
-        switch self {
-        case .remoteOnly:
-            if let firstLine { inputs.yield(.line(firstLine)) }
+    public func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {
+        if let firstLine { inputs.yield(.line(firstLine)) }
+        switch source {
+        case .remoteOnly: break
         case let .script(text):
-            if let firstLine { inputs.yield(.line(firstLine)) }
             inputs.yield(.line(text))
             inputs.yield(.endOfInput)
         case .standardInput:
-            Thread.detachNewThread {
-                if let firstLine { inputs.yield(.line(firstLine)) }
-                while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
-                inputs.yield(.endOfInput)
-            }
-        case let .terminal(completer, historyPath):
-            Thread.detachNewThread {
-                let editor = LineEditor(completer: completer, historyPath: historyPath, notices: notices)
-                var next = firstLine
-                while true {
-                    if keyMode.isOn {
-                        guard keyMode.readKeys(into: inputs, handled: lineDone) else { break }
-                        continue
-                    }
-                    guard let line = next ?? editor.readLine(prompt: "abplayer \(location.display)> ") else { break }
-                    next = nil
-                    inputs.yield(.line(line))
-                    lineDone.wait()
-                }
-                inputs.yield(.endOfInput)
-            }
+            LinesFace.readStandardInput(into: inputs)
         }
     }
 
+    public func handle(_ input: ConsoleInput) -> FaceVerdict {
+        switch input {
+        case let .line(line):
+            switch commands.execute(line: line) {
+            case .quit: return .stop
+            case .failed: return .failed
+            case .succeeded: return .goOn
+            }
+        case .endOfInput: return .stop
+        default: return .goOn
+        }
+    }
+
+    /// Standard input's lines, one command each, onto `inputs` from a thread of their own
+    /// (reading blocks); `.endOfInput` when it ends.
+    public static func readStandardInput(into inputs: AsyncStream<ConsoleInput>.Continuation) {
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) { inputs.yield(.line(line)) }
+            inputs.yield(.endOfInput)
+        }
+        thread.name = "abplayer-input"
+        thread.start()
+    }
+}
+
+extension Console {
     /// `$XDG_STATE_HOME/abplayer/history` (default `~/.local/state`), its folder created; nil
     /// when neither XDG_STATE_HOME nor HOME is an absolute path (the prompt keeps no history).
     public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -65,61 +76,5 @@ public enum LineSource {
         let folder = base + "/abplayer"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder + "/history"
-    }
-}
-
-extension Console {
-    /// Runs commands from `source` and the engine's events until `quit`, the end of the input
-    /// or `.terminate`, then saves the position. Returns whether every command succeeded.
-    public func run(_ source: LineSource, inputs stream: AsyncStream<ConsoleInput>, firstLine: String? = nil) async -> Bool {
-        let lineDone = DispatchSemaphore(value: 0)
-        userIsAtPrompt = source.isTerminal
-        isInteractive = source.isTerminal
-        if case .script = source { answersFollow = false } else { answersFollow = true }
-        source.start(into: inputs, location: location, lineDone: lineDone, notices: notices, firstLine: firstLine, keyMode: keyMode)
-        var succeeded = true
-        loop: for await input in stream {
-            switch input {
-            case let .line(line):
-                userIsAtPrompt = false
-                let outcome = execute(line: line, typed: source.isTerminal)
-                if outcome == .failed { succeeded = false }
-                if outcome == .quit { break loop }
-                userIsAtPrompt = source.isTerminal
-                lineDone.signal()
-            case let .player(input):
-                player.handle(input)
-                redrawScreen()
-            case let .key(key):
-                handle(key)
-                lineDone.signal()
-            case .resize: redrawScreen()
-            case let .remote(request):
-                // A remote client's failure is its own (in its reply), not the session's.
-                if perform(request) == .quit { break loop }
-                redrawScreen()
-            case let .request(request):
-                guard perform(request) else { break loop }
-                redrawScreen()
-            case let .libraryChanged(changes):
-                changes.map(LibraryText.changeLine).forEach(say)
-                // The book playing takes its new items without a break in what is heard.
-                player.libraryChanged(changes)
-                reloadLibraryScreen()
-                redrawScreen()
-            case let .libraryWatchFailed(message):
-                complain(TerminalText.visible(message))
-            case let .chaptersDetected(request, result):
-                chaptersDetected(request, result)
-                redrawScreen()
-            case .endOfInput, .terminate: break loop
-            case .attachedStatus, .attachedPlayerStopped: break // a client's (RemoteRepl), not the player's
-            }
-        }
-        closeScreen()
-        // Left at the prompt (Ctrl-D, a signal): the shell's prompt starts on a line of its own.
-        if source.isTerminal && userIsAtPrompt { StandardStream.output.write("\n") }
-        close()
-        return succeeded
     }
 }

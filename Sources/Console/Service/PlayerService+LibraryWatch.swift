@@ -2,7 +2,7 @@ import Foundation
 import Library
 import Listening
 
-extension Console {
+extension PlayerService {
     /// Watches the folders the library's books came from while this player runs; what changes
     /// comes back through `inputs`, is said one line per book, and is passed to the player (the
     /// book playing takes its new items). Fails (and says why) when inotify cannot be used; the REPL
@@ -18,7 +18,7 @@ extension Console {
             try watch.start()
             self.watch = watch
         } catch {
-            complain(LibraryText.watchOffLine(error))
+            commands.complain(LibraryText.watchOffLine(error))
         }
     }
 

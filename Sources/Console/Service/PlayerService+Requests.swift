@@ -1,18 +1,12 @@
 import Player
 
-/// Lines and requests from outside the terminal.
-extension Console {
+/// Lines and requests from outside the process: the control socket's clients and MPRIS.
+extension PlayerService {
     /// Runs a remote line like a typed one (never the empty-line toggle) in the client's shelf,
-    /// capturing what it says.
-    func perform(_ request: RemoteRequest) -> Outcome {
+    /// capturing what it says into the client's reply.
+    func perform(_ request: RemoteRequest) -> CommandRunner.Outcome {
         let capture = OutputCapture()
-        let wasAtPrompt = userIsAtPrompt
-        self.capture = capture
-        here = request.shelf
-        let outcome = execute(line: request.line)
-        here = location
-        self.capture = nil
-        userIsAtPrompt = wasAtPrompt
+        let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(line: request.line) }
         request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
                                   quit: outcome == .quit, status: capture.status))
         return outcome
@@ -28,5 +22,18 @@ extension Console {
             request.reply(Result { () throws(PlayerError) in try player.perform(command) })
             return true
         }
+    }
+}
+
+extension CommandRunner {
+    /// Runs `body` with what is said going into `capture`, in `shelf` (a socket client's own).
+    func capturing<T>(_ capture: OutputCapture, in shelf: ShelfLocation, _ body: () -> T) -> T {
+        self.capture = capture
+        here = shelf
+        defer {
+            here = location
+            self.capture = nil
+        }
+        return body()
     }
 }

@@ -1,0 +1,62 @@
+public import Library
+import Player
+
+/// The full screens of a terminal, as the command runner reaches them: the face that draws them
+/// (the REPL's `Console`) opens them; where none can show (a pipe, a script, a socket client,
+/// TERM=dumb) the runner answers the same commands with plain lines.
+public protocol ScreenFace: AnyObject {
+    /// Whether this terminal can show a full screen now.
+    var showsScreens: Bool { get }
+    /// The player screen (`now`).
+    func openPlayer()
+    /// The cover gallery of these books (`art`).
+    func openGallery(_ books: [BookListing])
+    /// The library browser (`library`).
+    func openLibrary() throws
+}
+
+extension CommandRunner {
+    func show(_ command: ScreenCommand) throws {
+        let face = screens.flatMap { $0.showsScreens ? $0 : nil }
+        switch command {
+        case .now:
+            // Nothing loaded: carry on with the book listened to last.
+            if player.loadedBook == nil { try play(nil) }
+            if let face { return face.openPlayer() }
+            guard let status = player.status else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+            say(TerminalText.visible(PlayerScreenLayout(status: status).plainLine))
+            say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
+        case let .art(shelf):
+            let path = shelf.map(absoluteShelfPath) ?? here.current
+            let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
+            guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
+            if let face { return face.openGallery(books) }
+            for book in books { say(Self.line(for: book)) }
+            say("(the cover gallery needs a terminal that can move the cursor)")
+        case .library:
+            if let face { return try face.openLibrary() }
+            try sayLibraryList()
+        }
+    }
+
+    /// The library as the browser would list it, one book a line.
+    private func sayLibraryList() throws {
+        let catalog = try library.catalog()
+        let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: false)
+        if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
+        let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
+        let lengths = try library.bookLengths(of: nil)
+        for index in browser.listed {
+            let book = browser.books[index]
+            say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
+        }
+        say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
+    }
+
+    /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
+    static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
+        let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
+        return TerminalText.visible("/\(shelf)  ") + line(id: book.id, title: book.title, author: book.author, seconds: length,
+                                                            progress: book.progress, finished: book.finished)
+    }
+}

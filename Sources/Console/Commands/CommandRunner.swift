@@ -1,0 +1,230 @@
+import Foundation
+public import Library
+public import Player
+public import PlayerCore
+import Listening
+import StandardStreams
+
+/// Where the lines a command says go: a terminal (its prompt, its screen's message line),
+/// standard output and error, or a control socket client's reply (`OutputCapture`).
+public protocol CommandOutput: AnyObject {
+    /// A line (or lines) of what a command did; control characters from files are already
+    /// made visible by the caller where a file's text is shown.
+    func say(_ text: String, exact: Bool)
+    /// What went wrong, one line.
+    func complain(_ text: String)
+}
+
+/// The command grammar, run: a line typed at the prompt, piped, given with `-c`, sent over the
+/// control socket or made from a key on a screen is parsed into `Command`s; the player's run
+/// through the player controller, the library's here, and what they did is said to `output`.
+/// One runner serves every face of a player (the service owns it), on the service's task.
+public final class CommandRunner {
+    let library: LibraryDatabase
+    /// For the importer and the chapter detector; playback goes through `player`.
+    let decoders: any DecoderOpener
+    let player: PlayerController
+    /// Where what the commands say goes when no remote line is running.
+    public var output: any CommandOutput
+    /// The full screens of the terminal face, when one runs in this process; without it `now`,
+    /// `library` and `art` answer with plain lines.
+    public weak var screens: (any ScreenFace)?
+    /// The shelf `ls` shows, "" at the top: the terminal's (shared with the line editor for the
+    /// prompt and completion). A socket client's line runs in that client's own shelf instead.
+    public let location = ShelfLocation()
+    /// The shelf the line being run works in: the terminal's, or a socket client's.
+    var here: ShelfLocation
+    /// Where what is said goes while a remote line runs.
+    var capture: OutputCapture?
+    /// For what finishes later on the service's task (a chapter detection, the watch after an import).
+    let inputs: AsyncStream<ConsoleInput>.Continuation
+    /// Whether the lines are typed at a terminal: a long `chapters detect` then runs beside them,
+    /// and `help` fits its width.
+    public var isInteractive = false
+    /// Whether the lines come one at a time from the REPL's own input (a terminal or a pipe), so
+    /// that a question can be answered by the next one; a `-c` script cannot answer.
+    public var answersFollow = false
+    /// `chapters detect` typed at a terminal: running beside the REPL, or asking whether to store.
+    var chapterDetection = ChapterDetectionState()
+
+    init(library: LibraryDatabase, decoders: any DecoderOpener, player: PlayerController, output: any CommandOutput,
+         inputs: AsyncStream<ConsoleInput>.Continuation) {
+        self.library = library
+        self.decoders = decoders
+        self.player = player
+        self.output = output
+        self.inputs = inputs
+        self.here = location
+    }
+
+    public enum Outcome: Equatable, Sendable {
+        case succeeded, failed, quit
+    }
+
+    /// Runs every command of a line; failed when any failed (the others still run). An empty
+    /// line toggles play/pause when typed at the prompt (`typed`); in a script it does nothing.
+    public func execute(line: String, typed: Bool = false) -> Outcome {
+        if let answered = answer(line) { return answered }
+        let commands: [[String]]
+        do {
+            commands = try Tokenizer.commands(in: line)
+        } catch {
+            complain(error.description)
+            return .failed
+        }
+        if commands.isEmpty {
+            if typed, player.loadedBook != nil { _ = try? player.perform(.toggle) }
+            return .succeeded
+        }
+        var outcome = Outcome.succeeded
+        for words in commands {
+            let command: Command
+            do {
+                command = try Command(words: words)
+            } catch {
+                complain(error.description) // says which command itself
+                outcome = .failed
+                continue
+            }
+            if command == .quit { return .quit }
+            do {
+                try execute(command)
+            } catch {
+                complain(TerminalText.visible("\(words[0]): \(error)"))
+                outcome = .failed
+            }
+        }
+        return outcome
+    }
+
+    func execute(_ command: Command) throws {
+        switch command {
+        case let .help(topic): help(topic)
+        case .list: try list()
+        case let .changeShelf(path): try changeShelf(path)
+        case .tree: try tree()
+        case let .find(text): try find(text)
+        case let .play(reference): try play(reference)
+        case .stop: try perform(.stop(reason: "'play' starts it again there"))
+        case .pause: try perform(.pause)
+        case .toggle: try perform(.toggle)
+        case let .skip(forward, seconds): try perform(.skip(forward: forward, seconds: seconds))
+        case let .seek(target): try perform(.seek(target))
+        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
+        case .nextItem: try perform(.nextItem)
+        case .previousItem: try perform(.previousItem)
+        case let .chapter(target): try perform(.chapter(target))
+        case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try library.book(matching: $0).id! }))
+        case let .chapterLine(line): try chapterLine(line)
+        case .undo: try perform(.undo)
+        case let .bookmark(note): try perform(.bookmark(note: note))
+        case let .bookmarks(all): try perform(.bookmarks(bookId: nil, all: all))
+        case let .jumpToBookmark(id): try perform(.gotoBookmark(id))
+        case let .removeBookmark(id): try perform(.removeBookmark(id))
+        case let .noteBookmark(id, note): try perform(.noteBookmark(id, note: note))
+        case let .defaults(command): try perform(.defaults(command))
+        case let .useDefault(setting): try perform(.useDefault(setting))
+        case let .speed(speed): try perform(.speed(speed))
+        case let .volume(percent): try perform(.volume(percent: percent))
+        case let .stepSpeed(step): try perform(.stepSpeed(by: step))
+        case let .stepVolume(step): try perform(.stepVolume(by: step))
+        case let .skipSilence(setting): try perform(.skipSilence(setting))
+        case let .output(name): try perform(.output(name))
+        case let .status(json): try status(json: json)
+        case .quit: break
+        case let .library(command): try run(command)
+        case let .sleep(sleep): try perform(.sleep(sleep))
+        case let .queue(queue): try self.queue(queue)
+        case let .playbackMode(mode): try playbackMode(mode)
+        case let .screen(command): try show(command)
+        case let .sync(request): try perform(.sync(request))
+        case let .loudness(line): try loudness(line)
+        }
+    }
+
+    /// Runs a player command and shows what it did.
+    func perform(_ command: PlayerCommand) throws(PlayerError) {
+        show(try player.perform(command))
+    }
+
+    // MARK: Playback
+
+    /// `play BOOK`, `play ITEM` (of the book loaded) or `play` (resume).
+    func play(_ reference: String?) throws {
+        guard let reference else { return try perform(.play(bookId: nil)) }
+        // "#12" is always book 12 (the screens play books so), even when an item's title holds "#12".
+        if !reference.hasPrefix("#"), let loaded = player.loadedBook, let item = ItemReference.index(reference, titles: loaded.itemTitles) {
+            return try perform(.playItem(item))
+        }
+        try perform(.play(bookId: try library.book(matching: reference).id!))
+    }
+
+    func goto(item reference: String, seconds: Double?) throws {
+        guard let loaded = player.loadedBook else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+        guard let (item, wanted) = ItemReference.gotoTarget(reference, seconds: seconds, titles: loaded.itemTitles) else {
+            throw CommandError("no item '\(reference)' in \(loaded.book.title): use 1-\(loaded.itemTitles.count) or a unique part of its title")
+        }
+        try perform(.goto(item: item, seconds: wanted ?? 0))
+    }
+
+    func queue(_ line: QueueLine) throws {
+        switch line {
+        case .list: try perform(.queue(.list))
+        case let .add(reference): try perform(.queue(.add(bookId: try library.book(matching: reference).id!)))
+        case let .move(from, to): try perform(.queue(.move(from: from, to: to)))
+        case let .remove(index): try perform(.queue(.remove(index)))
+        case .clear: try perform(.queue(.clear))
+        }
+    }
+
+    func playbackMode(_ mode: PlaybackModeCommand) throws {
+        switch mode {
+        case let .repeatMode(mode): try perform(.repeatMode(mode))
+        case let .shuffle(on): try perform(.shuffle(on))
+        case let .rewind(setting): try perform(.rewind(setting))
+        }
+    }
+
+    func status(json: Bool) throws {
+        guard case let .status(status) = try player.perform(.status) else { return }
+        // A remote client gets the status as an object in its reply.
+        if json, let capture, capture.status == nil {
+            capture.status = status
+            return
+        }
+        if json { return sayExactly(status.json) }
+        // The report has lines of its own; a newline in a title must not add one.
+        var shown = status
+        shown.book = TerminalText.visible(status.book)
+        shown.author = status.author.map(TerminalText.visible)
+        shown.item = TerminalText.visible(status.item)
+        shown.chapter = status.chapter.map(TerminalText.visible)
+        shown.output = TerminalText.visible(status.output)
+        // Device names come from other machines' journals.
+        shown.elsewhere = status.elsewhere?.map { place in
+            var place = place
+            place.device = TerminalText.visible(place.device)
+            return place
+        }
+        say(shown.text)
+    }
+
+    // MARK: Output
+
+    // The terminal's edge: a socket client gets the exact text in its JSON reply (and shows it
+    // through `TerminalText` itself); a terminal gets control characters from files shown visibly.
+    func say(_ text: String) { write(text, exact: false) }
+
+    /// JSON as it is: its escaping already keeps it harmless, and its strings must stay exact.
+    func sayExactly(_ text: String) { write(text, exact: true) }
+
+    private func write(_ text: String, exact: Bool) {
+        if let capture { capture.output += OutputCapture.lines(text); return }
+        output.say(text, exact: exact)
+    }
+
+    func complain(_ text: String) {
+        if let capture { capture.errors += OutputCapture.lines(text); return }
+        output.complain(text)
+    }
+}

@@ -1,0 +1,35 @@
+public import Player
+public import Listening
+public import Library
+
+/// Something the player service's one task reacts to (or a client REPL's, `RemoteRepl`): a line
+/// typed (or scripted), the end of the input, the player's engine events and timers, a socket or
+/// MPRIS request, the library watch, or a termination signal.
+public enum ConsoleInput: Sendable {
+    case line(String)
+    case endOfInput
+    /// An engine event or a timer of the player controller, handed back to it on this task.
+    case player(PlayerInput)
+    case terminate
+    /// A key pressed while a full screen shows.
+    case key(Key)
+    /// The terminal's window changed size (SIGWINCH).
+    case resize
+    /// A command line from a control socket client.
+    case remote(RemoteRequest)
+    /// A typed command from outside the terminal (MPRIS).
+    case request(PlayerRequest)
+    /// What the library watch did, one change per book (`LibraryWatch`).
+    case libraryChanged([LibraryChange])
+    /// A pass of the library watch failed (it goes on watching).
+    case libraryWatchFailed(String)
+    /// An import added books: their folders are watched too.
+    case libraryImported
+    /// A `chapters detect` running beside the REPL ended.
+    case chaptersDetected(ChapterDetectionRequest, Result<ChapterDetector.Result, any Error>)
+    /// The state of the player a client REPL's screen is attached to, from its control socket
+    /// (`RemotePlayerScreen`); nil when it has no book loaded.
+    case attachedStatus(Status?)
+    /// That player closed the connection: it stopped.
+    case attachedPlayerStopped
+}
