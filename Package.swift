@@ -118,7 +118,7 @@ var targets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MP4Tests", dependencies: ["MP4", "TestSupport"], swiftSettings: strictSwift),
-    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "PlayerCore", "TestSupport"], swiftSettings: strictSwift),
+    .testTarget(name: "ConsoleTests", dependencies: ["Console", "Library", "Listening", "Player", "PlayerCore", "PluginHost", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strictSwift),
     .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "Player", "TestSupport"], swiftSettings: strictSwift),
     .testTarget(

@@ -29,7 +29,7 @@ extension CommandRunner {
         switch line {
         case .show: try perform(.loudness(.show))
         case let .set(on): try perform(.loudness(.set(on)))
-        case let .measure(reference): try perform(.loudness(.measure(bookId: try reference.map { try library.book(matching: $0).id! })))
+        case let .measure(reference): try perform(.loudness(.measure(bookId: try reference.map { try resolveBook($0).id! })))
         }
     }
 }

@@ -14,7 +14,7 @@ extension CommandRunner {
         case let .add(seconds, title): try perform(.editChapters(.add(seconds: seconds, title: title)))
         case let .rename(number, title): try perform(.editChapters(.rename(number: number, title: title)))
         case let .remove(number): try perform(.editChapters(.remove(number: number)))
-        case let .reset(reference): try perform(.editChapters(.reset(bookId: try reference.map { try library.book(matching: $0).id! })))
+        case let .reset(reference): try perform(.editChapters(.reset(bookId: try reference.map { try resolveBook($0).id! })))
         case let .detect(minimum, confirmed, reference): try detectChapters(minimumSilence: minimum ?? 2, confirmed: confirmed, book: reference)
         }
     }
@@ -22,7 +22,7 @@ extension CommandRunner {
     private func detectChapters(minimumSilence: Double, confirmed: Bool, book reference: String?) throws {
         let book: Book
         if let reference {
-            book = try library.book(matching: reference)
+            book = try resolveBook(reference)
         } else {
             guard let loaded = player.loadedBook?.book else { throw PlayerError("nothing is playing: 'chapters detect BOOK' names a book") }
             book = loaded

@@ -114,7 +114,7 @@ public final class CommandRunner {
         case .nextItem: try perform(.nextItem)
         case .previousItem: try perform(.previousItem)
         case let .chapter(target): try perform(.chapter(target))
-        case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try library.book(matching: $0).id! }))
+        case let .chapters(reference): try perform(.chapters(bookId: try reference.map { try resolveBook($0).id! }))
         case let .chapterLine(line): try chapterLine(line)
         case .undo: try perform(.undo)
         case let .bookmark(note): try perform(.bookmark(note: note))
@@ -156,7 +156,7 @@ public final class CommandRunner {
         if !reference.hasPrefix("#"), let loaded = player.loadedBook, let item = ItemReference.index(reference, titles: loaded.itemTitles) {
             return try perform(.playItem(item))
         }
-        try perform(.play(bookId: try library.book(matching: reference).id!))
+        try perform(.play(bookId: try resolveBook(reference).id!))
     }
 
     func goto(item reference: String, seconds: Double?) throws {
@@ -170,7 +170,7 @@ public final class CommandRunner {
     func queue(_ line: QueueLine) throws {
         switch line {
         case .list: try perform(.queue(.list))
-        case let .add(reference): try perform(.queue(.add(bookId: try library.book(matching: reference).id!)))
+        case let .add(reference): try perform(.queue(.add(bookId: try resolveBook(reference).id!)))
         case let .move(from, to): try perform(.queue(.move(from: from, to: to)))
         case let .remove(index): try perform(.queue(.remove(index)))
         case .clear: try perform(.queue(.clear))

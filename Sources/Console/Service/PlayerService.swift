@@ -30,10 +30,11 @@ public final class PlayerService {
     private var stopsAtClose: [() -> Void] = []
     private var closed = false
 
-    /// `output` hears what the commands and the player's notices say when no face takes it over
-    /// (a face sets `commands.output` to itself).
+    /// `say` hears what the commands and the player's notices say when no face takes it over (a
+    /// face sets `commands.output` to itself). `clock` is what the player's timers run on (the
+    /// tests' own in tests).
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
-                lock: PlayerLock? = nil, say: any CommandOutput = StandardLines()) {
+                clock: any PlayerClock = MonotonicClock(), lock: PlayerLock? = nil, say: any CommandOutput = StandardLines()) {
         let (stream, inputs) = AsyncStream.makeStream(of: ConsoleInput.self)
         self.stream = stream
         self.inputs = inputs
@@ -41,7 +42,7 @@ public final class PlayerService {
         self.decoders = decoders
         self.lock = lock
         player = PlayerController(library: library, decoders: decoders, outputs: outputs, output: output,
-                                  wake: { inputs.yield(.player($0)) })
+                                  clock: clock, wake: { inputs.yield(.player($0)) })
         commands = CommandRunner(library: library, decoders: decoders, player: player, output: say, inputs: inputs)
         player.onNotice = { [commands, player] notice in
             // A notice is one line, whatever its title holds.
