@@ -141,7 +141,7 @@ extension Repl {
             source = .lines(.standardInput)
         }
         let terminal = TerminalState()
-        let succeeded = await RemoteRepl.run(source, client: client, firstLine: firstLine)
+        let succeeded = await RemoteRepl.run(source, client: client, library: database, firstLine: firstLine)
         terminal.restore()
         if !succeeded { throw ExitCode.failure }
     }

@@ -48,9 +48,11 @@ import Testing
         #expect(RemoteRepl.check("", typed: true) == .send("toggle"))
         #expect(RemoteRepl.check("", typed: false) == .skip)
         #expect(RemoteRepl.check("play Dune; now", typed: false) == .refuse("now: on a line of its own, it shows the player's screen here"))
-        #expect(RemoteRepl.check("now", typed: true) == .playerScreen)
+        #expect(RemoteRepl.check("now", typed: true) == .screen(showingLibrary: false))
+        #expect(RemoteRepl.check("library", typed: true) == .screen(showingLibrary: true))
+        #expect(RemoteRepl.check("ls; library", typed: true) == .refuse("library: on a line of its own, it shows the library screen here"))
         #expect(RemoteRepl.check("art", typed: true)
-            == .refuse("art: this screen shows only on the player's own terminal; here 'now' shows the player, 'ls' the books"))
+            == .refuse("art: this screen shows only on the player's own terminal; here 'now' shows the player, 'library' the books"))
         #expect(RemoteRepl.check("seek +30", typed: true) == .send("seek +30"))
         // A line the tokenizer refuses goes to the player, which says why in its reply
         #expect(RemoteRepl.check("play \"Dune", typed: true) == .send("play \"Dune"))

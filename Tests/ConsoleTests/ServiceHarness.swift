@@ -56,10 +56,15 @@ final class ServiceHarness {
     /// Runs the service with `clients` each on a thread of its own, until every one of them is
     /// done; then the service is told to stop, saves and closes. What the clients found is
     /// theirs to keep and is checked after.
+    /// The service's task runs on a thread of its own (`ThreadExecutor`), not on the cooperative
+    /// pool, which other tests' blocking work may hold for minutes in a full run.
     func run(_ clients: [@Sendable (ServiceClient) -> Void]) async {
         let face = ClientsFace(clients: clients, output: output, broadcast: service.broadcast)
-        _ = await service.run(face)
+        let service = service
+        _ = await withTaskExecutorPreference(Self.executor) { await service.run(face) }
     }
+
+    private static let executor = ThreadExecutor(name: "abplayer.test-service")
 }
 
 /// A client of the service, as a control socket connection is: lines run in its own shelf and

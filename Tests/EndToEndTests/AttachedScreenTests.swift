@@ -23,7 +23,7 @@ import Testing
         // Then it shows the daemon's book, paused at its place, with the keys that work here
         let shown = screen.waitUntil { $0.contains("PAUSED") && $0.contains("Code") && $0.contains("book 0:05") }
         #expect(shown != nil, "\(screen.screen())\n\(daemon.log)")
-        #expect(shown.map { $0.contains("q back") && !$0.contains("L library") } == true, "\(shown ?? "")")
+        #expect(shown.map { $0.contains("q back") && $0.contains("L library") && !$0.contains("B bookmarks") } == true, "\(shown ?? "")")
         // and space plays it: the daemon plays, and the screen follows it
         try screen.send("Space")
         #expect(screen.waitUntil { $0.contains("PLAYING") } != nil, "\(screen.screen())\n\(daemon.log)")
@@ -49,5 +49,46 @@ import Testing
         #expect(daemon.stop() == 0, "\(daemon.log)")
         #expect(screen.waitUntil { $0.contains("abplayer: the player stopped") && $0.contains("CLIENT-EXIT 1") } != nil,
                 "\(screen.screen())")
+    }
+
+    @Test func libraryInASecondTerminalBrowsesTheBooksAndEnterPlaysOneOnTheDaemon() throws {
+        // Given a library of two books, Code (listened to before) and Echo on the shelf Talks,
+        // and a daemon on it (Code ready, paused)
+        let fixture = try ControlFixture("library-attached", seconds: 90)
+        defer { fixture.cleanUp() }
+        let echo = fixture.abplayer.home.appending(path: "Echo")
+        try FileManager.default.createDirectory(at: echo, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 91, vbr: false), to: echo.appending(path: "01.mp3"))
+        _ = try fixture.abplayer.run(["import", "--library", fixture.library, "--shelf", "Talks", echo.path]).requireSuccess()
+        _ = try fixture.abplayer.run(["-c", "play Code; seek 0:05", "--output", "null", "--library", fixture.library]).requireSuccess()
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+
+        // When `abplayer library` runs in another terminal
+        let screen = try TmuxTerminal(fixture.abplayer, name: "library-attached", arguments: ["library", "--library", fixture.library],
+                                      environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
+                                      columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+        defer { screen.stop() }
+        // Then it shows both books and the shelf, Code marked as the daemon's
+        let shown = screen.waitUntil { $0.contains("2 books") && $0.contains("Talks (1)") && $0.contains("▶ Code") && $0.contains("Echo") }
+        #expect(shown != nil, "\(screen.screen())\n\(daemon.log)")
+
+        // When Echo is chosen and Enter pressed
+        try screen.send("Down", "Enter")
+        // Then the daemon plays Echo, and the screen turns to the attached player screen showing it
+        #expect(try fixture.status(within: 20) { $0.book == "Echo" && $0.state == "playing" } != nil, "\(daemon.log)")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Echo") && $0.contains("L library") } != nil, "\(screen.screen())")
+
+        // When L opens the library again, it marks Echo as playing; q goes back to the player,
+        // and q again to this terminal's prompt, the daemon playing on
+        try screen.send("L")
+        #expect(screen.waitUntil { $0.contains("▶ Echo") && $0.contains("Talks (1)") } != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { $0.contains("PLAYING") && $0.contains("Echo") && !$0.contains("Talks (1)") } != nil, "\(screen.screen())")
+        try screen.send("q")
+        #expect(screen.waitUntil { $0.contains("abplayer />") && !$0.contains("PLAYING") } != nil, "\(screen.screen())")
+        #expect(try fixture.status().book == "Echo")
+        #expect(try fixture.status().state == "playing")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 }

@@ -17,7 +17,8 @@ public protocol ScreenFace: AnyObject {
 
 extension CommandRunner {
     func show(_ command: ScreenCommand) throws {
-        let face = screens.flatMap { $0.showsScreens ? $0 : nil }
+        // A socket client's line never opens a screen on the player's terminal: it gets the lines.
+        let face = capture == nil ? screens.flatMap { $0.showsScreens ? $0 : nil } : nil
         switch command {
         case .now:
             // Nothing loaded: carry on with the book listened to last.

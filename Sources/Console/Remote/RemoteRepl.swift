@@ -1,16 +1,17 @@
 import Foundation
+public import Library
 import Player
 import StandardStreams
 
 /// The REPL of a second `abplayer` on a library whose player already runs: every line goes
 /// through the control socket and the answers are printed as the REPL prints them; `now` shows
-/// the player screen attached to it (`RemotePlayerScreen`). It never opens an engine or writes a
+/// the player screen attached to it, `library` the library screen (`AttachedScreen`). It never opens an engine or writes a
 /// position.
 public enum RemoteRepl {
     /// Runs `source`'s lines against the player behind `client` until the input ends, `quit`
     /// (which leaves the player running) or the player stops. Returns whether every line
     /// succeeded.
-    public static func run(_ source: ReplInput, client: ControlClient, firstLine: String? = nil) async -> Bool {
+    public static func run(_ source: ReplInput, client: ControlClient, library: LibraryDatabase, firstLine: String? = nil) async -> Bool {
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
@@ -31,7 +32,7 @@ public enum RemoteRepl {
         let style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
         let resize = ScreenHost()
-        var screen: RemotePlayerScreen?
+        var screen: AttachedScreen?
         var succeeded = true
         loop: for await input in inputs {
             switch input {
@@ -43,12 +44,22 @@ public enum RemoteRepl {
                 case let .refuse(reason):
                     printError(reason)
                     succeeded = false
-                case .playerScreen where style.mode != .plain:
+                case let .screen(showingLibrary) where style.mode != .plain:
+                    do {
+                        screen = try AttachedScreen(commands: client, library: library, showingLibrary: showingLibrary,
+                                                    style: style, inputs: continuation)
+                    } catch {
+                        printError(TerminalText.visible("library: \(error)"))
+                        succeeded = false
+                        continue
+                    }
                     // Keys from here on (the reader switches after this line is done).
                     resize.watchResize { continuation.yield(.resize) }
-                    screen = RemotePlayerScreen(commands: client, style: style, inputs: continuation)
                     keyMode.isOn = true
-                case .playerScreen:
+                case .screen(showingLibrary: true):
+                    // No screen here (a pipe, TERM=dumb): the books, as the player's own `library` lists them.
+                    if send("library", to: client, succeeded: &succeeded) == .playerGone { return false }
+                case .screen(showingLibrary: false):
                     // No screen here (a pipe, TERM=dumb): one plain line, as the player's own `now` says.
                     if send("status --json", to: client, succeeded: &succeeded, plain: true) == .playerGone { return false }
                 case let .send(text):
@@ -105,8 +116,8 @@ public enum RemoteRepl {
 
     enum Check: Equatable {
         case send(String), skip, quit, refuse(String)
-        /// `now`: the player screen, attached to the player.
-        case playerScreen
+        /// `now` or `library`: the player's screen or the library's, attached to the player.
+        case screen(showingLibrary: Bool)
     }
 
     /// What to do with a line: `now` alone shows the player's screen here; the other screens
@@ -116,13 +127,16 @@ public enum RemoteRepl {
         guard let commands = try? Tokenizer.commands(in: line) else { return .send(line) }
         if commands.isEmpty { return typed ? .send("toggle") : .skip }
         let parsed = commands.map { try? Command(words: $0) }
-        if parsed == [.screen(.now)] { return .playerScreen }
+        if parsed == [.screen(.now)] { return .screen(showingLibrary: false) }
+        if parsed == [.screen(.library)] { return .screen(showingLibrary: true) }
         for (words, command) in zip(commands, parsed) {
             guard let command else { continue }
             if command == .quit { return .quit }
-            if command == .screen(.now) { return .refuse("now: on a line of its own, it shows the player's screen here") }
+            if command == .screen(.now) || command == .screen(.library) {
+                return .refuse("\(words[0]): on a line of its own, it shows the \(words[0] == "now" ? "player's" : "library") screen here")
+            }
             if case .screen = command {
-                return .refuse("\(words[0]): this screen shows only on the player's own terminal; here 'now' shows the player, 'ls' the books")
+                return .refuse("\(words[0]): this screen shows only on the player's own terminal; here 'now' shows the player, 'library' the books")
             }
         }
         return .send(line)

@@ -18,14 +18,11 @@ extension Console {
     /// for all of them, and none once they are known).
     func drawLibrary(_ browser: LibraryBrowser, on screen: FullScreen) {
         var browser = browser
-        let missing = browser.booksWithoutLength(height: LibraryScreenLayout.paneHeight(screen.size))
-        if !missing.isEmpty {
-            do {
-                browser.learn(try library.bookLengths(of: missing))
-                screen.view = .library(browser)
-            } catch {
-                screen.message = TerminalText.visible("library: \(error)")
-            }
+        do {
+            try browser.learnLengths(from: library, height: LibraryScreenLayout.paneHeight(screen.size))
+            screen.view = .library(browser)
+        } catch {
+            screen.message = TerminalText.visible("library: \(error)")
         }
         let status = player.status
         let playing = player.loadedBook.map { loaded in

@@ -110,6 +110,13 @@ struct LibraryBrowser {
         visibleBooks(height: height).map { books[listed[$0]].id }.filter { lengths[$0] == nil }
     }
 
+    /// Reads the lengths of the books coming into view (one query for all of them, none once
+    /// they are known).
+    mutating func learnLengths(from library: LibraryDatabase, height: Int) throws {
+        let missing = booksWithoutLength(height: height)
+        if !missing.isEmpty { learn(try library.bookLengths(of: missing)) }
+    }
+
     mutating func learn(_ read: [Int64: Double]) {
         lengths.merge(read) { _, new in new }
     }

@@ -17,7 +17,7 @@ struct PlayerScreenLayout {
     /// What a screen attached to a player over its control socket offers: every key that runs a
     /// command (`PlayerScreenKeys`); the views drawn from the library (cover, bookmarks, the
     /// library) are the player's own terminal's.
-    static let attachedKeys = keys.filter { !["B bookmarks", "a art", "L library"].contains($0) }
+    static let attachedKeys = keys.filter { !["B bookmarks", "a art"].contains($0) }
 
     /// The keys in lines of at most `columns` cells, whole keys only: on a narrow window they
     /// take two lines rather than lose the last ones (`q back` was cut off at 120 columns).
