@@ -7,6 +7,7 @@ import PlayerCore
 extension CommandRunner {
     /// Shows what a player command did, in the REPL's words.
     func show(_ outcome: PlayerOutcome) {
+        capture?.outcomes.append(TypedOutcome(outcome))
         switch outcome {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):

@@ -97,6 +97,25 @@ public final class CommandRunner {
         return outcome
     }
 
+    /// Runs one command given as words (a JSON request's): no tokenizer, no quoting.
+    func execute(words: [String]) -> Outcome {
+        let command: Command
+        do {
+            command = try Command(words: words)
+        } catch {
+            complain(error.description)
+            return .failed
+        }
+        if command == .quit { return .quit }
+        do {
+            try execute(command)
+            return .succeeded
+        } catch {
+            complain(TerminalText.visible("\(words[0]): \(error)"))
+            return .failed
+        }
+    }
+
     func execute(_ command: Command) throws {
         switch command {
         case let .help(topic): help(topic)
@@ -187,9 +206,10 @@ public final class CommandRunner {
 
     func status(json: Bool) throws {
         guard case let .status(status) = try player.perform(.status) else { return }
-        // A remote client gets the status as an object in its reply.
-        if json, let capture, capture.status == nil {
+        // A remote client gets the status as an object in its reply (a JSON request always).
+        if let capture, json || capture.typed, capture.status == nil {
             capture.status = status
+            capture.outcomes.append(TypedOutcome(.status(status)))
             return
         }
         if json { return sayExactly(status.json) }

@@ -157,7 +157,11 @@ public final class ControlSocketServer: Sendable {
                 subscribe(client, reader: reader)
                 return
             case let .command(text):
-                reply = run(text, in: shelf)
+                reply = run(.line(text), in: shelf)
+            case let .json(request):
+                reply = run(.words(request.words, id: request.id), in: shelf)
+            case let .refusedJSON(refusal):
+                reply = RemoteReply(ok: false, output: [], errors: [refusal.reason], outcomes: [], id: refusal.id)
             }
             guard UnixSocket.send(Self.encode(reply), to: client), !closing else { break }
         }
@@ -166,6 +170,9 @@ public final class ControlSocketServer: Sendable {
 
     enum Request: Equatable {
         case command(String)
+        /// A line that is a JSON object (`JSONRequest`).
+        case json(JSONRequest)
+        case refusedJSON(JSONRequest.Refusal)
         case subscribe
         case refused(String)
         /// Answered with this error, then the connection is closed.
@@ -185,14 +192,20 @@ public final class ControlSocketServer: Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return .refused("empty line: send a command, e.g. 'status --json' (or 'help')") }
         if trimmed == "subscribe" { return .subscribe }
+        if trimmed.hasPrefix("{") {
+            switch JSONRequest.parse(trimmed) {
+            case let .success(request): return .json(request)
+            case let .failure(refusal): return .refusedJSON(refusal)
+            }
+        }
         return .command(trimmed)
     }
 
-    /// Runs a line on the console's task and waits for its reply.
-    private func run(_ line: String, in shelf: ShelfLocation) -> RemoteReply {
+    /// Runs a line (or a JSON request's words) on the service's task and waits for its reply.
+    private func run(_ content: RemoteRequest.Content, in shelf: ShelfLocation) -> RemoteReply {
         let answer = Locked<RemoteReply?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        let request = RemoteRequest(line: line, shelf: shelf) { reply in
+        let request = RemoteRequest(content, shelf: shelf) { reply in
             answer.withLock { $0 = reply }
             answered.signal()
         }

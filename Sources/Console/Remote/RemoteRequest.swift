@@ -1,18 +1,28 @@
 public import Player
 
-/// A command line from a control socket client, run on the console's task exactly like a typed
+/// A command line from a control socket client, run on the service's task exactly like a typed
 /// line but in the client's own shelf; what the commands say comes back in the reply instead of
-/// on the terminal.
+/// on the terminal. Or one command as words (a JSON request), answered with typed outcomes too.
 public struct RemoteRequest: Sendable {
-    public let line: String
+    public enum Content: Sendable, Equatable {
+        case line(String)
+        /// A JSON request's command and arguments, as words, and its id.
+        case words([String], id: RequestID?)
+    }
+
+    public let content: Content
     /// The client's current shelf (`cd`, `ls`, relative names).
     public let shelf: ShelfLocation
     public let reply: @Sendable (RemoteReply) -> Void
 
-    public init(line: String, shelf: ShelfLocation, reply: @escaping @Sendable (RemoteReply) -> Void) {
-        self.line = line
+    public init(_ content: Content, shelf: ShelfLocation, reply: @escaping @Sendable (RemoteReply) -> Void) {
+        self.content = content
         self.shelf = shelf
         self.reply = reply
+    }
+
+    public init(line: String, shelf: ShelfLocation, reply: @escaping @Sendable (RemoteReply) -> Void) {
+        self.init(.line(line), shelf: shelf, reply: reply)
     }
 }
 
@@ -26,15 +36,23 @@ public struct RemoteReply: Codable, Equatable, Sendable {
     public var errors: [String]
     /// True when the line asked the player to quit.
     public var quit: Bool
-    /// The status asked for with `status --json`, as an object rather than a line of `output`.
+    /// The status asked for with `status --json` (or `status` in a JSON request), as an object
+    /// rather than a line of `output`.
     public var status: Status?
+    /// A JSON request's: what its command did, as data; absent in a line's reply.
+    public var outcomes: [TypedOutcome]?
+    /// A JSON request's id, as it came.
+    public var id: RequestID?
 
-    public init(ok: Bool, output: [String], errors: [String], quit: Bool = false, status: Status? = nil) {
+    public init(ok: Bool, output: [String], errors: [String], quit: Bool = false, status: Status? = nil,
+                outcomes: [TypedOutcome]? = nil, id: RequestID? = nil) {
         self.ok = ok
         self.output = output
         self.errors = errors
         self.quit = quit
         self.status = status
+        self.outcomes = outcomes
+        self.id = id
     }
 }
 
@@ -44,6 +62,11 @@ final class OutputCapture {
     var errors: [String] = []
     /// The first `status --json` of the line.
     var status: Status?
+    /// For a JSON request: what each command did, and its status always as an object.
+    let typed: Bool
+    var outcomes: [TypedOutcome] = []
+
+    init(typed: Bool = false) { self.typed = typed }
 
     /// A reply holds one line per entry, so text of several lines (`status`) is split.
     static func lines(_ text: String) -> [String] {

@@ -5,11 +5,20 @@ extension PlayerService {
     /// Runs a remote line like a typed one (never the empty-line toggle) in the client's shelf,
     /// capturing what it says into the client's reply.
     func perform(_ request: RemoteRequest) -> CommandRunner.Outcome {
-        let capture = OutputCapture()
-        let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(line: request.line) }
-        request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
-                                  quit: outcome == .quit, status: capture.status))
-        return outcome
+        switch request.content {
+        case let .line(line):
+            let capture = OutputCapture()
+            let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(line: line) }
+            request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
+                                      quit: outcome == .quit, status: capture.status))
+            return outcome
+        case let .words(words, id):
+            let capture = OutputCapture(typed: true)
+            let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(words: words) }
+            request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
+                                      quit: outcome == .quit, status: capture.status, outcomes: capture.outcomes, id: id))
+            return outcome
+        }
     }
 
     /// Runs a typed request (MPRIS); false when it asks the player to quit.
