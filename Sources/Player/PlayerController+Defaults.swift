@@ -103,7 +103,9 @@ extension PlayerController {
         case .skip: session.settings.ownSkipIntervalSeconds = nil
         case .silence: session.settings.ownSkipSilence = nil
         case .loudness:
-            return try loudness(.set(nil))
+            let (outcome, problem) = try loudness.perform(.set(nil), session: session)
+            if let problem { onNotice(problem) }
+            return outcome
         case .rewind, .sleep, .loudnessTarget:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }

@@ -15,7 +15,7 @@ public enum PlayerInput: Sendable {
     case syncFolderChanged
     /// An exchange with the sync folder ended.
     case syncExchanged(Result<SyncExchangeReport, SyncProblem>)
-    /// A book's loudness measured in the background (`PlayerController+Loudness.swift`).
+    /// A book's loudness measured in the background (`BookLoudness`).
     case loudnessMeasured(bookId: Int64, Result<LoudnessReading, LoudnessFailure>)
 }
 
@@ -45,8 +45,8 @@ public final class PlayerController {
     public var onNotice: (PlayerNotice) -> Void = { _ in }
     /// Sync through a shared folder, when the library has one.
     let sync: PlayerSync
-    /// The books whose loudness is being measured in the background.
-    var measuringLoudness: Set<Int64> = []
+    /// Evening out the loudness of the book loaded; measures in the background.
+    let loudness: BookLoudness
 
     /// What the player's timers run on (the tests' clock in tests).
     let clock: any PlayerClock
@@ -61,6 +61,7 @@ public final class PlayerController {
         self.wake = wake
         self.covers = CoverFiles(library: library, decoders: decoders)
         sync = PlayerSync(library: library, wake: wake)
+        loudness = BookLoudness(library: library, decoders: decoders, wake: wake)
     }
 
     /// Does what `command` asks, publishes the state, and says what it did.
@@ -99,7 +100,7 @@ public final class PlayerController {
         case .previousItem: return try previousItem()
         case let .chapter(target): return try chapter(target)
         case let .chapters(bookId): return try chapters(ofBook: bookId)
-        case let .editChapters(edit): return try editChapters(edit)
+        case let .editChapters(edit): return try ChapterEditor(library: library, session: session).edit(edit)
         case .undo: return try undo()
         case let .bookmark(note): return try bookmark(note: note)
         case let .bookmarks(bookId, all): return try bookmarks(ofBook: bookId, all: all)
@@ -121,7 +122,10 @@ public final class PlayerController {
         case let .shuffle(on): return try setShuffle(on)
         case let .rewind(setting): return try setRewind(setting)
         case let .sync(request): return try sync(request)
-        case let .loudness(command): return try loudness(command)
+        case let .loudness(command):
+            let (outcome, problem) = try loudness.perform(command, session: session)
+            if let problem { onNotice(problem) }
+            return outcome
         case let .stop(reason):
             guard let session else { return .done }
             let title = session.book.title
@@ -151,7 +155,7 @@ public final class PlayerController {
         case let .syncExchanged(result):
             syncExchanged(result)
         case let .loudnessMeasured(bookId, result):
-            loudnessMeasured(bookId: bookId, result)
+            loudness.measured(bookId: bookId, result, session: session).forEach(onNotice)
             publishState()
         }
     }

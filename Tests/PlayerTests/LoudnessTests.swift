@@ -112,7 +112,7 @@ import Testing
         try harness.perform(.play(bookId: ids[0]))
         // Then the stored gain applies at once, and nothing is measured again
         #expect(harness.status.loudnessGain == gain)
-        #expect(harness.controller.measuringLoudness.isEmpty)
+        #expect(harness.controller.loudness.measuring.isEmpty)
         #expect(await harness.run(until: { Self.ended(harness) }))
         #expect(Self.measured(harness) == 1)
         let measuredAgain: String? = try await DatabaseQueue(path: path).read { db in
@@ -176,7 +176,7 @@ import Testing
         // When it plays
         try harness.perform(.play(bookId: ids[0]))
         // Then it plays its first and last items to the end
-        #expect(await harness.run(until: { Self.ended(harness) && harness.controller.measuringLoudness.isEmpty }))
+        #expect(await harness.run(until: { Self.ended(harness) && harness.controller.loudness.measuring.isEmpty }))
         for item in [0, 2] {
             #expect(harness.events.contains { if case let .position(place) = $0 { place.item == item && place.frame > 44100 } else { false } })
         }
@@ -242,6 +242,6 @@ import Testing
         // and back to the default, the stored measure applies again without measuring
         try harness.perform(.loudness(.set(nil)))
         #expect(harness.status.loudnessGain == lower)
-        #expect(harness.controller.measuringLoudness.isEmpty)
+        #expect(harness.controller.loudness.measuring.isEmpty)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-public import Library
-public import Player
-public import PlayerCore
+import Library
+import Player
+import PlayerCore
 import Listening
 import StandardStreams
 

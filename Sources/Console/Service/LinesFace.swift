@@ -1,5 +1,5 @@
 import PathNames
-public import Player
+import Player
 public import Foundation
 
 /// Where the commands of a face with no terminal come from.

@@ -2,9 +2,14 @@ import Library
 import PlayerCore
 
 /// The listener's own chapters: made, renamed, removed, detected or dropped. They are kept in
-/// the library as the book's (the files are never written) and replace the files' chapters.
-extension PlayerController {
-    func editChapters(_ edit: ChapterEdit) throws -> PlayerOutcome {
+/// the library as the book's (the files are never written) and replace the files' chapters; the
+/// session loaded (when it is the book edited) takes them at once.
+struct ChapterEditor {
+    let library: LibraryDatabase
+    /// The book loaded, if any.
+    let session: PlayerSession?
+
+    func edit(_ edit: ChapterEdit) throws -> PlayerOutcome {
         switch edit {
         case let .add(seconds, title): return .chapterEdited(try addChapter(at: seconds, title: title))
         case let .rename(number, title):
@@ -65,6 +70,11 @@ extension PlayerController {
 
     /// The chapter list as it stands, to be edited and stored whole: the listener's own, or on a
     /// first edit the files' (a file of a many-file book standing as a chapter included).
+    private func playing() throws -> PlayerSession {
+        guard let session else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+        return session
+    }
+
     private static func starts(of timeline: BookTimeline) -> [UserChapterStart] {
         timeline.chapters.compactMap { chapter in
             timeline.items[chapter.item].mediaId.map { UserChapterStart(mediaId: $0, frame: chapter.startFrame, title: chapter.title) }

@@ -3,13 +3,28 @@ import Library
 import Listening
 import PlayerCore
 
-/// Evening out loudness: the book loaded gets its stored measure's gain at once, or is measured
-/// on a thread of its own (never on the audio thread nor the controller's: a 10-hour book takes a
-/// while) and gets the gain, with the engine's half-second ramp, when the measure arrives as a
-/// `PlayerInput`.
-extension PlayerController {
+/// Evening out loudness, for the player controller: the book loaded gets its stored measure's
+/// gain at once, or is measured on a thread of its own (never on the audio thread nor the
+/// controller's: a 10-hour book takes a while) and gets the gain, with the engine's half-second
+/// ramp, when the measure arrives back through `wake`. Owns which books are being measured; the
+/// controller passes the session it has loaded.
+final class BookLoudness {
+    private let library: LibraryDatabase
+    private let decoders: any DecoderOpener
+    private let wake: @Sendable (PlayerInput) -> Void
+    /// The books whose loudness is being measured in the background.
+    private(set) var measuring: Set<Int64> = []
+
+    init(library: LibraryDatabase, decoders: any DecoderOpener, wake: @escaping @Sendable (PlayerInput) -> Void) {
+        self.library = library
+        self.decoders = decoders
+        self.wake = wake
+    }
+
     /// A new or changed session's loudness: off, the stored measure's gain, or a measure started.
-    func applyLoudness(_ session: PlayerSession) {
+    /// Returns a problem to say, when a measure could not start.
+    @discardableResult
+    func apply(to session: PlayerSession) -> PlayerNotice? {
         // Unreadable preferences are no reason to refuse to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
         let stored = try? library.loudness(ofBook: session.book.id!)
@@ -19,33 +34,34 @@ extension PlayerController {
         guard Loudness.isOn(session.settings, preferences) else {
             session.loudness = .off
             session.engine.setLoudnessGain(decibels: 0)
-            return
+            return nil
         }
         let target = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
         if let reading = stored {
             let gain = Loudness.gain(for: reading, target: target)
             session.loudness = .measured(reading, gain: gain)
             session.engine.setLoudnessGain(decibels: gain)
-            return
+            return nil
         }
-        if case .failed = session.loudness { return }
+        if case .failed = session.loudness { return nil }
         session.engine.setLoudnessGain(decibels: 0)
         session.loudness = .measuring
-        measureLoudness(ofBook: session.book.id!)
+        return measure(bookId: session.book.id!)
     }
 
     /// Measures a book in the background (once at a time per book); the result comes back
-    /// through `wake` as `.loudnessMeasured`, stored in the library first.
-    func measureLoudness(ofBook bookId: Int64) {
-        guard !measuringLoudness.contains(bookId) else { return }
+    /// through `wake` as `.loudnessMeasured`, stored in the library first. Returns a problem to
+    /// say when the book's items cannot be read.
+    @discardableResult
+    func measure(bookId: Int64) -> PlayerNotice? {
+        guard !measuring.contains(bookId) else { return nil }
         let media: [Media]
         do {
             media = try library.items(ofBook: bookId)
         } catch {
-            onNotice(.problem("loudness: \(error)"))
-            return
+            return .problem("loudness: \(error)")
         }
-        measuringLoudness.insert(bookId)
+        measuring.insert(bookId)
         let meter = LoudnessMeter(decoders: decoders)
         let library = library
         let wake = wake
@@ -72,45 +88,52 @@ extension PlayerController {
         thread.name = "abplayer loudness"
         thread.qualityOfService = .background
         thread.start()
+        return nil
     }
 
-    /// A measure arrived: said, and applied when its book is loaded.
-    func loudnessMeasured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>) {
-        measuringLoudness.remove(bookId)
-        let title = session?.book.id == bookId ? session?.book.title : (try? library.book(matching: "#\(bookId)"))?.title
+    /// A measure arrived: applied when its book is loaded (`session`); returns what to say.
+    func measured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>, session: PlayerSession?) -> [PlayerNotice] {
+        measuring.remove(bookId)
+        let loaded = session.flatMap { $0.book.id == bookId ? $0 : nil }
+        let title = loaded?.book.title ?? (try? library.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
-            onNotice(.problem("loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded"))
-            if let session, session.book.id == bookId, session.loudness != .off { session.loudness = .failed(failure.description) }
+            if let loaded, loaded.loudness != .off { loaded.loudness = .failed(failure.description) }
+            return [.problem("loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded")]
         case .success:
-            if let session, session.book.id == bookId {
-                if case .failed = session.loudness { session.loudness = .measuring }
-                applyLoudness(session)
+            var notices: [PlayerNotice] = []
+            if let loaded {
+                if case .failed = loaded.loudness { loaded.loudness = .measuring }
+                notices += [apply(to: loaded)].compactMap { $0 }
             }
-            if let report = try? loudnessReport(ofBook: bookId) { onNotice(.loudnessMeasured(report)) }
+            if let report = try? report(ofBook: bookId, session: session) { notices.append(.loudnessMeasured(report)) }
+            return notices
         }
     }
 
-    func loudness(_ command: LoudnessCommand) throws -> PlayerOutcome {
+    /// `loudness [on | off | default | measure [BOOK]]` (`session`: the book loaded).
+    func perform(_ command: LoudnessCommand, session: PlayerSession?) throws -> (PlayerOutcome, PlayerNotice?) {
+        let nothingPlaying = PlayerError("nothing is playing: 'play BOOK' first")
         switch command {
         case .show:
-            return .loudness(try loudnessReport(ofBook: try playing().book.id!))
+            guard let session else { throw nothingPlaying }
+            return (.loudness(try report(ofBook: session.book.id!, session: session)), nil)
         case let .set(on):
-            let session = try playing()
+            guard let session else { throw nothingPlaying }
             session.settings.loudness = on
             try library.saveSettings(session.settings)
-            applyLoudness(session)
-            return .loudness(try loudnessReport(ofBook: session.book.id!))
+            let problem = apply(to: session)
+            return (.loudness(try report(ofBook: session.book.id!, session: session)), problem)
         case let .measure(bookId):
             guard let id = bookId ?? session?.book.id else { throw PlayerError("nothing is playing: 'loudness measure BOOK' names one") }
             if let session, session.book.id == id, session.loudness != .off { session.loudness = .measuring }
-            measureLoudness(ofBook: id)
-            return .loudness(try loudnessReport(ofBook: id, measuring: true))
+            let problem = measure(bookId: id)
+            return (.loudness(try report(ofBook: id, session: session, measuring: true)), problem)
         }
     }
 
     /// What `loudness` says of a book: the loaded one's state, or another's stored measure.
-    func loudnessReport(ofBook bookId: Int64, measuring: Bool = false) throws -> LoudnessReport {
+    func report(ofBook bookId: Int64, session: PlayerSession?, measuring measuringNow: Bool = false) throws -> LoudnessReport {
         let preferences = try library.playerPreferences()
         let settings = try library.settings(ofBook: bookId)
         let target = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
@@ -118,7 +141,7 @@ extension PlayerController {
         let state: LoudnessState
         if !Loudness.isOn(settings, preferences) {
             state = .off
-        } else if measuring || measuringLoudness.contains(bookId) {
+        } else if measuringNow || measuring.contains(bookId) {
             state = .measuring
         } else if let session, session.book.id == bookId {
             state = session.loudness
@@ -128,5 +151,12 @@ extension PlayerController {
             state = .notMeasured
         }
         return LoudnessReport(book: title, state: state, source: settings.loudness == nil ? "default" : "book", targetLUFS: target)
+    }
+}
+
+extension PlayerController {
+    /// The loaded session's loudness (`BookLoudness.apply`), its problem said.
+    func applyLoudness(_ session: PlayerSession) {
+        if let problem = loudness.apply(to: session) { onNotice(problem) }
     }
 }
