@@ -1,4 +1,4 @@
-public import Library
+import Library
 import PlayerCore
 
 /// A change to the library that may touch the book loaded, as a front end's library command

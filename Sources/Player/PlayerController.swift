@@ -102,11 +102,8 @@ public final class PlayerController {
         case let .chapters(bookId): return try chapters(ofBook: bookId)
         case let .editChapters(edit): return try ChapterEditor(library: library, session: session).edit(edit)
         case .undo: return try undo()
-        case let .bookmark(note): return try bookmark(note: note)
-        case let .bookmarks(bookId, all): return try bookmarks(ofBook: bookId, all: all)
-        case let .gotoBookmark(id): return try gotoBookmark(id)
-        case let .removeBookmark(id): return try removeBookmark(id)
-        case let .noteBookmark(id, note): return try noteBookmark(id, note: note)
+        case .bookmark, .bookmarks, .gotoBookmark, .removeBookmark, .noteBookmark:
+            return try BookmarkCommands(library: library, session: session).perform(command)!
         case let .defaults(command): return try defaults(command)
         case let .useDefault(setting): return try useDefault(setting)
         case let .speed(speed): return try setSpeed(speed)

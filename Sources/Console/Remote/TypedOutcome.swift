@@ -1,4 +1,4 @@
-public import Player
+import Player
 import Library
 
 /// What a command did, as data: the reply to a JSON request carries one per command run

@@ -2,8 +2,28 @@ import Library
 import PlayerCore
 
 /// Bookmarks: making one, listing them, going to one (an undo point like any jump), removing
-/// one and changing its note.
-extension PlayerController {
+/// one and changing its note; in the book loaded (`session`) or any book of the library.
+struct BookmarkCommands {
+    let library: LibraryDatabase
+    /// The book loaded, if any.
+    let session: PlayerSession?
+
+    func perform(_ command: PlayerCommand) throws -> PlayerOutcome? {
+        switch command {
+        case let .bookmark(note): try bookmark(note: note)
+        case let .bookmarks(bookId, all): try bookmarks(ofBook: bookId, all: all)
+        case let .gotoBookmark(id): try gotoBookmark(id)
+        case let .removeBookmark(id): try removeBookmark(id)
+        case let .noteBookmark(id, note): try noteBookmark(id, note: note)
+        default: nil
+        }
+    }
+
+    private func playing() throws -> PlayerSession {
+        guard let session else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+        return session
+    }
+
     func bookmark(note: String?) throws -> PlayerOutcome {
         let session = try playing()
         let here = session.position
