@@ -116,15 +116,4 @@ extension PlayerController {
         if setting == .silence { return try skipSilenceOutcome(session) }
         return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
     }
-
-    /// A book starting with a sleep default set, its own (`book settings --sleep-timer`) or else
-    /// the listener's (`set sleep`), gets its timer armed (the front end says so with the started
-    /// line: the status shows it).
-    func armDefaultSleepTimer(_ session: PlayerSession) {
-        // Unreadable preferences are no reason to refuse to play: no timer then.
-        guard let seconds = session.settings.sleepTimerSeconds ?? (try? library.playerPreferences())?.defaultSleepSeconds
-        else { return }
-        session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: session.engine.state == .playing)
-        scheduleSleepWakeUp(session)
-    }
 }

@@ -51,6 +51,9 @@ public final class PlayerController {
     /// What the player's timers run on (the tests' clock in tests).
     let clock: any PlayerClock
 
+    /// The sleep timer of the book loaded, acted on.
+    var sleepControl: SleepControl { SleepControl(library: library, clock: clock, wake: wake) }
+
     public init(library: LibraryDatabase, decoders: any DecoderOpener, outputs: Outputs, output: String?,
                 clock: any PlayerClock = MonotonicClock(), wake: @escaping @Sendable (PlayerInput) -> Void) {
         self.library = library
@@ -113,7 +116,7 @@ public final class PlayerController {
         case let .skipSilence(setting): return try skipSilence(setting)
         case let .output(name): return try switchOutput(to: name)
         case .status: return .status(try currentStatus())
-        case let .sleep(sleep): return try self.sleep(sleep)
+        case let .sleep(sleep): return try sleepControl.perform(sleep, session: session)
         case let .queue(queue): return try self.queue(queue)
         case let .repeatMode(mode): return try setRepeat(mode)
         case let .shuffle(on): return try setShuffle(on)
@@ -141,11 +144,11 @@ public final class PlayerController {
             guard generation == self.generation, let session, let event = session.numbering.current(sentEvent) else { return }
             session.follow(event)
             if let notice = notice(for: event, of: session) { onNotice(notice) }
-            sleepTimerHandle(event, of: session)
+            sleepControl.handle(event, of: session).forEach(onNotice)
             if case .ended = event { bookEnded(session) }
             publishState(after: event)
         case let .sleepTimerDue(generation):
-            sleepTimerDue(generation: generation)
+            sleepControl.due(generation: generation, session: session)
             publishState()
         case .syncFolderChanged:
             sync.exchangeInBackground(playing: session?.book.id)
@@ -236,7 +239,7 @@ public final class PlayerController {
             onNotice(.rewound(seconds: back))
         }
         session.play()
-        armDefaultSleepTimer(session)
+        sleepControl.armDefault(session)
         // Said as a start is (with the output it goes to, and the sleep default it armed).
         onNotice(.started(book: session.book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                           itemCount: session.timeline.items.count, output: session.outputName))
@@ -308,7 +311,7 @@ public final class PlayerController {
             onNotice(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)
-        armDefaultSleepTimer(session)
+        sleepControl.armDefault(session)
         return .started(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                         itemCount: media.count, output: outputName)
     }
@@ -375,7 +378,7 @@ public final class PlayerController {
             if case let .started(book, seconds, item, count, output) = try load(next) {
                 if let countdown, let started = self.session {
                     started.sleepTimer.set(.duration(set: countdown.set), seconds: countdown.left, playing: started.engine.state == .playing)
-                    scheduleSleepWakeUp(started)
+                    sleepControl.scheduleSleepWakeUp(started)
                 }
                 onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
             }

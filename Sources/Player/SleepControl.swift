@@ -2,10 +2,20 @@ import Foundation
 import Library
 import PlayerCore
 
-/// The sleep timer: `sleep ...`, its countdown's wake-up, and the engine's fade reports.
-extension PlayerController {
-    func sleep(_ command: SleepCommand) throws -> PlayerOutcome {
-        let session = try playing()
+/// The sleep timer of the book loaded: `sleep ...`, its countdown's wake-up (on the player's
+/// clock, back through `wake`), and the engine's fade reports. The timer's state is the
+/// session's (`PlayerSession.sleepTimer`); this is what acts on it.
+struct SleepControl {
+    let library: LibraryDatabase
+    let clock: any PlayerClock
+    let wake: @Sendable (PlayerInput) -> Void
+
+    func perform(_ command: SleepCommand, session: PlayerSession?) throws -> PlayerOutcome {
+        guard let session else { throw PlayerError("nothing is playing: 'play BOOK' first") }
+        return try sleep(command, session)
+    }
+
+    private func sleep(_ command: SleepCommand, _ session: PlayerSession) throws -> PlayerOutcome {
         let playing = session.state == .playing
         switch command {
         case .show:
@@ -29,7 +39,7 @@ extension PlayerController {
             stopFade(session)
             session.sleepTimer.set(.off, playing: playing)
         case .cycle:
-            return try sleep(nextInCycle(session.sleepTimer.mode))
+            return try sleep(nextInCycle(session.sleepTimer.mode), session)
         }
         scheduleSleepWakeUp(session)
         return .sleepTimer(session.sleepTimer.description)
@@ -73,7 +83,16 @@ extension PlayerController {
         session.engine.setPausePoint(point, fadeSeconds: SleepTimer.fadeSeconds)
     }
 
-    /// While a duration counts down, a task wakes the console when the fade must start.
+    /// Arms the book's sleep default, or else the listener's (`set sleep`), as a book starts.
+    func armDefault(_ session: PlayerSession) {
+        // Unreadable preferences are no reason to refuse to play: no timer then.
+        guard let seconds = session.settings.sleepTimerSeconds ?? (try? library.playerPreferences())?.defaultSleepSeconds
+        else { return }
+        session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: session.engine.state == .playing)
+        scheduleSleepWakeUp(session)
+    }
+
+    /// While a duration counts down, a task wakes the player when the fade must start.
     func scheduleSleepWakeUp(_ session: PlayerSession) {
         guard case .duration = session.sleepTimer.mode, session.sleepTimer.isCounting else { return }
         let delay = max(.zero, session.sleepTimer.remaining() - .seconds(SleepTimer.fadeSeconds))
@@ -84,7 +103,7 @@ extension PlayerController {
 
     /// The wake-up came: fade out over what is left (10 s, or less when set shorter), or sleep on
     /// when it came early.
-    func sleepTimerDue(generation: Int) {
+    func due(generation: Int, session: PlayerSession?) {
         guard let session, generation == session.sleepTimer.generation, session.sleepTimer.isCounting else { return }
         let left = session.sleepTimer.remaining().seconds
         if left > SleepTimer.fadeSeconds + 0.05 {
@@ -98,7 +117,9 @@ extension PlayerController {
 
     /// Reacts to the engine's events for the sleep timer: the countdown runs only while playing,
     /// a fade that went to silence leaves a bookmark, a cancelled one turns the timer off.
-    func sleepTimerHandle(_ event: PlaybackEvent, of session: PlayerSession) {
+    /// Returns what to say.
+    func handle(_ event: PlaybackEvent, of session: PlayerSession) -> [PlayerNotice] {
+        var notices: [PlayerNotice] = []
         switch event {
         case let .stateChanged(state):
             session.sleepTimer.playing(state == .playing)
@@ -109,19 +130,19 @@ extension PlayerController {
             do {
                 try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
             } catch {
-                onNotice(.problem("sleep timer: bookmarking \(session.book.title): \(error)"))
+                notices.append(.problem("sleep timer: bookmarking \(session.book.title): \(error)"))
             }
-            onNotice(.sleepPaused(at: session.timeline.bookSeconds(place)))
+            notices.append(.sleepPaused(at: session.timeline.bookSeconds(place)))
         case .fadeCancelled:
             if session.sleepTimer.expectedCancels > 0 {
                 session.sleepTimer.expectedCancels -= 1
-                return
+            } else if session.sleepTimer.mode != .off {
+                session.sleepTimer.set(.off, playing: false)
+                notices.append(.sleepTimerOff)
             }
-            guard session.sleepTimer.mode != .off else { return }
-            session.sleepTimer.set(.off, playing: false)
-            onNotice(.sleepTimerOff)
         default:
             break
         }
+        return notices
     }
 }
