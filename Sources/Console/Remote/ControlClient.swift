@@ -3,7 +3,7 @@ import Foundation
 /// A connection to a running player's control socket (`abplayer remote`, a client REPL).
 public final class ControlClient {
     public let path: String
-    /// The connection (a screen shuts it down to end its reader's wait: `RemotePlayerScreen`).
+    /// The connection (a screen shuts it down to end its reader's wait: `AttachedScreen`).
     let descriptor: Int32
     private let reader: LineReader
 

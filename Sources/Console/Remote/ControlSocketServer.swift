@@ -2,9 +2,10 @@ public import Player
 import Foundation
 import Synchronization
 
-/// The control socket: a line protocol taking the REPL's commands, one JSON object answered per
+/// The control socket: a line protocol taking the REPL's commands (or, for programs, one command as a
+/// JSON object: `JSONRequest`), one JSON object answered per
 /// line, and `subscribe` for a stream of events. Each client has a thread of its own blocked in
-/// read(), so a slow or stuck client stalls only itself: the console's task never touches a
+/// read(), so a slow or stuck client stalls only itself: the service's task never touches a
 /// socket, it only runs the lines (`ConsoleInput.remote`) and calls back with the reply.
 ///
 /// Nothing a client does closes the socket for the others: at most `maximumClients` are served

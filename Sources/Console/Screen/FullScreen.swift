@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// A full screen while it shows: what it shows and its terminal. Owned by the console's task.
+/// A full screen while it shows: what it shows and its terminal. Owned by the service's task (the REPL's face).
 final class FullScreen {
     enum View {
         case player

@@ -28,7 +28,7 @@ public enum ConsoleInput: Sendable {
     /// A `chapters detect` running beside the REPL ended.
     case chaptersDetected(ChapterDetectionRequest, Result<ChapterDetector.Result, any Error>)
     /// The state of the player a client REPL's screen is attached to, from its control socket
-    /// (`RemotePlayerScreen`); nil when it has no book loaded.
+    /// (`AttachedScreen`); nil when it has no book loaded.
     case attachedStatus(Status?)
     /// That player closed the connection: it stopped.
     case attachedPlayerStopped
