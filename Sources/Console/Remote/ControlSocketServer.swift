@@ -63,8 +63,10 @@ public final class ControlSocketServer: Sendable {
         // Bound under a name of its own and renamed into place once it listens: between bind()
         // and listen() a connect is refused, and a client that found the socket then took it for
         // a stale one (seen beside stress-ng). Only the player holding the library's lock gets
-        // here, so the name is never another's. (A path too long for the suffix is bound in place.)
-        let staging = path.utf8.count + 4 <= UnixSocket.maximumPathLength ? path + ".new" : path
+        // here, so the name is never another's; hidden, so that nothing looking for the socket
+        // finds it first. (A path too long for the extra characters is bound in place.)
+        let hidden = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent + ".new"
+        let staging = hidden.utf8.count <= UnixSocket.maximumPathLength ? hidden : path
         if staging != path { unlink(staging) }
         let bound = try UnixSocket.withAddress(staging) { bind(listener, $0, $1) }
         guard bound == 0, chmod(staging, 0o600) == 0, listen(listener, 64) == 0, rename(staging, path) == 0 else {
