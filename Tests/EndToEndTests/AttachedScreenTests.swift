@@ -89,6 +89,10 @@ import Testing
         #expect(screen.waitUntil { $0.contains("abplayer />") && !$0.contains("PLAYING") } != nil, "\(screen.screen())")
         #expect(try fixture.status().book == "Echo")
         #expect(try fixture.status().state == "playing")
+        // and `quit` there leaves the client (its shell then waits for a line, which the
+        // terminal's stop ends: a tmux server left waiting otherwise outlived the run)
+        try screen.send("quit", "Enter")
+        #expect(screen.waitFor("CLIENT-EXIT 0") != nil, "\(screen.screen())")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 }
