@@ -20,14 +20,7 @@ public enum RemoteRepl {
             TerminalReader(completer: completer, historyPath: historyPath, notices: Notices(), keyMode: keyMode,
                            lineDone: lineDone, location: ShelfLocation()).start(into: continuation, firstLine: firstLine)
         case let .lines(lines):
-            if let firstLine { continuation.yield(.line(firstLine)) }
-            switch lines {
-            case let .script(text):
-                continuation.yield(.line(text))
-                continuation.yield(.endOfInput)
-            case .standardInput: LinesFace.readStandardInput(into: continuation)
-            case .remoteOnly: continuation.yield(.endOfInput)
-            }
+            lines.feed(into: continuation, firstLine: firstLine)
         }
         let style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)

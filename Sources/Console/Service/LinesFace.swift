@@ -13,6 +13,22 @@ public enum LineSource: Sendable {
     case remoteOnly
 }
 
+extension LineSource {
+    /// Feeds the lines to `inputs` (`firstLine` before them), `.endOfInput` after the last; a
+    /// daemon's (`remoteOnly`) never end. For the player's `LinesFace` and a client REPL alike.
+    func feed(into inputs: AsyncStream<ConsoleInput>.Continuation, firstLine: String?) {
+        if let firstLine { inputs.yield(.line(firstLine)) }
+        switch self {
+        case .remoteOnly: break
+        case let .script(text):
+            inputs.yield(.line(text))
+            inputs.yield(.endOfInput)
+        case .standardInput:
+            LinesFace.readStandardInput(into: inputs)
+        }
+    }
+}
+
 /// A face with no terminal: a `-c` script, commands piped in, or a daemon's nothing. Its lines
 /// run through the service's command grammar; what they say goes to standard output and error.
 /// It ends at the end of its lines (a daemon's never end).
@@ -32,15 +48,7 @@ public final class LinesFace: PlayerFace {
     }
 
     public func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {
-        if let firstLine { inputs.yield(.line(firstLine)) }
-        switch source {
-        case .remoteOnly: break
-        case let .script(text):
-            inputs.yield(.line(text))
-            inputs.yield(.endOfInput)
-        case .standardInput:
-            LinesFace.readStandardInput(into: inputs)
-        }
+        source.feed(into: inputs, firstLine: firstLine)
     }
 
     public func handle(_ input: ConsoleInput) -> FaceVerdict {
