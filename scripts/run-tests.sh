@@ -92,6 +92,11 @@ for dir in $(find /tmp -maxdepth 1 -newer "$marker" -name 'abp-*' -type d 2>/dev
     [ -s "$dir/dbus.pid" ] && "$harness/stop-dbus.sh" "$dir" >/dev/null 2>&1
     [ -s "$dir/syncthing.pid" ] && "$harness/stop-syncthing.sh" "$dir" >/dev/null 2>&1
 done
+# A test's tmux server (its socket in the test's folder) that outlived the test is killed: one
+# whose pane waited at a prompt ignored kill-server and SIGTERM.
+for dir in $(find /tmp -maxdepth 1 -newer "$marker" -name 'abplayer-test-*' -type d 2>/dev/null); do
+    pkill -KILL -f "^tmux -S $dir/" 2>/dev/null
+done
 
 find /tmp -maxdepth 1 -newer "$marker" \( -name 'abp-*' -o -name 'abpc-*' -o -name 'abplayer-test-*' \
     -o -name 'abplayer-fixtures-*' \) -exec rm -rf {} + 2>/dev/null

@@ -6,6 +6,8 @@ import Testing
 /// window of the given size, typed into with send-keys and read with capture-pane.
 struct TmuxTerminal {
     let socket: String
+    /// The tmux server's process, to end it for certain at stop.
+    let serverPID: pid_t?
 
     /// `then`: a shell command run in the window after abplayer ends (to see what a shell's
     /// prompt would see). `wrapper`: a program run as the window's command with abplayer's path
@@ -29,6 +31,8 @@ struct TmuxTerminal {
         let script = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; "#
             + "exec \(tmuxCommand) >/dev/null 2>&1 </dev/null"
         _ = try Command.run("/bin/bash", ["-c", script], timeout: 30).requireSuccess()
+        serverPID = (try? Command.run("tmux", ["-S", socket, "display-message", "-p", "#{pid}"], timeout: 30))
+            .flatMap { pid_t($0.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     @discardableResult
@@ -80,7 +84,8 @@ struct TmuxTerminal {
 
     /// Leaves a full screen (q), then Ctrl-D on an empty line quits abplayer, which ends the
     /// session and the server (kill-server alone left abplayer running here, though SIGHUP
-    /// itself ends it).
+    /// itself ends it). A server still there after kill-server is killed: one such server, its
+    /// pane's shell waiting at a prompt, ignored kill-server and SIGTERM and outlived the run.
     func stop() {
         _ = try? tmux(["send-keys", "q"])
         _ = try? tmux(["send-keys", "C-u", "C-d"])
@@ -90,5 +95,9 @@ struct TmuxTerminal {
             Thread.sleep(forTimeInterval: 0.1)
         }
         _ = try? tmux(["kill-server"])
+        guard let serverPID else { return }
+        let killed = clock.now
+        while kill(serverPID, 0) == 0, (clock.now - killed).seconds < 5 { Thread.sleep(forTimeInterval: 0.1) }
+        if kill(serverPID, 0) == 0 { kill(serverPID, SIGKILL) }
     }
 }
