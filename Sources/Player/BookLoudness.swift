@@ -153,10 +153,3 @@ final class BookLoudness {
         return LoudnessReport(book: title, state: state, source: settings.loudness == nil ? "default" : "book", targetLUFS: target)
     }
 }
-
-extension PlayerController {
-    /// The loaded session's loudness (`BookLoudness.apply`), its problem said.
-    func applyLoudness(_ session: PlayerSession) {
-        if let problem = loudness.apply(to: session) { onNotice(problem) }
-    }
-}

@@ -3,22 +3,6 @@ public import Library
 import Listening
 public import PlayerCore
 
-/// What the controller reacts to on its owner's task besides commands: the engine's events and
-/// the sleep timer's wake-up. The controller posts them through `wake`; the owner hands them
-/// back to `handle(_:)` on the task that sends commands, so nothing in here is shared.
-public enum PlayerInput: Sendable {
-    /// `generation` says which engine sent it: events of a book no longer played are dropped.
-    case engine(PlaybackEvent, generation: Int)
-    /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
-    case sleepTimerDue(generation: Int)
-    /// Another device's journal in the sync folder changed.
-    case syncFolderChanged
-    /// An exchange with the sync folder ended.
-    case syncExchanged(Result<SyncExchangeReport, SyncProblem>)
-    /// A book's loudness measured in the background (`BookLoudness`).
-    case loudnessMeasured(bookId: Int64, Result<LoudnessReading, LoudnessFailure>)
-}
-
 /// What playing a book means, with no user interface: loading a book at its saved place,
 /// navigation, chapters, the play order (repeat, one shuffle), the queue, the sleep timer,
 /// auto-rewind, per-book settings, saving positions, automatic bookmarks and undo.
@@ -73,7 +57,7 @@ public final class PlayerController {
         defer { publishState() }
         do {
             let placeBefore = session?.position
-            defer { syncAfter(command, placeBefore: placeBefore) }
+            defer { sync.after(command, placeBefore: placeBefore, session: session, say: onNotice) }
             return try run(command)
         } catch let error as PlayerError {
             throw error
@@ -88,7 +72,7 @@ public final class PlayerController {
         case let .playUntil(bookId, end): return try load(try library.book(matching: "#\(bookId)"), end: end)
         case let .playItem(item):
             let session = try playing()
-            guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
+            guard session.timeline.items.indices.contains(item) else { throw Navigation.itemRangeError(session) }
             session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
             try resume(session)
             return .moved(Place(session))
@@ -96,32 +80,30 @@ public final class PlayerController {
         case .toggle:
             let session = try playing()
             if session.state == .playing { session.pause() } else { try resume(session) }
-        case let .skip(forward, seconds): return try skip(forward: forward, seconds: seconds)
-        case let .seek(target): return try seek(target)
-        case let .goto(item, seconds): return try goto(item: item, seconds: seconds)
-        case .nextItem: return try nextItem()
-        case .previousItem: return try previousItem()
-        case let .chapter(target): return try chapter(target)
-        case let .chapters(bookId): return try chapters(ofBook: bookId)
+        case .skip, .seek, .goto, .nextItem, .previousItem, .chapter, .undo:
+            return try Navigation(library: library, session: playing()).perform(command)!
+        case let .chapters(bookId): return try ChapterList(library: library, session: session).list(ofBook: bookId)
         case let .editChapters(edit): return try ChapterEditor(library: library, session: session).edit(edit)
-        case .undo: return try undo()
         case .bookmark, .bookmarks, .gotoBookmark, .removeBookmark, .noteBookmark:
             return try BookmarkCommands(library: library, session: session).perform(command)!
-        case let .defaults(command): return try defaults(command)
-        case let .useDefault(setting): return try useDefault(setting)
-        case let .speed(speed): return try setSpeed(speed)
-        case let .volume(percent): return try setVolume(percent: percent)
-        case let .stepSpeed(step): return try stepSpeed(by: step)
-        case let .stepVolume(step): return try stepVolume(by: step)
-        case let .skipSilence(setting): return try skipSilence(setting)
+        case let .defaults(command):
+            let (outcome, problem) = try DefaultsControl(library: library, session: session, loudness: loudness).perform(command)
+            if let problem { onNotice(problem) }
+            return outcome
+        case .useDefault(.loudness):
+            let (outcome, problem) = try loudness.perform(.set(nil), session: playing())
+            if let problem { onNotice(problem) }
+            return outcome
+        case let .useDefault(setting): return try BookSettingsControl(library: library, session: playing()).useDefault(setting)
+        case .speed, .volume, .stepSpeed, .stepVolume, .repeatMode, .shuffle, .skipSilence:
+            return try BookSettingsControl(library: library, session: playing()).perform(command)!
         case let .output(name): return try switchOutput(to: name)
         case .status: return .status(try currentStatus())
         case let .sleep(sleep): return try sleepControl.perform(sleep, session: session)
-        case let .queue(queue): return try self.queue(queue)
-        case let .repeatMode(mode): return try setRepeat(mode)
-        case let .shuffle(on): return try setShuffle(on)
-        case let .rewind(setting): return try setRewind(setting)
-        case let .sync(request): return try sync(request)
+        case let .queue(queue): return try QueueCommands(library: library, loadedBookId: session?.book.id).perform(queue)
+        case let .rewind(setting):
+            return try DefaultsControl(library: library, session: session, loudness: loudness).setRewind(setting)
+        case let .sync(request): return try sync.perform(request, session: session, say: onNotice)
         case let .loudness(command):
             let (outcome, problem) = try loudness.perform(command, session: session)
             if let problem { onNotice(problem) }
@@ -153,7 +135,7 @@ public final class PlayerController {
         case .syncFolderChanged:
             sync.exchangeInBackground(playing: session?.book.id)
         case let .syncExchanged(result):
-            syncExchanged(result)
+            sync.exchanged(result, session: session, say: onNotice)
         case let .loudnessMeasured(bookId, result):
             loudness.measured(bookId: bookId, result, session: session).forEach(onNotice)
             publishState()
@@ -189,6 +171,11 @@ public final class PlayerController {
     /// Where the book loaded is, as exact numbers (item and frame); nil when nothing is loaded.
     public var position: PlaybackPosition? { session?.position }
 
+    /// Other devices' places in a book, as the last exchange found (for `status` and `ls`).
+    public func placesElsewhere(ofBook bookId: Int64) -> [SyncBookStatus.Place] {
+        sync.elsewhere[bookId]
+    }
+
     // MARK: Loading
 
     func playing() throws(PlayerError) -> PlayerSession {
@@ -209,7 +196,7 @@ public final class PlayerController {
     /// book: the queue's next book if one waits, else this one from its start.
     func resume(_ session: PlayerSession) throws {
         if let cued = session.cued { return playCued(session, savedAt: cued.savedAt) }
-        if jumpToSyncOfferOnStart(session) {
+        if sync.jumpToOfferOnStart(session, say: onNotice) {
             session.play()
             return
         }
@@ -235,7 +222,7 @@ public final class PlayerController {
     /// its sleep default).
     private func playCued(_ session: PlayerSession, savedAt: Date?) {
         session.cued = nil
-        if !jumpToSyncOfferOnStart(session), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
+        if !sync.jumpToOfferOnStart(session, say: onNotice), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
             onNotice(.rewound(seconds: back))
         }
         session.play()
@@ -320,12 +307,22 @@ public final class PlayerController {
     private func prepare(_ session: PlayerSession) {
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
-        applySkipSilence(session)
-        applyLoudness(session)
-        applyOrder(session, replanning: true)
+        BookSettingsControl.applySkipSilence(session)
+        if let problem = loudness.apply(to: session) { onNotice(problem) }
+        BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
         session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+    }
+
+    /// `output NAME`: the output from now on, for the book loaded at once.
+    func switchOutput(to name: String) throws -> PlayerOutcome {
+        let sinks = try openOutput(name)
+        chosenOutput = name
+        guard let session else { return .output(name, playing: false) }
+        session.outputName = name
+        session.engine.setOutput(sinks)
+        return .output(name, playing: true)
     }
 
     func openOutput(_ name: String) throws(PlayerError) -> any SinkOpener {
@@ -386,12 +383,4 @@ public final class PlayerController {
             onNotice(.problem("queue: \(error)"))
         }
     }
-}
-
-/// The book loaded, as a front end needs it for its own views.
-public struct LoadedBook: Sendable {
-    public let book: Book
-    public let itemTitles: [String]
-    public let speed: Double
-    public let volumePercent: Double
 }

@@ -47,10 +47,19 @@ public struct ListenerDefaults: Sendable, Equatable {
     }
 }
 
-extension PlayerController {
-    func defaults(_ command: DefaultsCommand) throws -> PlayerOutcome {
+/// `set …` and `rewind …`: the listener's defaults, saved in the library's preferences, and
+/// followed at once by the book loaded where it has no setting of its own.
+struct DefaultsControl {
+    let library: LibraryDatabase
+    /// The book loaded, if any.
+    let session: PlayerSession?
+    let loudness: BookLoudness
+
+    /// Shows the defaults, or sets one; a problem applying loudness to the book loaded is said
+    /// beside the outcome.
+    func perform(_ command: DefaultsCommand) throws -> (PlayerOutcome, PlayerNotice?) {
         var preferences = try library.playerPreferences()
-        guard case let .set(setting, value) = command else { return .defaults(ListenerDefaults(preferences), changed: nil) }
+        guard case let .set(setting, value) = command else { return (.defaults(ListenerDefaults(preferences), changed: nil), nil) }
         do throws(RefusedValue) {
             switch (setting, value) {
             case let (.speed, speed?): try SettingText.check(speed: speed)
@@ -85,35 +94,33 @@ extension PlayerController {
         try library.savePlayerPreferences(preferences)
         // The book loaded follows a new default at once where it has no setting of its own; a
         // sleep default waits for the next book to start.
+        var problem: PlayerNotice?
         if let session {
             session.settings.defaults = BookSettings.Defaults(preferences)
             session.engine.setSpeed(session.settings.speed)
-            applySkipSilence(session)
+            BookSettingsControl.applySkipSilence(session)
             session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
-            if setting == .loudness || setting == .loudnessTarget { applyLoudness(session) }
+            if setting == .loudness || setting == .loudnessTarget { problem = loudness.apply(to: session) }
         }
-        return .defaults(ListenerDefaults(preferences), changed: setting)
+        return (.defaults(ListenerDefaults(preferences), changed: setting), problem)
     }
 
-    /// The book loaded drops its own speed or skip interval and follows the listener's default.
-    func useDefault(_ setting: ListenerSetting) throws -> PlayerOutcome {
-        let session = try playing()
+    /// `rewind auto|off|MAX`: auto-rewind for every book, the book loaded at once.
+    func setRewind(_ setting: RewindSetting?) throws -> PlayerOutcome {
+        var preferences = try library.playerPreferences()
         switch setting {
-        case .speed: session.settings.ownSpeed = nil
-        case .skip: session.settings.ownSkipIntervalSeconds = nil
-        case .silence: session.settings.ownSkipSilence = nil
-        case .loudness:
-            let (outcome, problem) = try loudness.perform(.set(nil), session: session)
-            if let problem { onNotice(problem) }
-            return outcome
-        case .rewind, .sleep, .loudnessTarget:
-            throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
+        case nil: break
+        case .auto:
+            preferences.autoRewind = true
+            preferences.autoRewindMaxSeconds = AutoRewind.defaultMaxSeconds
+        case .off: preferences.autoRewind = false
+        case let .max(seconds):
+            preferences.autoRewind = true
+            preferences.autoRewindMaxSeconds = seconds
         }
-        session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
-        try library.saveSettings(session.settings)
-        session.engine.setSpeed(session.settings.speed)
-        applySkipSilence(session)
-        if setting == .silence { return try skipSilenceOutcome(session) }
-        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
+        if setting != nil { try library.savePlayerPreferences(preferences) }
+        let maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+        session?.rewind.maxSeconds = maxSeconds
+        return .rewind(maxSeconds: maxSeconds)
     }
 }

@@ -1,11 +1,16 @@
 import Library
 import PlayerCore
 
-/// `chapters`: a book's chapters with where each starts and how long it is.
-extension PlayerController {
+/// `chapters`: a book's chapters with where each starts and how long it is; the book loaded's
+/// as heard (chapters found on opening count), any other's from the library.
+struct ChapterList {
+    let library: LibraryDatabase
+    /// The book loaded, if any.
+    let session: PlayerSession?
+
     /// The chapters of `bookId` (nil: the book loaded), marking the one it is in: where it is
     /// heard for the book loaded, else where it was left.
-    func chapters(ofBook bookId: Int64?) throws -> PlayerOutcome {
+    func list(ofBook bookId: Int64?) throws -> PlayerOutcome {
         let timeline: BookTimeline
         let title: String
         let here: PlaybackPosition?

@@ -1,53 +1,68 @@
 import Library
 import PlayerCore
 
-/// Moving in the book: skips, seeks, items, chapters, undo (bookmarks: PlayerController+Bookmarks).
-extension PlayerController {
+/// Moving in the book loaded: skips, seeks, items, chapters, undo. Each move but undo leaves an
+/// undo point (`PlayerSession.jump`). Bookmarks: `BookmarkCommands`.
+struct Navigation {
+    let library: LibraryDatabase
+    let session: PlayerSession
+
+    /// The move `command` asks for; nil when it is not a move.
+    func perform(_ command: PlayerCommand) throws -> PlayerOutcome? {
+        switch command {
+        case let .skip(forward, seconds): try skip(forward: forward, seconds: seconds)
+        case let .seek(target): try seek(target)
+        case let .goto(item, seconds): try goto(item: item, seconds: seconds)
+        case .nextItem: try nextItem()
+        case .previousItem: try previousItem()
+        case let .chapter(target): try chapter(target)
+        case .undo: try undo()
+        default: nil
+        }
+    }
+
     /// Where the book is now, in seconds; an error when an item's length is unknown.
-    func bookSeconds(_ session: PlayerSession) throws(PlayerError) -> Double {
+    private func bookSeconds() throws(PlayerError) -> Double {
         guard let seconds = session.timeline.bookSeconds(session.position) else {
             throw PlayerError("an earlier item's length is unknown; use 'goto ITEM mm:ss'")
         }
         return seconds
     }
 
-    func skip(forward: Bool, seconds: Double?) throws -> PlayerOutcome {
-        let session = try playing()
+    private func skip(forward: Bool, seconds: Double?) throws -> PlayerOutcome {
         let amount = seconds ?? session.settings.skipIntervalSeconds
-        try move(session, toBookSeconds: try bookSeconds(session) + (forward ? amount : -amount), kind: .beforeSkip)
+        try move(toBookSeconds: try bookSeconds() + (forward ? amount : -amount), kind: .beforeSkip)
         return .moved(Place(session))
     }
 
-    func seek(_ target: SeekTarget) throws -> PlayerOutcome {
-        let session = try playing()
+    private func seek(_ target: SeekTarget) throws -> PlayerOutcome {
         let seconds: Double
         switch target {
         case let .absolute(value): seconds = value
-        case let .relative(value): seconds = try bookSeconds(session) + value
+        case let .relative(value): seconds = try bookSeconds() + value
         case let .percent(share):
             guard let total = session.timeline.totalSeconds else {
                 throw PlayerError("the book's length is unknown, so \(share)% is nowhere; use a time")
             }
             seconds = total * share / 100
         }
-        try move(session, toBookSeconds: seconds, kind: .beforeSeek)
+        try move(toBookSeconds: seconds, kind: .beforeSeek)
         return .moved(Place(session))
     }
 
-    private func move(_ session: PlayerSession, toBookSeconds seconds: Double, kind: BookmarkKind) throws(PlayerError) {
+    private func move(toBookSeconds seconds: Double, kind: BookmarkKind) throws(PlayerError) {
         guard let target = session.timeline.position(atBookSeconds: seconds) else {
             throw PlayerError("\(Timecode.format(seconds: seconds)) is past the end of the book (\(Timecode.format(seconds: session.timeline.totalSeconds)))")
         }
         session.jump(to: target, kind: kind)
     }
 
-    func itemRangeError(_ session: PlayerSession) -> PlayerError {
+    static func itemRangeError(_ session: PlayerSession) -> PlayerError {
         PlayerError("\(session.book.title) has items 1-\(session.timeline.items.count)")
     }
 
-    func goto(item: Int, seconds: Double) throws -> PlayerOutcome {
-        let session = try playing()
-        guard session.timeline.items.indices.contains(item) else { throw itemRangeError(session) }
+    private func goto(item: Int, seconds: Double) throws -> PlayerOutcome {
+        guard session.timeline.items.indices.contains(item) else { throw Self.itemRangeError(session) }
         if let length = session.timeline.items[item].seconds, seconds >= length {
             throw PlayerError("\(Timecode.format(seconds: seconds)) is past the end of item \(item + 1) (\(Timecode.format(seconds: length)))")
         }
@@ -57,8 +72,7 @@ extension PlayerController {
 
     /// The next item in the play order (in shuffle, the plan's next; with `repeat book`, the
     /// first after the last).
-    func nextItem() throws -> PlayerOutcome {
-        let session = try playing()
+    private func nextItem() throws -> PlayerOutcome {
         guard let next = session.plainOrder.next(after: session.position.item, count: session.timeline.items.count) else {
             throw PlayerError("this is the last item")
         }
@@ -68,8 +82,7 @@ extension PlayerController {
 
     /// Like a CD player: back to the start of this item, unless within its first 3 seconds; then
     /// the item before in the play order.
-    func previousItem() throws -> PlayerOutcome {
-        let session = try playing()
+    private func previousItem() throws -> PlayerOutcome {
         let here = session.position
         var target = here.item
         if session.timeline.seconds(inItem: here) < 3 {
@@ -79,8 +92,7 @@ extension PlayerController {
         return .moved(Place(session))
     }
 
-    func chapter(_ target: ChapterTarget) throws -> PlayerOutcome {
-        let session = try playing()
+    private func chapter(_ target: ChapterTarget) throws -> PlayerOutcome {
         let chapters = session.timeline.chapters
         guard !chapters.isEmpty else { throw PlayerError("\(session.book.title) has no chapters") }
         let current = session.timeline.chapterIndex(at: session.position)
@@ -109,8 +121,7 @@ extension PlayerController {
         return .moved(Place(session))
     }
 
-    func undo() throws -> PlayerOutcome {
-        let session = try playing()
+    private func undo() throws -> PlayerOutcome {
         guard let last = try library.popLastJump(bookId: session.book.id!),
               let item = session.mediaIds.firstIndex(of: last.mediaId) else {
             throw PlayerError("no jump to undo")

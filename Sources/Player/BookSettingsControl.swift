@@ -1,0 +1,134 @@
+import Library
+import PlayerCore
+
+/// The settings of the book loaded that the listener changes as it plays — speed, volume, the
+/// play order (repeat, shuffle), skip silence, and going back to a default — each saved with the
+/// book and given to its engine at once. The listener's defaults: `DefaultsControl`.
+struct BookSettingsControl {
+    let library: LibraryDatabase
+    let session: PlayerSession
+
+    /// What `command` asks of the book's settings; nil when it is not such a command.
+    func perform(_ command: PlayerCommand) throws -> PlayerOutcome? {
+        switch command {
+        case let .speed(speed): try setSpeed(speed)
+        case let .volume(percent): try setVolume(percent: percent)
+        case let .stepSpeed(step): try stepSpeed(by: step)
+        case let .stepVolume(step): try stepVolume(by: step)
+        case let .repeatMode(mode): .repeatMode(try changeOrderSetting(\.repeatMode, to: mode, replanning: false).repeatMode)
+        case let .shuffle(on): .shuffle(try changeOrderSetting(\.shuffle, to: on, replanning: true).shuffle)
+        case let .skipSilence(setting): try skipSilence(setting)
+        default: nil
+        }
+    }
+
+    // MARK: Speed and volume
+
+    private func setSpeed(_ speed: Double) throws -> PlayerOutcome {
+        do {
+            try SettingText.check(speed: speed)
+        } catch {
+            throw PlayerError(error.description)
+        }
+        return try changeSettings { $0.speed = speed }
+    }
+
+    private func setVolume(percent: Double) throws -> PlayerOutcome {
+        do {
+            try SettingText.check(volume: percent)
+        } catch {
+            throw PlayerError(error.description)
+        }
+        return try changeSettings { $0.volume = percent }
+    }
+
+    private func stepSpeed(by step: Double) throws -> PlayerOutcome {
+        let stepped = ((session.settings.speed + step) * 10).rounded() / 10
+        return try setSpeed(min(SettingText.speedRange.upperBound, max(SettingText.speedRange.lowerBound, stepped)))
+    }
+
+    private func stepVolume(by step: Double) throws -> PlayerOutcome {
+        let stepped = session.settings.volume + step
+        return try setVolume(percent: min(SettingText.volumeRange.upperBound, max(SettingText.volumeRange.lowerBound, stepped)))
+    }
+
+    private func changeSettings(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
+        change(&session.settings)
+        try library.saveSettings(session.settings)
+        session.engine.setSpeed(session.settings.speed)
+        session.engine.setVolume(session.settings.volume)
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
+    }
+
+    // MARK: Play order
+
+    /// Sets (when given) a per-book setting that decides the item order, saves it and gives the
+    /// engine the new order (a new shuffle plan when `replanning`); returns the settings.
+    private func changeOrderSetting<Value>(_ setting: WritableKeyPath<BookSettings, Value>, to value: Value?,
+                                           replanning: Bool) throws -> BookSettings {
+        if let value {
+            session.settings[keyPath: setting] = value
+            try library.saveSettings(session.settings)
+            Self.applyOrder(session, replanning: replanning)
+        }
+        return session.settings
+    }
+
+    /// Tells the engine which item follows the one that ends. `replanning`: shuffle draws a new
+    /// order for the pass, starting from the item playing (the one shuffle of the player).
+    static func applyOrder(_ session: PlayerSession, replanning: Bool) {
+        let count = session.timeline.items.count
+        if session.settings.shuffle && count > 1 {
+            if replanning || session.shufflePlan == nil {
+                let here = session.position.item
+                session.shufflePlan = [here] + (0..<count).filter { $0 != here }.shuffled()
+            }
+        } else {
+            session.shufflePlan = nil
+        }
+        session.recorder.lastItemInOrder = session.shufflePlan?.last ?? count - 1
+        session.engine.setOrder(session.order)
+    }
+
+    // MARK: Skip silence
+
+    /// `silence skip on|off|MS`: sets the book's own setting (nil: shows it), answering with it
+    /// and the time saved.
+    private func skipSilence(_ setting: SkipSilence?) throws -> PlayerOutcome {
+        if let setting {
+            session.settings.skipSilence = setting
+            try library.saveSettings(session.settings)
+            Self.applySkipSilence(session)
+        }
+        return try skipSilenceOutcome()
+    }
+
+    private func skipSilenceOutcome() throws -> PlayerOutcome {
+        .skipSilence(session.settings.skipSilence, ownSetting: session.settings.ownSkipSilence != nil,
+                     savedSeconds: try library.silenceSkippedSeconds(ofBook: session.book.id!))
+    }
+
+    static func applySkipSilence(_ session: PlayerSession) {
+        session.engine.setSilenceSkipping(SkipSilenceText.engineValue(session.settings.skipSilence))
+    }
+
+    // MARK: Defaults
+
+    /// The book drops its own speed, skip interval or skip silence and follows the listener's
+    /// default (`speed default`). Loudness is `BookLoudness`'s.
+    func useDefault(_ setting: ListenerSetting) throws -> PlayerOutcome {
+        switch setting {
+        case .speed: session.settings.ownSpeed = nil
+        case .skip: session.settings.ownSkipIntervalSeconds = nil
+        case .silence: session.settings.ownSkipSilence = nil
+        case .rewind, .sleep, .loudness, .loudnessTarget:
+            throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
+        }
+        session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
+        try library.saveSettings(session.settings)
+        session.engine.setSpeed(session.settings.speed)
+        Self.applySkipSilence(session)
+        if setting == .silence { return try skipSilenceOutcome() }
+        return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
+    }
+}

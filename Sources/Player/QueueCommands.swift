@@ -1,0 +1,34 @@
+import Library
+import PlayerCore
+
+/// The queue of books to play after the one loaded: listing it, adding (not the book loaded),
+/// moving, removing and clearing, by the 1-based places the listener sees.
+struct QueueCommands {
+    let library: LibraryDatabase
+    /// The book loaded, if any: it cannot be queued behind itself.
+    let loadedBookId: Int64?
+
+    func perform(_ command: QueueCommand) throws -> PlayerOutcome {
+        do {
+            switch command {
+            case .list:
+                return .queue(try library.queue())
+            case let .add(bookId):
+                let book = try library.book(matching: "#\(bookId)")
+                if loadedBookId == book.id { throw PlayerError("\(book.title) is playing now") }
+                guard try library.enqueue(bookId: bookId) else { return .alreadyQueued(book) }
+                return .queued(book, count: try library.queue().count)
+            case let .move(from, to):
+                try library.moveQueued(from: from - 1, to: to - 1)
+                return .queueMoved(from: from, to: to)
+            case let .remove(index):
+                return .unqueued(bookId: try library.removeQueued(at: index - 1))
+            case .clear:
+                try library.clearQueue()
+                return .queueCleared
+            }
+        } catch let error as QueueIndexError {
+            throw PlayerError(error.description)
+        }
+    }
+}
