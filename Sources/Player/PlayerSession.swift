@@ -29,17 +29,8 @@ final class PlayerSession {
     var rewind = RewindState()
     /// Whether the book is evened out, and at what gain (`PlayerController+Loudness.swift`).
     var loudness = LoudnessState.off
-    /// What the listener asked for last, until the engine reports it: `status` right after
-    /// `pause` says paused.
-    private var requestedState: PlaybackState?
-    /// The engine's state as its events said last (`requestedState` runs ahead of it).
-    private var reportedState = PlaybackState.stopped
-    /// Whether the book was heard: a position reported while the engine played. Until then a
-    /// lost output is one that never opened.
-    private(set) var hasPlayed = false
-    /// The book played to its end and stopped there: `play` starts it again (or the queue's
-    /// next) rather than replaying the last fraction of a second. A jump clears it.
-    private(set) var hasEnded = false
+    /// Asked and reported states, heard at all, ended (`PlayStateTracker`).
+    private var playState = PlayStateTracker()
     /// The saved place the book was loaded at (before any auto-rewind): an exchange that moved
     /// the book to this place while it loaded moved nothing under the listener.
     let loadedAt: PlaybackPosition
@@ -77,7 +68,9 @@ final class PlayerSession {
         return repeating ? .repeatList : .inOrder
     }
     var jumps: Int { place.jumps }
-    var state: PlaybackState { requestedState ?? engine.state }
+    var state: PlaybackState { playState.state(engine: engine.state) }
+    var hasPlayed: Bool { playState.hasPlayed }
+    var hasEnded: Bool { playState.hasEnded }
 
     /// Loads the book's files and starts playing at the session's position, to `end` if given.
     /// Another place to start from, before `start` (nothing heard yet: no jump to record).
@@ -86,26 +79,25 @@ final class PlayerSession {
     }
 
     func start(paths: [String], end: PlaybackPosition?) {
-        requestedState = .playing
+        playState.asked(.playing)
         engine.load(paths, start: position, end: end)
     }
 
     /// Loads the book's files paused at the session's position: cued (see `cued`).
     func cue(paths: [String], savedAt: Date?) {
         cued = CuedStart(savedAt: savedAt)
-        requestedState = .paused
+        playState.asked(.paused)
         engine.load(paths, start: position, play: false)
     }
 
     func play() {
         cued = nil
-        hasEnded = false
-        requestedState = .playing
+        playState.asked(.playing)
         engine.play()
     }
 
     func pause() {
-        requestedState = .paused
+        playState.asked(.paused)
         engine.pause()
     }
 
@@ -113,7 +105,7 @@ final class PlayerSession {
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
         cued = nil
         if let kind { recorder.recordJump(kind) }
-        hasEnded = false
+        playState.moved()
         engine.seek(to: target)
         place.jumped(to: target)
         rewind.pausedSince = nil
@@ -132,7 +124,7 @@ final class PlayerSession {
             // The engine reports the place after its last item when that item fails to open: past
             // the book, nothing to follow.
             guard timeline.items.indices.contains(heard.item) else { break }
-            if reportedState == .playing { hasPlayed = true }
+            playState.heardPosition()
             let tolerance = Int64(timeline.items[heard.item].sampleRate) * 2
             let before = place.position
             let jumping = place.pendingJump != nil
@@ -154,13 +146,12 @@ final class PlayerSession {
             place.seekTaken()
         case .ended:
             place.settled()
-            requestedState = nil
+            playState.engineStoppedOnItsOwn()
             reachedEnd()
         case .outputLost, .outputMoved:
-            requestedState = nil
+            playState.engineStoppedOnItsOwn()
         case let .stateChanged(state):
-            reportedState = state
-            if state == requestedState || state == .stopped { requestedState = nil }
+            playState.reportedState(state)
             rewind.pausedSince = state == .paused ? clock.now : nil
         case let .silenceSkipped(_, frames, rate):
             silence.skipped(frames: frames, rate: rate)
@@ -180,7 +171,7 @@ final class PlayerSession {
         guard here.item == recorder.lastItemInOrder, let frames = item.frames,
               frames - here.frame < Int64(item.sampleRate) * 3 else { return }
         place.reachedEnd(PlaybackPosition(item: here.item, frame: frames))
-        hasEnded = true
+        playState.reachedEnd()
     }
 
     /// Pauses, saves the position and ends the engine.
@@ -200,61 +191,4 @@ struct CuedStart {
     /// When its place was saved while playing (wall clock): the rewind on its first play goes
     /// back for the time since then, as a start playing does.
     let savedAt: Date?
-}
-
-/// Where the listener is: the last place heard, or where the last jump went until the engine
-/// reports hearing it (position events already queued from before a jump must not move us back).
-struct PlaceTracker {
-    private(set) var position: PlaybackPosition
-    private(set) var pendingJump: PlaybackPosition?
-    /// How many jumps there were (observers are told of each as a seek).
-    private(set) var jumps = 0
-    /// Seeks sent to the engine that it has not reported taking (`.jumped`) yet: until it has
-    /// taken the last, what it reports is from before it (a burst of seeks while paused, the
-    /// engine reporting each place it went through after the last one was sent).
-    private var seeksInFlight = 0
-
-    init(position: PlaybackPosition) { self.position = position }
-
-    mutating func jumped(to target: PlaybackPosition) {
-        jumps += 1
-        seeksInFlight += 1
-        position = target
-        pendingJump = target
-    }
-
-    /// The engine took one of the seeks sent, in the order sent.
-    mutating func seekTaken() { seeksInFlight = max(0, seeksInFlight - 1) }
-
-    /// Whether what the engine reports now is from before the last jump.
-    var reportsAreStale: Bool { seeksInFlight > 0 }
-
-    /// Takes a heard place; false when it is from before a pending jump (ignored).
-    mutating func heard(_ heard: PlaybackPosition, tolerance: Int64) -> Bool {
-        guard !reportsAreStale else { return false }
-        if let pending = pendingJump {
-            guard heard.item == pending.item, abs(heard.frame - pending.frame) < tolerance else { return false }
-            pendingJump = nil
-        }
-        position = heard
-        return true
-    }
-
-    /// The same place in a replaced item list's numbering.
-    mutating func renumber(_ renumbering: ItemRenumbering) {
-        position = renumbering(position)
-        pendingJump = pendingJump.map { renumbering($0) }
-    }
-
-    mutating func itemChanged(to item: Int) {
-        if pendingJump?.item != item { pendingJump = nil }
-    }
-
-    mutating func settled() { pendingJump = nil }
-
-    /// Playback stopped at `end`, the end of the book: where the listener is now.
-    mutating func reachedEnd(_ end: PlaybackPosition) {
-        pendingJump = nil
-        position = end
-    }
 }
