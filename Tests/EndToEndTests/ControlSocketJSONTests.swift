@@ -55,6 +55,28 @@ import Testing
         #expect(shown?["book"] as? String == "Code" && shown?["speed"] as? Double == 1.5 && shown?["state"] as? String == "playing", "\(status)")
         #expect(Self.outcome(status)["kind"] as? String == "status")
 
+        // When it asks for the lists the REPL shows as lines: the chapters, the bookmarks, the
+        // queue, and the defaults after setting one
+        #expect(request(#"{"command":"chapter","args":["add","0:00","Opening"]}"#)["ok"] as? Bool == true)
+        #expect(request(#"{"command":"chapter","args":["add","0:30","Middle"]}"#)["ok"] as? Bool == true)
+        let chapters = Self.outcome(request(#"{"command":"chapters"}"#))
+        let listed = chapters["chapters"] as? [[String: Any]]
+        // Then each comes as data: the chapters numbered from 1 with their starts and lengths (the
+        // two added)
+        #expect(listed?.count == 2 && listed?.count == chapters["count"] as? Int, "\(chapters)")
+        #expect(listed?.first?["number"] as? Int == 1 && listed?.first?["start"] as? Double == 0, "\(chapters)")
+        #expect(listed?.first?["title"] as? String == "Opening" && listed?.first?["length"] as? Double == 30, "\(chapters)")
+        #expect(listed?.last?["title"] as? String == "Middle" && listed?.last?["start"] as? Double == 30, "\(chapters)")
+        #expect(listed?.last?["isUsers"] as? Bool == true, "\(chapters)")
+        let marks = Self.outcome(request(#"{"command":"bookmarks"}"#))
+        let made = (marks["bookmarks"] as? [[String: Any]])?.first { $0["kind"] as? String == "user" }
+        #expect(made?["note"] as? String == note && made?["id"] as? Int == Self.outcome(mark)["bookmark"] as? Int, "\(marks)")
+        let queue = Self.outcome(request(#"{"command":"queue"}"#))
+        #expect(queue["kind"] as? String == "queue" && (queue["books"] as? [Any])?.isEmpty == true, "\(queue)")
+        let set = Self.outcome(request(#"{"command":"set","args":["skip",20]}"#))
+        #expect(set["kind"] as? String == "defaults" && set["setting"] as? String == "skip", "\(set)")
+        #expect((set["defaults"] as? [String: Any])?["skipSeconds"] as? Double == 20, "\(set)")
+
         // Then what a program gets wrong is said in one line, with its id when it had one, and
         // the connection goes on
         let twoFields = request(#"{"command":"seek","to":"1:00","at":"2:00","id":3}"#)

@@ -22,10 +22,19 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
     public var volume: Double?
     public var bookmark: Int64?
     public var note: String?
-    /// A setting's state in words: the sleep timer, the repeat mode, on/off.
+    /// A setting's state in words: the sleep timer, the repeat mode, on/off; for `defaults`,
+    /// the one just set.
     public var setting: String?
     public var count: Int?
     public var reason: String?
+    /// The lists and settings, for the outcomes that show them (`TypedOutcome+Lists.swift`).
+    public var chapters: [Chapter]?
+    public var bookmarks: [Bookmark]?
+    public var books: [QueuedBook]?
+    public var defaults: Defaults?
+    /// A queue move's places, from 1.
+    public var from: Int?
+    public var to: Int?
 
     init(kind: String) { self.kind = kind }
 
@@ -44,6 +53,7 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             self.book = book
             count = chapters.count
             chapter = current.map { $0 + 1 }
+            self.chapters = Self.chapters(chapters)
         case let .chapterEdited(change):
             self.init(kind: "chapterEdited")
             reason = change.text
@@ -52,13 +62,17 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             self.init(kind: "bookmarks")
             self.book = book
             count = places.count
+            bookmarks = places.map(Bookmark.init)
         case let .jumpedToBookmark(mark, place):
             self.init(kind: "jumpedToBookmark", place)
             bookmark = mark.id
             note = mark.note
         case let .bookmarkRemoved(place): self.init(kind: "bookmarkRemoved", place)
         case let .bookmarkNoted(place): self.init(kind: "bookmarkNoted", place)
-        case .defaults: self.init(kind: "defaults")
+        case let .defaults(defaults, changed):
+            self.init(kind: "defaults")
+            self.defaults = Defaults(defaults)
+            setting = changed?.rawValue
         case let .settings(speed, volume, place):
             self.init(kind: "settings", place)
             self.speed = speed
@@ -73,6 +87,7 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
         case let .queue(books):
             self.init(kind: "queue")
             count = books.count
+            self.books = Self.queue(books)
         case let .queued(book, count):
             self.init(kind: "queued")
             self.book = book.title
@@ -82,7 +97,10 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             self.init(kind: "alreadyQueued")
             self.book = book.title
             bookId = book.id
-        case .queueMoved: self.init(kind: "queueMoved")
+        case let .queueMoved(from, to):
+            self.init(kind: "queueMoved")
+            self.from = from
+            self.to = to
         case let .unqueued(id):
             self.init(kind: "unqueued")
             bookId = id
@@ -107,7 +125,10 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             self.init(kind: "loudness")
             book = report.book
             reason = report.text
-        case .sync: self.init(kind: "sync")
+        case let .sync(outcome):
+            self.init(kind: "sync")
+            setting = Self.syncSetting(outcome)
+            if case let .status(_, books, _) = outcome { count = books.count }
         }
     }
 
