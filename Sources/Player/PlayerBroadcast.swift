@@ -91,7 +91,7 @@ extension Status {
         copy.itemPosition = 0
         copy.bookPosition = nil
         copy.timeLeft = nil
-        if copy.sleep?.hasSuffix(" left") == true { copy.sleep = "counting down" }
+        if case .counting = copy.sleep { copy.sleep = .counting(secondsLeft: 0) }
         return copy
     }
 }

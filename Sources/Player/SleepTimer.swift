@@ -95,15 +95,18 @@ struct SleepTimer {
         if case .duration = mode { true } else { false }
     }
 
-    /// What `sleep` and `status` say; nil when off.
-    var description: String? {
+    /// Where the timer stands, as `status` reports it; nil when off.
+    var state: SleepState? {
         switch mode {
         case .off: nil
         // Rounded up: a timer just set to 30 minutes says 30:00, not 29:59.
-        case .duration: "\(Timecode.format(seconds: remaining().seconds.rounded(.up))) left"
-        case .endOfChapter: "end of chapter"
-        case .endOfItem: "end of item"
-        case .fading: "fading out"
+        case .duration: .counting(secondsLeft: remaining().seconds.rounded(.up))
+        case .endOfChapter: .endOfChapter
+        case .endOfItem: .endOfItem
+        case .fading: .fading
         }
     }
+
+    /// What `sleep` and `status` say; nil when off.
+    var description: String? { state?.text }
 }

@@ -59,8 +59,8 @@ public struct Status: Codable, Equatable, Sendable {
     public var volume: Double
     public var output: String
     public var state: BookState
-    /// "12:34 left", "end of chapter", "end of item", "fading out"; nil when off.
-    public var sleep: String?
+    /// The sleep timer; nil when off. (JSON: "12:34 left", "end of chapter"...)
+    public var sleep: SleepState?
     public var repeatMode: RepeatMode
     public var shuffle: Bool
     /// Evening out loudness: "gain +4.5 dB", "loudness off", "loudness measuring", "loudness not
@@ -145,7 +145,7 @@ public struct Status: Codable, Equatable, Sendable {
             silenceSkippedFraction = session.silence.skippedFraction
         }
         output = session.outputName
-        sleep = session.sleepTimer.description
+        sleep = session.sleepTimer.state
         repeatMode = session.settings.repeatMode
         shuffle = session.settings.shuffle
         state = switch session.state {
@@ -170,7 +170,7 @@ public struct Status: Codable, Equatable, Sendable {
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
-        lines.append("repeat \(repeatMode.rawValue)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep ?? "off")  queue \(queue)")
+        lines.append("repeat \(repeatMode.rawValue)  shuffle \(shuffle ? "on" : "off")  sleep \(sleep?.text ?? "off")  queue \(queue)")
         if let elsewhere, !elsewhere.isEmpty {
             lines.append("elsewhere: " + elsewhere.map { place in
                 "\(place.device) \(time(place.position)) (\(SyncText.when(Date(timeIntervalSince1970: place.listenedAt))))"

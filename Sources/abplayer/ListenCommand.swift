@@ -71,7 +71,7 @@ struct Listen: AsyncParsableCommand {
             try player.perform(.play(bookId: target.id!))
             // The book's sleep default, or else the listener's (the REPL's `set sleep`), is armed
             // as the book starts.
-            if let sleep = player.status?.sleep { printError("abplayer: sleep timer: \(sleep) (your default)") }
+            if let sleep = player.status?.sleep { printError("abplayer: sleep timer: \(sleep.text) (your default)") }
         } catch {
             printError("abplayer: \(error)")
             service.close()

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @Suite struct PlayerScreenLayoutTests {
-    static func status(state: String = "paused", title: String = "The Brothers Karamazov", sleep: String? = nil) throws -> Status {
+    static func status(state: String = "paused", title: String = "The Brothers Karamazov", sleep: SleepState? = nil) throws -> Status {
         let json = """
             {"book": "\(title)", "bookId": 1, "item": "Part Two: The Grand Inquisitor and a very long item title",
              "itemNumber": 2, "itemCount": 12, "chapter": "Rebellion", "chapterNumber": 5, "chapterCount": 40,
@@ -44,7 +44,7 @@ import Testing
 
     @Test func theScreenShowsEveryFieldWithBarsForItemAndBook() throws {
         // Given a paused book a quarter through, on an 80x24 screen
-        let layout = PlayerScreenLayout(status: try Self.status(sleep: "in 9:41"), message: "bookmarked 12:30")
+        let layout = PlayerScreenLayout(status: try Self.status(sleep: .counting(secondsLeft: 9 * 60 + 41)), message: "bookmarked 12:30")
         let lines = layout.lines(size: ScreenSize(columns: 80, rows: 24), style: Self.color).map(Self.visible)
         let text = lines.joined(separator: "\n")
 
@@ -53,7 +53,7 @@ import Testing
         for expected in ["The Brothers Karamazov", "item 2/12: Part Two", "chapter 5/40: Rebellion",
                          "chapter 1:30 / 5:00", "item 2:30 / 10:00", "book 12:30 / 50:00",
                          "2:20 left in chapter, 25:00 in book at 1.5x",
-                         "speed 1.5x  volume 80%  output pulse", "sleep in 9:41", "bookmarked 12:30"] {
+                         "speed 1.5x  volume 80%  output pulse", "sleep 9:41 left", "bookmarked 12:30"] {
             #expect(text.contains(expected), "\(expected) in\n\(text)")
         }
         // and the item bar is a quarter full, the book bar a quarter full too
@@ -134,9 +134,9 @@ import Testing
     }
 
     @Test func theDumbModeIsOnePlainLine() throws {
-        let line = PlayerScreenLayout(status: try Self.status(sleep: "in 5:00")).plainLine
+        let line = PlayerScreenLayout(status: try Self.status(sleep: .counting(secondsLeft: 5 * 60))).plainLine
         #expect(!line.contains("\u{1B}") && !line.contains("\n") && !line.contains("█"))
-        #expect(line == "The Brothers Karamazov — paused  item 2/12 2:30/10:00  chapter 5/40: Rebellion  book 12:30/50:00  speed 1.5x volume 80%  sleep in 5:00")
+        #expect(line == "The Brothers Karamazov — paused  item 2/12 2:30/10:00  chapter 5/40: Rebellion  book 12:30/50:00  speed 1.5x volume 80%  sleep 5:00 left")
     }
 
     @Test func theEnvironmentChoosesTheStyle() {

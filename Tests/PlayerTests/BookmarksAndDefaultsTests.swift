@@ -166,7 +166,7 @@ import Testing
 
         // When the book starts, then its timer is armed at the default
         try player.perform(.play(bookId: book))
-        #expect(player.status.sleep == "30:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 30 * 60))
 
         // and cleared, the next start arms none
         try player.perform(.defaults(.set(.sleep, nil)))
@@ -187,16 +187,16 @@ import Testing
 
         // When it starts, its own default is armed; another book gets the listener's
         try player.perform(.play(bookId: book))
-        #expect(player.status.sleep == "20:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 20 * 60))
         try player.perform(.play(bookId: other))
-        #expect(player.status.sleep == "30:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 30 * 60))
 
         // When a sleep time is typed for this book, it runs now but is not kept as the book's
         try player.perform(.sleep(.duration(300)))
-        #expect(player.status.sleep == "5:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 5 * 60))
         #expect(try player.library.settings(ofBook: other).sleepTimerSeconds == nil)
         try player.perform(.play(bookId: other))
-        #expect(player.status.sleep == "30:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 30 * 60))
     }
 
     @Test func aSleepCountdownGoesOnIntoTheQueuesNextBookInsteadOfStoppingTheQueue() async throws {
@@ -218,6 +218,6 @@ import Testing
         // Then the queue's next book plays, with the countdown that was running (20 minutes less
         // the 3 s of the first book), not the default afresh
         #expect(started, "\(player.notices)")
-        #expect(player.status.sleep == "19:57 left", "\(String(describing: player.status.sleep))")
+        #expect(player.status.sleep == .counting(secondsLeft: 19 * 60 + 57), "\(String(describing: player.status.sleep))")
     }
 }

@@ -57,7 +57,7 @@ import Testing
         player.advance(by: .seconds(300), step: .seconds(1))
         try player.perform(.pause)
         player.advance(by: .seconds(3600), step: .seconds(60))
-        #expect(player.status.sleep == "15:00 left")
+        #expect(player.status.sleep == .counting(secondsLeft: 15 * 60))
         try player.perform(.rewind(.off))
         try player.perform(.play(bookId: nil))
         #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(15 * 60 + 30), step: .seconds(1)))
@@ -89,7 +89,7 @@ import Testing
         // When it plays with the timer set to the end of the chapter
         try player.perform(.play(bookId: book))
         _ = try player.perform(.sleep(.endOfChapter))
-        #expect(player.status.sleep == "end of chapter")
+        #expect(player.status.sleep == .endOfChapter)
         #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(8)))
 
         // Then it stopped at 3.0 s: what was heard, the place saved and the bookmark
@@ -199,5 +199,19 @@ import Testing
         // Then it resumes where it paused
         #expect(abs((player.status.bookPosition ?? 0) - offAt) < 0.01, "paused at \(offAt), resumed at \(player.status.bookPosition ?? -1)")
         #expect(player.notices.count { if case .rewound = $0 { true } else { false } } == rewoundBefore)
+    }
+
+    @Test func theSleepStateIsTypedAndItsJSONIsTheWordsStatusSays() throws {
+        // Given each state the timer can be in
+        let states: [SleepState] = [.counting(secondsLeft: 12 * 60 + 34), .counting(secondsLeft: 3600), .endOfChapter, .endOfItem, .fading]
+        // Then its JSON is the words `status` says, as a client of an older version reads them,
+        // and they read back to the same state
+        let words = try states.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        #expect(words == [#""12:34 left""#, #""1:00:00 left""#, #""end of chapter""#, #""end of item""#, #""fading out""#])
+        for state in states {
+            #expect(try JSONDecoder().decode(SleepState.self, from: JSONEncoder().encode(state)) == state)
+        }
+        // and words that are no state are refused, not taken as one
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SleepState.self, from: Data(#""soon""#.utf8)) }
     }
 }

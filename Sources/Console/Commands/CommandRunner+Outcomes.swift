@@ -78,6 +78,6 @@ extension CommandRunner {
     /// book's own, `book settings --sleep-timer`, or `set sleep`), armed as it started: said,
     /// with how to cancel it.
     func sayDefaultSleepTimer() {
-        if let sleep = player.status?.sleep { say("sleep timer: \(sleep) (your default; 'sleep off' cancels it)") }
+        if let sleep = player.status?.sleep { say("sleep timer: \(sleep.text) (your default; 'sleep off' cancels it)") }
     }
 }

@@ -75,7 +75,7 @@ struct PlayerScreenLayout {
                 + (status.skipSilenceMs == nil ? "" : ", silences skipped")),
             "",
             fit("speed \(Status.speedText(status.speed))  volume \(SettingText.volumeLabel(status.volume))\(loudnessText)  output \(status.output)"),
-            fit("sleep \(status.sleep ?? "off")"),
+            fit("sleep \(status.sleep?.text ?? "off")"),
             "",
         ] + (message == nil ? [""] : messageLines(width: width).map { style.styled($0, "1") })
         // Keys at the bottom; what does not fit is dropped from the top of the details.
@@ -107,7 +107,7 @@ struct PlayerScreenLayout {
         if let chapterText, status.chapterIsWholeItem != true { parts.append(chapterText) }
         parts.append("book \(time(status.bookPosition))/\(time(status.bookDuration))")
         parts.append("speed \(Status.speedText(status.speed)) volume \(SettingText.volumeLabel(status.volume))")
-        if let sleep = status.sleep { parts.append("sleep \(sleep)") }
+        if let sleep = status.sleep { parts.append("sleep \(sleep.text)") }
         return parts.joined(separator: "  ")
     }
 }

@@ -49,7 +49,7 @@ public final class PlayerService {
             let text = TerminalText.visible(notice.text)
             if notice.isProblem { commands.complain(text) } else { commands.say(text) }
             // The queue's next book started: a countdown carried on, or its sleep default armed.
-            if case .started = notice, let sleep = player.status?.sleep { commands.say("sleep timer: \(sleep) ('sleep off' cancels it)") }
+            if case .started = notice, let sleep = player.status?.sleep { commands.say("sleep timer: \(sleep.text) ('sleep off' cancels it)") }
         }
     }
 
