@@ -1,5 +1,6 @@
 @testable import Console
 import Foundation
+import Player
 import Testing
 import TestSupport
 
@@ -29,6 +30,43 @@ import TestSupport
         var told: [String] = []
         for await input in handed { told.append("\(input)") }
         #expect(told.isEmpty, "\(told)")
+    }
+
+    @Test func subscribedItHandsOnStatusesAndLibraryChangesAndClosingEndsItsConnection() async throws {
+        // Given a screen's events on a player's socket
+        let player = try TestPlayerSocket("subscribed")
+        let (handed, inputs) = AsyncStream.makeStream(of: ConsoleInput.self)
+        let events = AttachedEvents(path: player.path, inputs: inputs)
+        let connection = try #require(player.accept(within: 20), "the events' thread never connected")
+        defer { connection.close() }
+        // When they subscribe, and the player answers and sends a status, an engine event, a
+        // change of its library and another status, as `subscribe` writes them
+        #expect(connection.line(within: 20) == "subscribe")
+        connection.send(#"{"errors":[],"ok":true,"output":["subscribed"]}"#)
+        for update in [PlayerUpdate.changed(nil), .engine(.ended), .libraryChanged, .changed(nil)] {
+            connection.send(String(decoding: RemoteEventJSON.line(update), as: UTF8.self).trimmingCharacters(in: .newlines))
+        }
+        // Then the screen is handed the status (nothing loaded), the library's change and the
+        // status again, not the engine event
+        var iterator = handed.makeAsyncIterator()
+        var told: [String] = []
+        while let input = await iterator.next() {
+            switch input {
+            case .attachedStatus(nil): told.append("status")
+            case .attachedLibraryChanged: told.append("library")
+            default: told.append("\(input)")
+            }
+            if told.filter({ $0 == "status" }).count == 2 { break } // the last line sent
+        }
+        #expect(told == ["status", "library", "status"])
+
+        // When the screen closes, its connection ends with nothing more sent
+        events.close()
+        #expect(connection.textUntilClosed(within: 20) == "")
+        // and nothing more was handed on
+        inputs.finish()
+        let after = await iterator.next()
+        #expect(after == nil, "\(String(describing: after))")
     }
 }
 

@@ -15,6 +15,8 @@ import PlayerCore
 /// An edit that may touch the book loaded (its items added, reordered or removed, the book or its
 /// shelf deleted, a state imported) goes through `PlayerController.edit`: what it means for the
 /// book playing (taken while it plays, or stopped and loaded again) is the player's to decide.
+/// Every edit is told to the player's observers (`PlayerController.libraryEdited`: `subscribe`'s
+/// `library` event), so that a library screen attached elsewhere reads the library again.
 final class LibraryCommands {
     let library: LibraryDatabase
     /// For the importer and `book add` (what each file holds); playback goes through `player`.
@@ -46,6 +48,8 @@ final class LibraryCommands {
     }
 
     func run(_ command: LibraryCommand) throws {
+        // Told even when it failed part way: an import with files skipped imported the rest.
+        defer { if command.editsLibrary { player.libraryEdited() } }
         switch command {
         case let .shelf(action): try shelf(action)
         case let .book(action): try book(action)
@@ -133,4 +137,16 @@ final class LibraryCommands {
     func say(_ text: String) { lines.say(text) }
 
     func complain(_ text: String) { lines.complain(text) }
+}
+
+extension LibraryCommand {
+    /// Whether running it may change the library's books, shelves or places (the reports,
+    /// `browse`, `book items` and `export` only read it).
+    var editsLibrary: Bool {
+        switch self {
+        case .shelf, .importPaths, .rescan, .importState: true
+        case let .book(action): if case .items = action { false } else { true }
+        case .browse, .bookmarks, .history, .stats, .export: false
+        }
+    }
 }

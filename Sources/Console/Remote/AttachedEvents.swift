@@ -3,7 +3,8 @@ import Player
 
 /// The events of the player an attached screen shows (`subscribe` on its control socket), read
 /// on a thread of their own and handed to the client REPL's task: `.attachedStatus` for each
-/// status, and `.attachedPlayerStopped` when the connection ends. Nothing is handed on once
+/// status, `.attachedLibraryChanged` when the library's books or shelves changed, and
+/// `.attachedPlayerStopped` when the connection ends. Nothing is handed on once
 /// closed, and closing ends the thread's connection however far it got.
 final class AttachedEvents: Sendable {
     /// The connection while the thread reads it, to end that thread's wait when the screen
@@ -34,17 +35,19 @@ final class AttachedEvents: Sendable {
             defer { connection.withLock { $0 = nil } } // before the client (and its descriptor) goes
             guard (try? client.write("subscribe")) != nil, client.readLine() != nil else { return told(.attachedPlayerStopped) }
             while let line = client.readLine() {
-                guard let event = try? JSONDecoder().decode(AttachedEvent.self, from: Data(line.utf8)), event.event != "engine" else {
-                    continue
+                guard let event = try? JSONDecoder().decode(AttachedEvent.self, from: Data(line.utf8)) else { continue }
+                switch event.event {
+                case "changed", "position", "seeked": told(.attachedStatus(event.status))
+                case "library": told(.attachedLibraryChanged)
+                default: continue // engine events are not needed here
                 }
-                told(.attachedStatus(event.status))
             }
             told(.attachedPlayerStopped)
         }
     }
 
-    /// One line of `subscribe`: a status change, a position or a seek carries the status (null
-    /// when no book is loaded); engine events are not needed here.
+    /// One line of `subscribe` (`RemoteEventJSON`): a status change, a position or a seek carries
+    /// the status (null when no book is loaded); `library` nothing.
     private struct AttachedEvent: Decodable {
         let event: String
         let status: Status?

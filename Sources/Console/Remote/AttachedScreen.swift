@@ -7,7 +7,8 @@ import StandardStreams
 /// `abplayer now` / `abplayer library` while a daemon or another REPL plays the library. The
 /// player screen shows what comes from the player's control socket (`subscribe`: the status at
 /// once, then every change and position); the library screen reads the library itself (SQLite
-/// lets a reader beside the player's writer) and marks the book playing from those events. Each
+/// lets a reader beside the player's writer), marks the book playing from those events, and
+/// reads the library again when they say it changed (`library`: an import, a rename...). Each
 /// key sends the command line the player's own screen runs for it (`PlayerScreenKeys`; Enter on
 /// a book, `play #ID`), as `cmus-remote` and `mpc` reach a running cmus or MPD. Nothing here
 /// decides anything about playback. Used from the client REPL's task; a thread of its own reads
@@ -51,6 +52,22 @@ final class AttachedScreen {
     func show(_ newStatus: Status?) {
         status = newStatus
         hasStatus = true
+        draw()
+    }
+
+    /// The player's library changed its books or shelves: the library view reads it again (the
+    /// same two queries), keeping the shelf, the search and the book selected, as the player's
+    /// own library screen does after its watch.
+    func libraryChanged() {
+        guard case let .library(old) = view else { return }
+        do {
+            var browser = try Self.browser(library, returnsToPlayer: old.returnsToPlayer)
+            browser.carryOver(old)
+            browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(RawTerminal.size))
+            view = .library(browser)
+        } catch {
+            message = TerminalText.visible("library: \(error)")
+        }
         draw()
     }
 
