@@ -31,6 +31,9 @@ public final class CommandRunner {
     /// Whether the lines come one at a time from the REPL's own input (a terminal or a pipe), so
     /// that a question can be answered by the next one; a `-c` script cannot answer.
     public var answersFollow = false
+    /// Whether a book's place is kept when it stops (said when `stop` stops it): not for the files
+    /// `abplayer play` plays, a library in memory that ends with that command.
+    public var keepsPlaces = true
     /// `chapters detect` typed at a terminal: running beside the REPL, or asking whether to store.
     var chapterDetection = ChapterDetectionState()
     /// The library's commands (`ls`, `cd`, `shelf`, `book`, `import`...), and which book or shelf
