@@ -13,6 +13,9 @@ public enum PlayerUpdate: Sendable {
     case seeked(Status)
     /// An engine event as it came.
     case engine(PlaybackEvent)
+    /// The library's books or shelves changed (a library command edited them, or the library
+    /// watch did): a view of the library reads it again.
+    case libraryChanged
 }
 
 /// The player's state for observers on other threads: the last `Status` (read at any time) and

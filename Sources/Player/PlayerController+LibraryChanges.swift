@@ -9,6 +9,7 @@ extension PlayerController {
     /// the file playing gone missing plays on (its decoder has it open), and a missing file
     /// reached later is skipped as unreadable. Called by every front end that runs a watch.
     public func libraryChanged(_ changes: [LibraryChange]) {
+        if !changes.isEmpty { libraryEdited() }
         guard let session, let bookId = session.book.id, changes.contains(where: { $0.bookId == bookId }) else { return }
         let media: [Media]
         do {
@@ -24,5 +25,12 @@ extension PlayerController {
         guard !unchanged else { return }
         session.replaceItems(with: media, renumbering)
         publishState()
+    }
+
+    /// Tells the observers that the library's books or shelves changed (`PlayerUpdate.libraryChanged`):
+    /// after a front end's library command edited them, and after the library watch did. A
+    /// library screen attached over the control socket reads the library again then.
+    public func libraryEdited() {
+        broadcast.publish(.libraryChanged)
     }
 }

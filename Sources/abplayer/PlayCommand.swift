@@ -130,6 +130,8 @@ final class PlayFace: PlayerFace {
         self.service = service
         self.view = view
         service.commands.answersFollow = true
+        // Nothing is saved: a stop must not say the place was.
+        service.commands.keepsPlaces = false
     }
 
     func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {

@@ -52,6 +52,9 @@ final class PlayView {
             printError("abplayer: output lost: \(message); paused at \(place); resuming there when it is back")
         case .outputRestored:
             printError("abplayer: output back; playing from \(place)")
+        case let .stopped(book, reason):
+            // The files' library is in memory: no place is saved, unlike a library book's stop.
+            printError(TerminalText.visible("abplayer: stopped \(book): \(reason)"))
         case let .outputMoved(message):
             // Headphones unplugged: the book must not go on through the room's speakers.
             printError("abplayer: \(message); paused at \(place); `resume` continues on the new sink")

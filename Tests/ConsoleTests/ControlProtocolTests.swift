@@ -63,5 +63,8 @@ import Testing
         #expect(changed == "{\"event\":\"changed\",\"status\":null}\n")
         let engine = String(decoding: RemoteEventJSON.line(.engine(.stateChanged(.paused))), as: UTF8.self)
         #expect(engine == "{\"engine\":{\"state\":\"paused\",\"type\":\"stateChanged\"},\"event\":\"engine\"}\n")
+        // A change of the library's books or shelves carries nothing but its name
+        let library = String(decoding: RemoteEventJSON.line(.libraryChanged), as: UTF8.self)
+        #expect(library == "{\"event\":\"library\"}\n")
     }
 }

@@ -144,4 +144,42 @@ import TestSupport
         #expect(found.reply("after rm")?.output == ["nothing is playing"] || found.reply("after rm")?.errors.isEmpty == false)
         #expect(throws: (any Error).self) { try harness.library.bookListing(id: bookId) }
     }
+
+    @Test func subscribersAreToldWhenAClientEditsTheLibraryAndNotWhenItReadsIt() async throws {
+        // Given a service with a book, and a subscriber to its events
+        let harness = try ServiceHarness("library-events")
+        try harness.book("Gray Book", itemSeconds: [38])
+        let updates = harness.service.broadcast.subscribe()
+        let found = Found()
+        let state = harness.folder.appending(path: "state.json").path
+        // When a client reads the library, plays the book (a change the subscriber sees, marking
+        // where the reads end), renames the book and makes a shelf, and pauses (marking the end)
+        await harness.run([
+            { client in
+                for line in ["ls", "tree", "find Gray", "book items 'Gray Book'", "history", "stats", "export \(state)"] {
+                    found.keep(line, client.send(line))
+                }
+                found.keep("play", client.send("play Gray Book"))
+                found.keep("rename", client.send("book rename 'Gray Book' 'Grey Book'"))
+                found.keep("shelf", client.send("shelf new Talks"))
+                found.keep("pause", client.send("pause"))
+            },
+        ])
+        let lines = ["ls", "find Gray", "book items 'Gray Book'", "export \(state)", "play", "rename", "shelf", "pause"]
+        #expect(lines.allSatisfy { found.reply($0)?.ok == true }, "\(lines.map { found.reply($0) })")
+        // Then none was told while it read, and one for each edit, between the start and the pause
+        var beforePlaying = 0, whilePlaying = 0
+        var started = false
+        for await update in updates {
+            switch update {
+            case .libraryChanged: if started { whilePlaying += 1 } else { beforePlaying += 1 }
+            case let .changed(status?) where status.state == .playing: started = true
+            default: break
+            }
+            if case let .changed(status?) = update, status.state == .paused { break }
+        }
+        #expect(started)
+        #expect(beforePlaying == 0)
+        #expect(whilePlaying == 2)
+    }
 }

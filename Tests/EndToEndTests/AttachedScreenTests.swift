@@ -95,4 +95,42 @@ import Testing
         #expect(screen.waitFor("CLIENT-EXIT 0") != nil, "\(screen.screen())")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
+
+    @Test func theLibraryScreenReadsTheLibraryAgainWhenAnotherClientChangesIt() throws {
+        // Given a library of two books, Code and Echo on the shelf Talks, and a daemon on it
+        let fixture = try ControlFixture("library-changes", seconds: 90)
+        defer { fixture.cleanUp() }
+        let echo = fixture.abplayer.home.appending(path: "Echo")
+        try FileManager.default.createDirectory(at: echo, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 91, vbr: false), to: echo.appending(path: "01.mp3"))
+        _ = try fixture.abplayer.run(["import", "--library", fixture.library, "--shelf", "Talks", echo.path]).requireSuccess()
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        // and `abplayer library` in another terminal, showing both
+        let screen = try TmuxTerminal(fixture.abplayer, name: "library-changes", arguments: ["library", "--library", fixture.library],
+                                      environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
+                                      columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+        defer { screen.stop() }
+        #expect(screen.waitUntil { $0.contains("2 books") && $0.contains("Talks (1)") && $0.contains("Echo") } != nil,
+                "\(screen.screen())\n\(daemon.log)")
+
+        // When another client renames Echo through the daemon
+        _ = try fixture.remote(["book rename Echo Foxtrot"]).requireSuccess()
+        // Then the screen reads the library again and shows the new title
+        #expect(screen.waitUntil { $0.contains("Foxtrot") && !$0.contains("Echo") && $0.contains("2 books") } != nil,
+                "\(screen.screen())\n\(daemon.log)")
+
+        // When it removes the book, the screen drops it, and its shelf holds none
+        _ = try fixture.remote(["book rm Foxtrot"]).requireSuccess()
+        #expect(screen.waitUntil { $0.contains("1 book") && !$0.contains("Foxtrot") && $0.contains("Talks (0)") } != nil,
+                "\(screen.screen())\n\(daemon.log)")
+
+        // (q back to the client's prompt, and `quit` ends the client: its shell's wait for a line
+        // is ended by the terminal's stop)
+        try screen.send("q")
+        #expect(screen.waitUntil { $0.contains("abplayer />") } != nil, "\(screen.screen())")
+        try screen.send("quit", "Enter")
+        #expect(screen.waitFor("CLIENT-EXIT 0") != nil, "\(screen.screen())")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
 }

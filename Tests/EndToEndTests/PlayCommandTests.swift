@@ -116,5 +116,30 @@ extension OutputTests {
             #expect(lines.count == 1, "\(player.stderr)")
             #expect(try pcm.captured(rate: 44100, channels: 2).count == 5 * 44100 * 2)
         }
+
+        @Test func stoppingFilesOutsideTheLibraryClaimsNoSavedPlace() async throws {
+            // Given abplayer playing a file given to it (10 minutes to the paced null output, so
+            // it still plays however long this test waits)
+            let mp3 = try Fixtures.mp3(seconds: 600, rate: 8000, channels: 1, vbr: false)
+            let home = try BuildProducts.temporaryDirectory("play-stop")
+            let player = try PlayerProcess(["--output", "null", mp3.path], environment: [:], home: home)
+            #expect(await waitForPlace(player, atLeast: 1, timeout: 120), "stdout: \(player.stdout) stderr: \(player.stderr)")
+            // When `stop` is typed
+            player.send("stop")
+            // Then it ends saying it stopped, and neither that the place was saved (nothing is,
+            // for files outside the library) nor that 'play' starts it again (it has ended)
+            #expect(await player.waitForExit(timeout: 30) == 0, "stderr: \(player.stderr)")
+            let said = player.stdout + player.stderr
+            #expect(said.contains("stopped \(mp3.deletingPathExtension().lastPathComponent)"), "\(said)")
+            #expect(!said.contains("position saved") && !said.contains("starts it again"), "\(said)")
+
+            // When another run's book (the file) is deleted while it plays
+            let deleted = try PlayerProcess(["--output", "null", mp3.path], environment: [:], home: home)
+            #expect(await waitForPlace(deleted, atLeast: 1, timeout: 120), "stdout: \(deleted.stdout) stderr: \(deleted.stderr)")
+            deleted.send("book rm #1")
+            // Then it stops for it, again claiming no saved place
+            #expect(await deleted.waitForExit(timeout: 30) == 0, "stderr: \(deleted.stderr)")
+            #expect(deleted.stderr.contains("stopped") && !deleted.stderr.contains("position saved"), "\(deleted.stderr)")
+        }
     }
 }

@@ -53,7 +53,9 @@ extension CommandRunner {
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
         case let .skipSilence(setting, own, saved):
             say("skip silence \(SkipSilenceText.text(setting))\(own ? "" : " (default)") · silence skipped: \(Timecode.format(seconds: saved)) in this book")
-        case let .stopped(book, reason): say(TerminalText.visible("stopped \(book) (position saved): \(reason)"))
+        case let .stopped(book, reason):
+            // Files played as given keep no place, and their player ends with the stop.
+            say(TerminalText.visible(keepsPlaces ? "stopped \(book) (position saved): \(reason)" : "stopped \(book)"))
         case let .loudness(report): say(TerminalText.visible(report.text))
         case let .sync(outcome): showSync(outcome)
         }

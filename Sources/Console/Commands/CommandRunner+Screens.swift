@@ -32,32 +32,11 @@ extension CommandRunner {
             let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
             guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
             if let face { return face.openGallery(books) }
-            for book in books { say(Self.line(for: book)) }
+            for book in books { say(LibraryCommands.line(for: book)) }
             say("(the cover gallery needs a terminal that can move the cursor)")
         case .library:
             if let face { return try face.openLibrary() }
-            try sayLibraryList()
+            try libraryCommands.listAsTheBrowser()
         }
-    }
-
-    /// The library as the browser would list it, one book a line.
-    private func sayLibraryList() throws {
-        let catalog = try library.catalog()
-        let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: false)
-        if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
-        let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
-        let lengths = try library.bookLengths(of: nil)
-        for index in browser.listed {
-            let book = browser.books[index]
-            say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
-        }
-        say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
-    }
-
-    /// "/Fiction  #3 Title — Author  1:00:00  45%", as `find` lists a book.
-    static func plainLine(for book: BookSummary, length: Double, shelfPaths: [Int64: String]) -> String {
-        let shelf = book.shelfId.flatMap { shelfPaths[$0] } ?? ""
-        return TerminalText.visible("/\(shelf)  ") + line(id: book.id, title: book.title, author: book.author, seconds: length,
-                                                            progress: book.progress, finished: book.finished)
     }
 }

@@ -5,37 +5,24 @@ import PlayerCore
 import Listening
 import StandardStreams
 
-/// Where the lines a command says go: a terminal (its prompt, its screen's message line),
-/// standard output and error, or a control socket client's reply (`OutputCapture`).
-public protocol CommandOutput: AnyObject {
-    /// A line (or lines) of what a command did; control characters from files are already
-    /// made visible by the caller where a file's text is shown.
-    func say(_ text: String, exact: Bool)
-    /// What went wrong, one line.
-    func complain(_ text: String)
-}
-
 /// The command grammar, run: a line typed at the prompt, piped, given with `-c`, sent over the
 /// control socket or made from a key on a screen is parsed into `Command`s; the player's run
-/// through the player controller, the library's here, and what they did is said to `output`.
-/// One runner serves every face of a player (the service owns it), on the service's task.
+/// through the player controller, the library's through `libraryCommands`, and what they did is
+/// said to `output`. One runner serves every face of a player (the service owns it), on the
+/// service's task.
 public final class CommandRunner {
     let library: LibraryDatabase
-    /// For the importer and the chapter detector; playback goes through `player`.
+    /// For the chapter detector; playback goes through `player`.
     let decoders: any DecoderOpener
     let player: PlayerController
-    /// Where what the commands say goes when no remote line is running.
-    public var output: any CommandOutput
+    /// Where what the commands say goes, shared with `libraryCommands`.
+    let lines: LineOutput
     /// The full screens of the terminal face, when one runs in this process; without it `now`,
     /// `library` and `art` answer with plain lines.
     public weak var screens: (any ScreenFace)?
     /// The shelf `ls` shows, "" at the top: the terminal's (shared with the line editor for the
     /// prompt and completion). A socket client's line runs in that client's own shelf instead.
     public let location = ShelfLocation()
-    /// The shelf the line being run works in: the terminal's, or a socket client's.
-    var here: ShelfLocation
-    /// Where what is said goes while a remote line runs.
-    var capture: OutputCapture?
     /// For what finishes later on the service's task (a chapter detection, the watch after an import).
     let inputs: AsyncStream<ConsoleInput>.Continuation
     /// Whether the lines are typed at a terminal: a long `chapters detect` then runs beside them,
@@ -44,17 +31,53 @@ public final class CommandRunner {
     /// Whether the lines come one at a time from the REPL's own input (a terminal or a pipe), so
     /// that a question can be answered by the next one; a `-c` script cannot answer.
     public var answersFollow = false
+    /// Whether a book's place is kept when it stops (said when `stop` stops it): not for the files
+    /// `abplayer play` plays, a library in memory that ends with that command.
+    public var keepsPlaces = true
     /// `chapters detect` typed at a terminal: running beside the REPL, or asking whether to store.
     var chapterDetection = ChapterDetectionState()
+    /// The library's commands (`ls`, `cd`, `shelf`, `book`, `import`...), and which book or shelf
+    /// a name means from the shelf the line works in.
+    private(set) lazy var libraryCommands = LibraryCommands(
+        library: library, decoders: decoders, player: player, lines: lines, terminalShelf: location, inputs: inputs,
+        show: { [unowned self] outcome in show(outcome) })
 
     init(library: LibraryDatabase, decoders: any DecoderOpener, player: PlayerController, output: any CommandOutput,
          inputs: AsyncStream<ConsoleInput>.Continuation) {
         self.library = library
         self.decoders = decoders
         self.player = player
-        self.output = output
+        lines = LineOutput(output)
         self.inputs = inputs
-        self.here = location
+    }
+
+    /// Where what the commands say goes when no remote line is running.
+    public var output: any CommandOutput {
+        get { lines.output }
+        set { lines.output = newValue }
+    }
+
+    /// Where what is said goes while a remote line runs.
+    var capture: OutputCapture? {
+        get { lines.capture }
+        set { lines.capture = newValue }
+    }
+
+    /// The shelf the line being run works in: the terminal's, or a socket client's.
+    var here: ShelfLocation {
+        get { libraryCommands.here }
+        set { libraryCommands.here = newValue }
+    }
+
+    /// Runs `body` with what is said going into `capture`, in `shelf` (a socket client's own).
+    func capturing<T>(_ capture: OutputCapture, in shelf: ShelfLocation, _ body: () -> T) -> T {
+        self.capture = capture
+        here = shelf
+        defer {
+            here = location
+            self.capture = nil
+        }
+        return body()
     }
 
     public enum Outcome: Equatable, Sendable {
@@ -119,10 +142,10 @@ public final class CommandRunner {
     func execute(_ command: Command) throws {
         switch command {
         case let .help(topic): help(topic)
-        case .list: try list()
-        case let .changeShelf(path): try changeShelf(path)
-        case .tree: try tree()
-        case let .find(text): try find(text)
+        case .list: try libraryCommands.list()
+        case let .changeShelf(path): try libraryCommands.changeShelf(path)
+        case .tree: try libraryCommands.tree()
+        case let .find(text): try libraryCommands.find(text)
         case let .play(reference): try play(reference)
         case .stop: try perform(.stop(reason: "'play' starts it again there"))
         case .pause: try perform(.pause)
@@ -151,7 +174,7 @@ public final class CommandRunner {
         case let .output(name): try perform(.output(name))
         case let .status(json): try status(json: json)
         case .quit: break
-        case let .library(command): try run(command)
+        case let .library(command): try libraryCommands.run(command)
         case let .sleep(sleep): try perform(.sleep(sleep))
         case let .queue(queue): try self.queue(queue)
         case let .playbackMode(mode): try playbackMode(mode)
@@ -229,22 +252,31 @@ public final class CommandRunner {
         say(shown.text)
     }
 
-    // MARK: Output
+    func help(_ topic: String?) {
+        if let topic, let entry = CommandHelp.named(topic) {
+            say("\(entry.usage)\n  \(entry.summary)")
+            return
+        }
+        let lines = CommandHelp.lines(CommandHelp.all, columns: isInteractive ? RawTerminal.size.columns : nil)
+        lines.forEach(say)
+    }
 
-    // The terminal's edge: a socket client gets the exact text in its JSON reply (and shows it
-    // through `TerminalText` itself); a terminal gets control characters from files shown visibly.
-    func say(_ text: String) { write(text, exact: false) }
+    // MARK: Names and output, as the library commands have them
+
+    /// The book `reference` names, from the shelf the line works in (`LibraryCommands.resolveBook`).
+    func resolveBook(_ reference: String) throws -> Book {
+        try libraryCommands.resolveBook(reference)
+    }
+
+    /// The shelf path `argument` names from the shelf the line works in, like `cd`.
+    func absoluteShelfPath(_ argument: String) -> String {
+        libraryCommands.absoluteShelfPath(argument)
+    }
+
+    func say(_ text: String) { lines.say(text) }
 
     /// JSON as it is: its escaping already keeps it harmless, and its strings must stay exact.
-    func sayExactly(_ text: String) { write(text, exact: true) }
+    func sayExactly(_ text: String) { lines.sayExactly(text) }
 
-    private func write(_ text: String, exact: Bool) {
-        if let capture { capture.output += OutputCapture.lines(text); return }
-        output.say(text, exact: exact)
-    }
-
-    func complain(_ text: String) {
-        if let capture { capture.errors += OutputCapture.lines(text); return }
-        output.complain(text)
-    }
+    func complain(_ text: String) { lines.complain(text) }
 }

@@ -7,11 +7,12 @@ import StandardStreams
 /// `abplayer now` / `abplayer library` while a daemon or another REPL plays the library. The
 /// player screen shows what comes from the player's control socket (`subscribe`: the status at
 /// once, then every change and position); the library screen reads the library itself (SQLite
-/// lets a reader beside the player's writer) and marks the book playing from those events. Each
+/// lets a reader beside the player's writer), marks the book playing from those events, and
+/// reads the library again when they say it changed (`library`: an import, a rename...). Each
 /// key sends the command line the player's own screen runs for it (`PlayerScreenKeys`; Enter on
 /// a book, `play #ID`), as `cmus-remote` and `mpc` reach a running cmus or MPD. Nothing here
 /// decides anything about playback. Used from the client REPL's task; a thread of its own reads
-/// the events.
+/// the events (`AttachedEvents`).
 final class AttachedScreen {
     enum KeyResult { case stay, close }
 
@@ -27,12 +28,8 @@ final class AttachedScreen {
     /// The library, read for the library view.
     private let library: LibraryDatabase
     private var view: View
-    /// The events' connection while its reader thread runs, to end that thread's wait when the
-    /// screen closes; nil once it ended. Behind a lock so that the descriptor is never shut down
-    /// after the thread closed it (it may be another file's by then).
-    private let events: Locked<Int32?>
-    /// Set at close: what the reader thread still gets is not for this screen.
-    private let isClosed: Locked<Bool>
+    /// The player's events, read on a thread of their own.
+    private let events: AttachedEvents
     private var status: Status?
     private var hasStatus = false
     /// What the last key's command said, or why it failed, on the message line.
@@ -48,40 +45,29 @@ final class AttachedScreen {
         self.style = style
         view = .player
         if showingLibrary { view = .library(try Self.browser(library, returnsToPlayer: false)) }
-        let events = Locked<Int32?>(nil)
-        let isClosed = Locked(false)
-        self.events = events
-        self.isClosed = isClosed
-        let path = commands.path
-        Thread.detachNewThread {
-            let told: @Sendable (ConsoleInput) -> Void = { input in
-                if !isClosed.withLock({ $0 }) { inputs.yield(input) }
-            }
-            guard let client = try? ControlClient(path: path) else { return told(.attachedPlayerStopped) }
-            events.withLock { $0 = client.descriptor }
-            defer { events.withLock { $0 = nil } } // before the client (and its descriptor) goes
-            guard (try? client.write("subscribe")) != nil, client.readLine() != nil else { return told(.attachedPlayerStopped) }
-            while let line = client.readLine() {
-                guard let event = try? JSONDecoder().decode(AttachedEvent.self, from: Data(line.utf8)), event.event != "engine" else {
-                    continue
-                }
-                told(.attachedStatus(event.status))
-            }
-            told(.attachedPlayerStopped)
-        }
+        events = AttachedEvents(path: commands.path, inputs: inputs)
         draw()
-    }
-
-    /// One line of `subscribe`: a status change, a position or a seek carries the status (null
-    /// when no book is loaded); engine events are not needed here.
-    private struct AttachedEvent: Decodable {
-        let event: String
-        let status: Status?
     }
 
     func show(_ newStatus: Status?) {
         status = newStatus
         hasStatus = true
+        draw()
+    }
+
+    /// The player's library changed its books or shelves: the library view reads it again (the
+    /// same two queries), keeping the shelf, the search and the book selected, as the player's
+    /// own library screen does after its watch.
+    func libraryChanged() {
+        guard case let .library(old) = view else { return }
+        do {
+            var browser = try Self.browser(library, returnsToPlayer: old.returnsToPlayer)
+            browser.carryOver(old)
+            browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(RawTerminal.size))
+            view = .library(browser)
+        } catch {
+            message = TerminalText.visible("library: \(error)")
+        }
         draw()
     }
 
@@ -183,10 +169,7 @@ final class AttachedScreen {
 
     /// Back to the prompt: the events' connection ended, the terminal as it was.
     func close() {
-        isClosed.withLock { $0 = true }
-        events.withLock { descriptor in
-            if let descriptor { shutdown(descriptor, Int32(SHUT_RDWR)) }
-        }
+        events.close()
         terminal.restore()
     }
 }

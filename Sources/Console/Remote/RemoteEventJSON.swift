@@ -4,18 +4,27 @@ import PlayerCore
 
 /// The JSON line of a `PlayerUpdate` for `subscribe`, one stable shape for scripts:
 /// `{"event":"changed"|"position"|"seeked","status":{...}}` (`status` null when no book is
-/// loaded), or `{"event":"engine","engine":{"type":...}}` with the fields of that engine event.
+/// loaded), `{"event":"engine","engine":{"type":...}}` with the fields of that engine event, or
+/// `{"event":"library"}` when the library's books or shelves changed.
 struct RemoteEventJSON: Encodable {
     let event: String
-    let status: Status?
-    let engine: EngineEventJSON?
+    /// What the line carries besides its `event`.
+    let body: Body
+
+    enum Body {
+        /// Null when no book is loaded.
+        case status(Status?)
+        case engine(EngineEventJSON)
+        case nothing
+    }
 
     init(_ consoleEvent: PlayerUpdate) {
         switch consoleEvent {
-        case let .changed(status): (event, self.status, engine) = ("changed", status, nil)
-        case let .position(status): (event, self.status, engine) = ("position", status, nil)
-        case let .seeked(status): (event, self.status, engine) = ("seeked", status, nil)
-        case let .engine(playbackEvent): (event, status, engine) = ("engine", nil, EngineEventJSON(playbackEvent))
+        case let .changed(status): (event, body) = ("changed", .status(status))
+        case let .position(status): (event, body) = ("position", .status(status))
+        case let .seeked(status): (event, body) = ("seeked", .status(status))
+        case let .engine(playbackEvent): (event, body) = ("engine", .engine(EngineEventJSON(playbackEvent)))
+        case .libraryChanged: (event, body) = ("library", .nothing)
         }
     }
 
@@ -24,10 +33,10 @@ struct RemoteEventJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
-        if let engine {
-            try container.encode(engine, forKey: .engine)
-        } else {
-            try container.encode(status, forKey: .status) // null when nothing is loaded
+        switch body {
+        case let .status(status): try container.encode(status, forKey: .status) // null when nothing is loaded
+        case let .engine(engine): try container.encode(engine, forKey: .engine)
+        case .nothing: break
         }
     }
 

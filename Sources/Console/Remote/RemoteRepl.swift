@@ -71,6 +71,7 @@ public enum RemoteRepl {
                 }
             case .resize: screen?.draw()
             case let .attachedStatus(status): screen?.show(status)
+            case .attachedLibraryChanged: screen?.libraryChanged()
             case .attachedPlayerStopped:
                 guard let shown = screen else { continue }
                 shown.close()

@@ -30,6 +30,9 @@ public enum ConsoleInput: Sendable {
     /// The state of the player a client REPL's screen is attached to, from its control socket
     /// (`AttachedScreen`); nil when it has no book loaded.
     case attachedStatus(Status?)
+    /// That player's library changed its books or shelves (an import, a rename, a removal...):
+    /// a library screen attached to it reads the library again.
+    case attachedLibraryChanged
     /// That player closed the connection: it stopped.
     case attachedPlayerStopped
 }

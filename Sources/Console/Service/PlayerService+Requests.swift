@@ -33,16 +33,3 @@ extension PlayerService {
         }
     }
 }
-
-extension CommandRunner {
-    /// Runs `body` with what is said going into `capture`, in `shelf` (a socket client's own).
-    func capturing<T>(_ capture: OutputCapture, in shelf: ShelfLocation, _ body: () -> T) -> T {
-        self.capture = capture
-        here = shelf
-        defer {
-            here = location
-            self.capture = nil
-        }
-        return body()
-    }
-}
