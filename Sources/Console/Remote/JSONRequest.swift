@@ -32,7 +32,7 @@ struct JSONRequest: Equatable, Sendable {
         switch (fields["args"], others.count) {
         case let (.array(arguments)?, 0): values = arguments
         case (nil, 0): values = []
-        case let (nil, 1): values = [fields[others[0]]!]
+        case (nil, 1): values = [fields[others[0]]!]
         case (.some, 0): return refused("\"args\" must be a list, e.g. \"args\":[\"1:30\"]")
         default: return refused("one argument field at most (\(others.joined(separator: ", "))): give several as \"args\":[...]")
         }
