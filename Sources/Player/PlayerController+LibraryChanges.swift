@@ -31,6 +31,7 @@ extension PlayerController {
     /// after a front end's library command edited them, and after the library watch did. A
     /// library screen attached over the control socket reads the library again then.
     public func libraryEdited() {
+        libraryEdits += 1
         broadcast.publish(.libraryChanged)
     }
 }

@@ -31,6 +31,9 @@ public final class PlayerController {
     let sync: PlayerSync
     /// Evening out the loudness of the book loaded; measures in the background.
     let loudness: BookLoudness
+    /// How many times the library's books or shelves were edited (`libraryEdited`): a face
+    /// showing the library reads it again when a request changed this.
+    public internal(set) var libraryEdits = 0
 
     /// What the player's timers run on (the tests' clock in tests).
     let clock: any PlayerClock

@@ -80,6 +80,11 @@ import Testing
         }
         #expect(grown != nil, "\(screen.screen())")
 
+        // When another client renames The Idiot through this player's socket
+        _ = try abplayer.run(["remote", "--library", library, "book rename 'The Idiot' 'The Idiot (1869)'"]).requireSuccess()
+        // Then the screen reads the library again and shows the new title
+        #expect(screen.waitUntil { $0.contains("The Idiot (1869)") } != nil, "\(screen.screen())")
+
         // When j moves down, then k back up
         try screen.send("j")
         #expect(screen.waitUntil { Self.selectedBook($0)?.contains("The Idiot") == true } != nil, "\(screen.screen())")

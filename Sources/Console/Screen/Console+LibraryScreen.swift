@@ -33,8 +33,8 @@ extension Console {
         screen.draw(layout.lines(size: screen.size, style: screen.style))
     }
 
-    /// The library watch changed books while the screen shows: read the library again (the same
-    /// two queries), keeping the shelf, the search and the book selected.
+    /// The library changed while the screen shows (the watch, or a socket client's edit): read
+    /// it again (the same two queries), keeping the shelf, the search and the book selected.
     func reloadLibraryScreen() {
         guard let screen = fullScreen, case let .library(old) = screen.view else { return }
         do {

@@ -82,7 +82,10 @@ public final class PlayerService {
                 if face.followed(event) == .stop { break loop }
             case let .remote(request):
                 // A remote client's failure is its own (in its reply), not the face's.
+                let edits = player.libraryEdits
                 if perform(request) == .quit { break loop }
+                // A library screen on this terminal shows what a client's `book rename` did.
+                if player.libraryEdits != edits { face.libraryChanged([], commands: commands) }
                 face.playerChanged()
             case let .request(request):
                 guard perform(request) else { break loop }
@@ -138,7 +141,8 @@ public protocol PlayerFace: AnyObject {
     func followed(_ event: PlayerInput) -> FaceVerdict
     /// Something other than the face changed the player (a socket client, MPRIS, a detection ended).
     func playerChanged()
-    /// The library watch changed books (the player has taken them): said, one line per book.
+    /// The library changed: the watch changed books (the player has taken them; said, one line
+    /// per book), or a socket client's command edited it (no changes listed).
     func libraryChanged(_ changes: [LibraryChange], commands: CommandRunner)
     /// The service stops: the face leaves its terminal as it found it.
     func close()
