@@ -124,7 +124,8 @@ PY
 # it (its scripts/build-release.sh when it has one, else `swift build -c release`). Prints its
 # path; fails when the commit is not in this checkout's history. BENCH_BASELINE=self: this build
 # itself ($bin_dir's), nothing built (the smoke run's).
-baseline_commit=${BENCH_BASELINE:-54e1989}
+# 7550a15: the landing before the player service (issue 30), whose faces must not be slower.
+baseline_commit=${BENCH_BASELINE:-7550a15}
 # Whether the baseline's sources contain TEXT (a migration's name, say); this build's do.
 baseline_has() { # text
     [ "$baseline_commit" = self ] && return 0

@@ -2,7 +2,8 @@
 # Time to first sound: from `play BOOK` typed at the REPL's prompt (in tmux, a real terminal) to
 # the first sound a PulseAudio null sink with default settings (rewinds allowed) plays, resuming
 # a book in progress mid-book; against `mpv --ao=pulse` started at the same place of the same
-# file, from its process start. On a 25-file MP3 book (espeak-ng speech, 22.05 kHz mono, ID3 tags
+# file, from its process start; and against the previous landing's abplayer, the same way (bench-common.sh's
+# baseline). On a 25-file MP3 book (espeak-ng speech, 22.05 kHz mono, ID3 tags
 # and a cover) and on an M4B (AAC, chapters, a cover). Alternating runs, medians and the ratio.
 # Prints figures; asserts nothing (target: abplayer < 150 ms).
 #
@@ -92,8 +93,13 @@ export HOME="$servers/home" XDG_DATA_HOME="$servers/data" XDG_CACHE_HOME="$serve
 export ABPLAYER_PLUGIN_PATH= TERM=xterm-256color LANG=C.UTF-8
 library="$servers/library.sqlite"
 "$abplayer" import --library "$library" "$mp3_dir" "$m4b_dir" >/dev/null
-place() { # book: back in progress at 10:30 (each run moves it on)
-    "$abplayer" --library "$library" --output null -c "play $1; seek $resume_minute:30" >/dev/null
+# The previous landing's binary (bench-common.sh's baseline) is timed the same way, on a library
+# of its own (a newer schema would not open in the older).
+baseline=$(baseline_abplayer) || baseline=
+baseline_library="$servers/baseline.sqlite"
+[ -z "$baseline" ] || "$baseline" import --library "$baseline_library" "$mp3_dir" "$m4b_dir" >/dev/null
+place() { # book [binary library]: back in progress at 10:30 (each run moves it on)
+    "${2:-$abplayer}" --library "${3:-$library}" --output null -c "play $1; seek $resume_minute:30" >/dev/null
 }
 
 tmux_() { tmux -S "$socket" "$@"; }
@@ -105,10 +111,11 @@ wait_for() { # text seconds
     done
 }
 # Milliseconds from Enter after `play BOOK` at a fresh REPL's prompt to the first sound.
-abplayer_ms() { # book
-    place "$1"
+abplayer_ms() { # book [binary library]
+    local binary=${2:-$abplayer} books=${3:-$library}
+    place "$1" "$binary" "$books"
     tmux_ kill-server 2>/dev/null || true
-    tmux_ new-session -d -x 120 -y 30 "exec '$abplayer' --library '$library'"
+    tmux_ new-session -d -x 120 -y 30 "exec '$binary' --library '$books'"
     if ! wait_for "abplayer" 10; then echo -1; return; fi
     sleep 0.3
     tmux_ send-keys -l "play $1"
@@ -135,11 +142,12 @@ median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 ratio() { if [ "$(echo "$2 <= 0" | bc)" = 1 ]; then echo "n/a"; else echo "scale=2; $1 / $2" | bc; fi; }
 
 measure_book() { # title book mpv-file mpv-seconds [target]
-    local ours=() theirs=() started=()
+    local ours=() theirs=() started=() before=()
     for _ in $(seq "$runs"); do
         ours+=("$(abplayer_ms "$2")")
         theirs+=("$(mpv_ms "$3" "$4")")
         [ -n "${5:-}" ] || started+=("$(listen_ms "$2")")
+        [ -n "${5:-}" ] || [ -z "$baseline" ] || before+=("$(abplayer_ms "$2" "$baseline" "$baseline_library")")
     done
     local o t
     o=$(printf '%s\n' "${ours[@]}" | median)
@@ -151,6 +159,12 @@ measure_book() { # title book mpv-file mpv-seconds [target]
         l=$(printf '%s\n' "${started[@]}" | median)
         printf "  from the process start, as mpv's: abplayer listen %7.1f ms (runs: %s), ratio %s (informational)\n" \
             "$l" "${started[*]}" "$(ratio "$l" "$t")"
+    fi
+    if [ ${#before[@]} -gt 0 ]; then
+        local b
+        b=$(printf '%s\n' "${before[@]}" | median)
+        printf '  this build %7.1f ms | %s (the previous landing) %7.1f ms (runs: %s) | ratio %s\n' \
+            "$o" "$baseline_commit" "$b" "${before[*]}" "$(ratio "$o" "$b")"
     fi
 }
 

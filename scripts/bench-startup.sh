@@ -7,7 +7,8 @@
 # built as that commit's own `make bench` built it (baseline_abplayer in bench-common.sh).
 #
 # usage: scripts/bench-startup.sh BIN_DIR      BENCH_BASELINE=commit (default: the previous landing)
-# Figures: --help time; peak RSS of --help, of `play` and of `listen` (both to the null sink).
+# Figures: --help time; peak RSS of --help, of `play` and of `listen` (both to the null sink); the
+# CPU `listen` takes while it plays.
 set -euo pipefail
 bin_dir=$(cd "${1:?usage: bench-startup.sh BIN_DIR}" && pwd)
 work=${BENCH_DIR:-${TMPDIR:-/tmp}/abplayer-bench}
@@ -53,8 +54,12 @@ for who in ours baseline; do
     binary=${!who}
     library="$home/$who.sqlite"
     HOME=$home "$binary" import --library "$library" "$mp3" >/dev/null 2>&1
-    read -r _ _ rss <<<"$(HOME=$home measure sh -c 'timeout -s INT "$@"; true' sh "$listen_seconds" "$binary" listen --library "$library" --output null startup)"
+    read -r wall cpu rss <<<"$(HOME=$home measure sh -c 'timeout -s INT "$@"; true' sh "$listen_seconds" "$binary" listen --library "$library" --output null startup)"
     printf -v "${who}_listen" '%s' "$rss"
+    # CPU while playing: the player's user and system time over the wall time it ran.
+    printf -v "${who}_cpu" '%s' "$(echo "scale=1; 100 * $cpu / $wall" | bc)"
 done
 printf '  listen (null sink, %s s)  peak RSS %6d KiB = %4.1f MiB vs %6d KiB = %4.1f MiB\n' \
     "$listen_seconds" "$ours_listen" "$(echo "$ours_listen / 1024" | bc -l)" "$baseline_listen" "$(echo "$baseline_listen / 1024" | bc -l)"
+printf '  listen (null sink, %s s)  CPU %5.1f %% vs %5.1f %% of a core (ratio %s)\n' \
+    "$listen_seconds" "$ours_cpu" "$baseline_cpu" "$(ratio "$ours_cpu" "$baseline_cpu")"
