@@ -90,7 +90,7 @@ public struct Completer: Sendable {
         let directory = typed.contains("/") ? String(typed[..<typed.lastIndex(of: "/")!]) : ""
         let base = typed.hasPrefix("/") ? directory : [here, directory].filter { !$0.isEmpty }.joined(separator: "/")
         let prefix = base.isEmpty ? "" : base + "/"
-        let shelves = (try? library.shelfTree()) ?? []
+        let shelves = (try? library.shelves.shelfTree()) ?? []
         return shelves.compactMap { shelf in
             guard shelf.path.hasPrefix(prefix), !shelf.path.dropFirst(prefix.count).contains("/") else { return nil }
             let name = String(shelf.path.dropFirst(prefix.count))

@@ -129,8 +129,8 @@ struct BookWriter: Sendable {
         let series = json?.firstSeries ?? location?.series.map { ($0, location?.name.seriesNumber) }
         var shelfId = self.shelfId
         if let author = location?.author {
-            let prefix = try shelfId.flatMap { try LibraryDatabase.shelfPath(db, id: $0) }.map(LibraryDatabase.shelfNames) ?? []
-            shelfId = try LibraryDatabase.createShelves(db, names: prefix + [author] + (location?.series.map { [$0] } ?? []))
+            let prefix = try shelfId.flatMap { try ShelfStore.shelfPath(db, id: $0) }.map(ShelfStore.shelfNames) ?? []
+            shelfId = try ShelfStore.createShelves(db, names: prefix + [author] + (location?.series.map { [$0] } ?? []))
         }
         return Book(
             id: nil, shelfId: shelfId, title: Self.nonBlank(json?.title) ?? album ?? fallback,

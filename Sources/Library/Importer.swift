@@ -60,7 +60,7 @@ public struct Importer: Sendable {
         let plan = ImportPlan(paths: paths, excluding: library.ownFiles)
         var report = ImportReport()
         report.skipped = plan.unreadable
-        let shelfId = try shelf.map { try library.createShelves(path: $0) }
+        let shelfId = try shelf.map { try library.shelves.createShelves(path: $0) }
         let options = BookWriter(shelfId: shelfId, layout: layout, singleFileBookSeconds: singleFileBookSeconds)
 
         // Books are written on a serial queue while the next files are inspected: writing is

@@ -90,8 +90,8 @@ extension LibraryDatabase {
         try writer.read { db in
             var books = try Book.order(Book.Columns.title.collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
             if let shelf {
-                let id = try Self.existingShelf(db, names: Self.shelfNames(shelf))
-                let ids = try Self.subtreeIDs(db, of: id)
+                let id = try ShelfStore.existingShelf(db, names: ShelfStore.shelfNames(shelf))
+                let ids = try ShelfStore.subtreeIDs(db, of: id)
                 books = books.filter { $0.shelfId.map(ids.contains) ?? false }
             }
             // A series shelf lists its books in series order; unnumbered books after the numbered.
@@ -118,7 +118,7 @@ extension LibraryDatabase {
         }
         let progress = book.finishedAt != nil ? 1 : total > 0 ? min(1, (positionSeconds ?? 0) / total) : 0
         var listing = BookListing(
-            id: book.id!, shelf: try shelfPath(db, id: book.shelfId), title: book.title, author: book.author,
+            id: book.id!, shelf: try ShelfStore.shelfPath(db, id: book.shelfId), title: book.title, author: book.author,
             narrator: book.narrator, composer: book.composer, durationSeconds: total, positionSeconds: positionSeconds,
             progress: progress, finished: book.finishedAt != nil,
             items: media.map {
@@ -148,8 +148,8 @@ extension LibraryDatabase {
     public func moveBook(_ bookId: Int64, toShelf shelf: String?) throws {
         try writer.write { db in
             guard var book = try Book.fetchOne(db, key: bookId) else { throw LibraryError.notFound("no book #\(bookId)") }
-            let names = shelf.map(Self.shelfNames) ?? []
-            book.shelfId = names.isEmpty ? nil : try Self.createShelves(db, names: names)
+            let names = shelf.map(ShelfStore.shelfNames) ?? []
+            book.shelfId = names.isEmpty ? nil : try ShelfStore.createShelves(db, names: names)
             try book.update(db)
         }
     }

@@ -80,7 +80,7 @@ extension LibraryDatabase {
     public func catalog() throws -> LibraryCatalog {
         try writer.read { db in
             let shelves = try Row.fetchAll(db, sql: """
-                \(Self.shelfTreeTable)
+                \(ShelfStore.shelfTreeTable)
                 SELECT id, parentId, path, depth FROM tree ORDER BY sortKey
                 """).map { LibraryCatalog.Shelf(id: $0[0], parentId: $0[1], path: $0[2], depth: $0[3]) }
             return LibraryCatalog(shelves: shelves, books: try Self.bookSummaries(db))

@@ -10,7 +10,7 @@ extension LibraryDatabase {
             var leaves: [Int64] = []
             for top in 0..<shelfFanout {
                 for sub in 0..<shelfFanout {
-                    leaves.append(try Self.createShelves(db, names: ["Synthetic \(top)", "Shelf \(sub)"]))
+                    leaves.append(try ShelfStore.createShelves(db, names: ["Synthetic \(top)", "Shelf \(sub)"]))
                 }
             }
             let now = Date()

@@ -216,7 +216,7 @@ extension LibraryDatabase {
             let books = try Book.fetchAll(db, sql: "SELECT * FROM book WHERE sourcePath LIKE ? ESCAPE '\\' ORDER BY id",
                                           arguments: [Self.likePrefix(parent + "/")])
             let sibling = books.first { ($0.sourcePath.map { ($0 as NSString).deletingLastPathComponent }) == parent }
-            return try sibling.flatMap { try Self.shelfPath(db, id: $0.shelfId) }
+            return try sibling.flatMap { try ShelfStore.shelfPath(db, id: $0.shelfId) }
         }
     }
 

@@ -2,9 +2,9 @@ public import Foundation
 public import GRDB
 import PathNames
 
-/// The one access point to a library database: opens it, migrates it, and offers methods named
-/// for what the player wants (files `LibraryDatabase+Feature.swift`). Every method runs in its
-/// own short transaction.
+/// The one access point to a library database: opens it, migrates it, and hands out one store
+/// per feature (`books`, `shelves`, ...), each a small type over the one database, as GRDB
+/// advises for a large app. Every store method runs in its own short transaction.
 public final class LibraryDatabase: Sendable {
     public let writer: any DatabaseWriter
     /// Where the database lives; nil in memory.
@@ -12,10 +12,12 @@ public final class LibraryDatabase: Sendable {
     /// The database's own files, which an import or the watch must never open (`LibraryFiles`).
     let ownFiles: LibraryFiles?
 
+    public let shelves: ShelfStore
+
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
     /// made by a newer abplayer.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
         // Checked by reading only: a file that is not an abplayer library, is damaged, or comes
         // from a newer abplayer must be left exactly as it is.
@@ -24,6 +26,7 @@ public final class LibraryDatabase: Sendable {
                 + "every second: make it writable, or copy it somewhere writable and name the copy with --library")
         }
         try Self.checkIdentity(path: path)
+        let writer: DatabasePool
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -32,9 +35,21 @@ public final class LibraryDatabase: Sendable {
             // A full disk fails here (the WAL file is written): say so, and what to do.
             throw LibraryError.describing(error, library: path) ?? .cannotOpen(path: path, reason: LibraryError.oneLine(error))
         }
+        try self.init(writer: writer, path: path, name: path)
+    }
+
+    /// A private in-memory library, for tests and throwaway runs.
+    public convenience init() throws {
+        try self.init(writer: try DatabaseQueue(configuration: Self.configuration), path: nil, name: "in-memory library")
+    }
+
+    /// Migrates the database `writer` opened, and gives each store its access to it.
+    private init(writer: any DatabaseWriter, path: String?, name: String) throws {
+        self.writer = writer
         self.path = path
-        ownFiles = LibraryFiles(database: path)
-        try Self.migrate(writer, name: path)
+        ownFiles = path.map { LibraryFiles(database: $0) }
+        shelves = ShelfStore(writer: writer)
+        try Self.migrate(writer, name: name)
     }
 
     /// Why the library at `path` cannot be written, or nil when it can: on a file system mounted
@@ -53,14 +68,6 @@ public final class LibraryDatabase: Sendable {
             return where_ == path ? "no permission to write it" : "no permission to write in \(where_)"
         }
         return nil
-    }
-
-    /// A private in-memory library, for tests and throwaway runs.
-    public init() throws {
-        writer = try DatabaseQueue(configuration: Self.configuration)
-        path = nil
-        ownFiles = nil
-        try Self.migrate(writer, name: "in-memory library")
     }
 
     /// `$XDG_DATA_HOME/abplayer/library.sqlite`, else `~/.local/share/abplayer/library.sqlite`;

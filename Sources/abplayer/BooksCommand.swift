@@ -107,7 +107,7 @@ struct Shelves: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let tree = try reportingLibraryErrors(database) { try database.shelfTree() }
+        let tree = try reportingLibraryErrors(database) { try database.shelves.shelfTree() }
         let encoder = JSONEncoder.forScripts
         for shelf in tree {
             if json { print(encoder.line(shelf)); continue }

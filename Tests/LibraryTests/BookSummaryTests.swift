@@ -39,7 +39,7 @@ import Testing
         }
         // and the shelves are the tree
         #expect(catalog.shelves.map { "\($0.id) \($0.parentId ?? 0) \($0.path) \($0.depth)" }
-                == (try library.shelfTree()).map { "\($0.id) \($0.parentId ?? 0) \($0.path) \($0.depth)" })
+                == (try library.shelves.shelfTree()).map { "\($0.id) \($0.parentId ?? 0) \($0.path) \($0.depth)" })
         // and the lengths of some books are theirs alone; a book without items is 0 long
         let empty = try library.createBook(title: "Empty")
         #expect(try library.bookLengths(of: [second.id, empty]) == [second.id: 1800, empty: 0])

@@ -46,7 +46,7 @@ import TestSupport
         #expect(discworld.map(\.title) == ["Wyrd Start", "Another Light", "Third Tale"])
         #expect(discworld.map(\.seriesNumber) == [1, 2, 3])
         #expect(discworld.allSatisfy { $0.series == "Discworld" })
-        let shelves = try library.shelfTree().map(\.path)
+        let shelves = try library.shelves.shelfTree().map(\.path)
         #expect(shelves.contains("Fantasy/Ursula K. Le Guin/Earthsea"))
 
         // And the folder names give the year, narrator and series number, the folders the author

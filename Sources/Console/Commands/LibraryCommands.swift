@@ -117,7 +117,7 @@ final class LibraryCommands {
         let current = here.current
         let absolute = argument.hasPrefix("/") ? argument : current + "/" + argument
         var names: [String] = []
-        for name in LibraryDatabase.shelfNames(absolute) {
+        for name in ShelfStore.shelfNames(absolute) {
             switch name {
             case ".": continue
             case "..": _ = names.popLast()
