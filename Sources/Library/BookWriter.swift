@@ -97,14 +97,14 @@ struct BookWriter: Sendable {
         if let existingBookId {
             let present = try Set(Int64.fetchAll(db, sql: "SELECT mediaId FROM bookItem WHERE bookId = ?", arguments: [existingBookId]))
             let added = mediaIds.filter { !present.contains($0) }
-            let current = try LibraryDatabase.items(db, bookId: existingBookId).map { $0.id! }
-            if !added.isEmpty { try LibraryDatabase.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
+            let current = try BookStore.items(db, bookId: existingBookId).map { $0.id! }
+            if !added.isEmpty { try BookStore.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
             let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [existingBookId]) ?? ""
             return ImportReport.BookResult(id: existingBookId, title: title, newFiles: added.count, existed: true)
         }
         var book = try makeBook(db, ordered: ordered, context: context)
         try book.insert(db)
-        try LibraryDatabase.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
+        try BookStore.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
         return ImportReport.BookResult(id: book.id!, title: book.title, newFiles: mediaIds.count, existed: false)
     }
 

@@ -53,7 +53,7 @@ extension LibraryDatabase {
     public func loudness(ofBook bookId: Int64) throws -> LoudnessReading? {
         try writer.read { db in
             guard let stored = try BookLoudness.fetchOne(db, key: bookId) else { return nil }
-            return stored.measuredOver == BookLoudness.key(of: try Self.items(db, bookId: bookId)) ? stored.reading : nil
+            return stored.measuredOver == BookLoudness.key(of: try BookStore.items(db, bookId: bookId)) ? stored.reading : nil
         }
     }
 

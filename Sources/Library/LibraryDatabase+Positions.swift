@@ -82,7 +82,7 @@ extension LibraryDatabase {
     /// a saved place): smart rewind counts the pause from then.
     public func startingPlace(ofBook bookId: Int64) throws -> (item: Int, frame: Int64, savedAt: Date?) {
         try writer.write { db in
-            let items = try Self.items(db, bookId: bookId)
+            let items = try BookStore.items(db, bookId: bookId)
             guard !items.isEmpty else { throw LibraryError.invalid("book #\(bookId) has no items") }
             let position = try Position.fetchOne(db, key: bookId)
             let index = position.flatMap { position in items.firstIndex { $0.id == position.mediaId } }

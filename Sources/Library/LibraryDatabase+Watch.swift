@@ -180,7 +180,7 @@ extension LibraryDatabase {
         let files = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
         guard !files.isEmpty else { return 0 }
         return try writer.write { db in
-            var ids = try Self.items(db, bookId: bookId).map { $0.id! }
+            var ids = try BookStore.items(db, bookId: bookId).map { $0.id! }
             let before = ids.count
             var present = Set(ids)
             for file in files {
@@ -188,7 +188,7 @@ extension LibraryDatabase {
                 if present.insert(id).inserted { ids.append(id) }
             }
             guard ids.count > before else { return 0 }
-            try Self.replaceItems(db, bookId: bookId, mediaIds: ids)
+            try BookStore.replaceItems(db, bookId: bookId, mediaIds: ids)
             try Self.putInOrder(db, bookId: bookId, folder: folder)
             return ids.count - before
         }
@@ -197,7 +197,7 @@ extension LibraryDatabase {
     /// The book's items in `ItemOrdering` order (disc folders, disc and track tags, names), as an
     /// import would have put them.
     static func putInOrder(_ db: Database, bookId: Int64, folder: String) throws {
-        let items = try items(db, bookId: bookId)
+        let items = try BookStore.items(db, bookId: bookId)
         let order = ItemOrdering.order(items.map { media in
             let parent = (media.path as NSString).deletingLastPathComponent
             return ItemOrdering.Candidate(
@@ -206,7 +206,7 @@ extension LibraryDatabase {
                 tagDisc: media.discNumber, track: media.trackNumber)
         })
         let ordered = order.map { items[$0].id! }
-        if ordered != items.map({ $0.id! }) { try replaceItems(db, bookId: bookId, mediaIds: ordered) }
+        if ordered != items.map({ $0.id! }) { try BookStore.replaceItems(db, bookId: bookId, mediaIds: ordered) }
     }
 
     /// The shelf of the books whose folders sit in the same folder as `folder`.

@@ -12,6 +12,7 @@ public final class LibraryDatabase: Sendable {
     /// The database's own files, which an import or the watch must never open (`LibraryFiles`).
     let ownFiles: LibraryFiles?
 
+    public let books: BookStore
     public let shelves: ShelfStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
@@ -48,6 +49,7 @@ public final class LibraryDatabase: Sendable {
         self.writer = writer
         self.path = path
         ownFiles = path.map { LibraryFiles(database: $0) }
+        books = BookStore(writer: writer, ownFiles: ownFiles)
         shelves = ShelfStore(writer: writer)
         try Self.migrate(writer, name: name)
     }

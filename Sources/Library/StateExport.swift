@@ -237,7 +237,7 @@ extension LibraryDatabase {
                     report.unmatched.append(exported.title)
                     continue
                 }
-                let media = try Self.items(db, bookId: bookId)
+                let media = try BookStore.items(db, bookId: bookId)
                 let byFingerprint = Dictionary(media.map { ($0.fingerprint, $0.id!) }, uniquingKeysWith: { first, _ in first })
                 if let position = exported.position, let mediaId = byFingerprint[position.item] {
                     try Position(bookId: bookId, mediaId: mediaId, frame: position.frame, updatedAt: position.updatedAt).upsert(db)

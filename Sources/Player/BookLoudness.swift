@@ -57,7 +57,7 @@ final class BookLoudness {
         guard !measuring.contains(bookId) else { return nil }
         let media: [Media]
         do {
-            media = try library.items(ofBook: bookId)
+            media = try library.books.items(ofBook: bookId)
         } catch {
             return .problem("loudness: \(error)")
         }
@@ -95,7 +95,7 @@ final class BookLoudness {
     func measured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>, session: PlayerSession?) -> [PlayerNotice] {
         measuring.remove(bookId)
         let loaded = session.flatMap { $0.book.id == bookId ? $0 : nil }
-        let title = loaded?.book.title ?? (try? library.book(matching: "#\(bookId)"))?.title
+        let title = loaded?.book.title ?? (try? library.books.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
             if let loaded, loaded.loudness != .off { loaded.loudness = .failed(failure.description) }
@@ -137,7 +137,7 @@ final class BookLoudness {
         let preferences = try library.playerPreferences()
         let settings = try library.settings(ofBook: bookId)
         let target = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
-        let title = try library.book(matching: "#\(bookId)").title
+        let title = try library.books.book(matching: "#\(bookId)").title
         let state: LoudnessState
         if !Loudness.isOn(settings, preferences) {
             state = .off

@@ -36,7 +36,7 @@ struct BookmarkCommands {
     /// opening count) when nil.
     func bookmarks(ofBook bookId: Int64?, all: Bool) throws -> PlayerOutcome {
         if let bookId, bookId != session?.book.id {
-            let book = try library.book(matching: "#\(bookId)")
+            let book = try library.books.book(matching: "#\(bookId)")
             return .bookmarks(book: book.title, try BookmarkPlace.places(ofBook: bookId, in: library, all: all))
         }
         let session = try playing()
@@ -52,7 +52,7 @@ struct BookmarkCommands {
         let session = try playing()
         guard let mark = try library.bookmark(id: id) else { throw try unknownBookmark(id, of: session) }
         guard mark.bookId == session.book.id else {
-            let owner = try library.book(matching: "#\(mark.bookId)")
+            let owner = try library.books.book(matching: "#\(mark.bookId)")
             throw PlayerError("bookmark #\(id) is in #\(owner.id!) \(owner.title), not in \(session.book.title): "
                 + "'play #\(owner.id!)' first, then 'jump \(id)'")
         }
@@ -82,8 +82,8 @@ struct BookmarkCommands {
             throw PlayerError("there is no bookmark #\(id): 'bookmarks BOOK' lists a book's bookmarks")
         }
         if let session, mark.bookId == session.book.id { return place(of: mark, in: session) }
-        let media = try library.items(ofBook: mark.bookId)
-        let timeline = BookTimeline(media: media, userChapters: try library.userChapters(ofBook: mark.bookId))
+        let media = try library.books.items(ofBook: mark.bookId)
+        let timeline = BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: mark.bookId))
         return BookmarkPlace(mark, timeline: timeline, mediaIds: media.map { $0.id! })
     }
 

@@ -19,7 +19,7 @@ final class CoverFiles {
     /// The book's cover as its file holds it: the first item that has one, read by its decoder;
     /// else the image file found beside the audio at import (cover.jpg, folder.png).
     func picture(ofBook bookId: Int64) -> Picture? {
-        let media = (try? library.items(ofBook: bookId)) ?? []
+        let media = (try? library.books.items(ofBook: bookId)) ?? []
         let embedded = media.filter { $0.hasCover && !$0.isMissing }.lazy
             .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
         if let embedded { return embedded }

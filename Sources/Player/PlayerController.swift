@@ -69,7 +69,7 @@ public final class PlayerController {
     private func run(_ command: PlayerCommand) throws -> PlayerOutcome {
         switch command {
         case let .play(bookId): return try play(bookId)
-        case let .playUntil(bookId, end): return try load(try library.book(matching: "#\(bookId)"), end: end)
+        case let .playUntil(bookId, end): return try load(try library.books.book(matching: "#\(bookId)"), end: end)
         case let .playItem(item):
             let session = try playing()
             guard session.timeline.items.indices.contains(item) else { throw Navigation.itemRangeError(session) }
@@ -184,7 +184,7 @@ public final class PlayerController {
     }
 
     private func play(_ bookId: Int64?) throws -> PlayerOutcome {
-        if let bookId { return try load(try library.book(matching: "#\(bookId)")) }
+        if let bookId { return try load(try library.books.book(matching: "#\(bookId)")) }
         if let session {
             try resume(session)
             return .done
@@ -236,7 +236,7 @@ public final class PlayerController {
     /// progress, else the one played last.
     private func bookListenedToLast() throws -> Book {
         guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
-            if try library.hasNoBooks {
+            if try library.books.hasNoBooks {
                 throw PlayerError("the library has no books yet: 'import FOLDER' adds the books in a folder, then 'play BOOK'")
             }
             throw PlayerError("nothing is playing and no book has been played yet: 'play BOOK'")
@@ -259,7 +259,7 @@ public final class PlayerController {
     /// Loads `book` at its saved place and plays it (`playing`; else paused there, cued), to
     /// `end` when given, else to its end.
     func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
-        let media = try library.items(ofBook: book.id!)
+        let media = try library.books.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
             // A plain rescan searches only above the file's old place: a file moved elsewhere is
             // found by naming the folder it is in now.
@@ -282,7 +282,7 @@ public final class PlayerController {
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
         let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
                                     library: library, engine: engine, outputName: outputName, start: startPosition, clock: clock)
-        session.timeline.userChapters = try library.userChapters(ofBook: book.id!)
+        session.timeline.userChapters = try library.books.userChapters(ofBook: book.id!)
         let title = book.title
         session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         self.session = session

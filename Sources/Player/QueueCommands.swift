@@ -14,7 +14,7 @@ struct QueueCommands {
             case .list:
                 return .queue(try library.queue())
             case let .add(bookId):
-                let book = try library.book(matching: "#\(bookId)")
+                let book = try library.books.book(matching: "#\(bookId)")
                 if loadedBookId == book.id { throw PlayerError("\(book.title) is playing now") }
                 guard try library.enqueue(bookId: bookId) else { return .alreadyQueued(book) }
                 return .queued(book, count: try library.queue().count)

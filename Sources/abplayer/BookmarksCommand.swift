@@ -20,7 +20,7 @@ struct Bookmarks: ParsableCommand {
         func run() throws {
             let database = try library.open()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
+                let id = try database.books.book(matching: book).id!
                 if json {
                     for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) { print(JSONEncoder.forScripts.line(bookmark)) }
                     return
@@ -44,8 +44,8 @@ struct Bookmarks: ParsableCommand {
             let at = try self.at
             let database = try library.openForEditing()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
-                let items = try database.items(ofBook: id)
+                let id = try database.books.book(matching: book).id!
+                let items = try database.books.items(ofBook: id)
                 let saved = try database.position(ofBook: id)
                 let index = item.map { $0 - 1 } ?? saved.flatMap { p in items.firstIndex { $0.id == p.mediaId } } ?? 0
                 guard items.indices.contains(index) else { throw LibraryError.invalid("item numbers run from 1 to \(items.count)") }

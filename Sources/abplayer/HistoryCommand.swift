@@ -14,7 +14,7 @@ struct History: ParsableCommand {
     func run() throws {
         let database = try library.open()
         try reportingLibraryErrors(database) {
-            let bookId = try book.map { try database.book(matching: $0).id! }
+            let bookId = try book.map { try database.books.book(matching: $0).id! }
             if json {
                 for session in try database.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
                 return
@@ -33,7 +33,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let database = try library.open()
         try reportingLibraryErrors(database) {
-            let id = try book.map { try database.book(matching: $0).id! }
+            let id = try book.map { try database.books.book(matching: $0).id! }
             for line in try LibraryText.statsLines(database, book: id, days: days) { print(line) }
         }
     }
@@ -108,10 +108,10 @@ struct Browse: ParsableCommand {
             let media = try database.media(where: by, equals: value, search: search)
             for item in media { print(LibraryText.mediaLine(item)) }
             if let addTo {
-                let book = try database.book(matching: addTo)
-                let before = try database.items(ofBook: book.id!).count
-                try database.addItems(toBook: book.id!, mediaIds: media.map { $0.id! })
-                print(TerminalText.visible("added \(try database.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)"))
+                let book = try database.books.book(matching: addTo)
+                let before = try database.books.items(ofBook: book.id!).count
+                try database.books.addItems(toBook: book.id!, mediaIds: media.map { $0.id! })
+                print(TerminalText.visible("added \(try database.books.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)"))
             }
         }
     }

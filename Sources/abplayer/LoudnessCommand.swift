@@ -27,8 +27,8 @@ struct LoudnessCommand: ParsableCommand {
             let database = try library.openForEditing()
             let meter = LoudnessMeter(decoders: try plugins.makeRegistry(), truePeak: !samplePeak)
             try reportingLibraryErrors(database) {
-                let target = try database.book(matching: book)
-                let media = try database.items(ofBook: target.id!)
+                let target = try database.books.book(matching: book)
+                let media = try database.books.items(ofBook: target.id!)
                 let reading: LoudnessReading
                 do {
                     reading = try meter.measure(paths: media.map(\.path))

@@ -167,14 +167,14 @@ struct FilesBook {
 
     init(files: [String], library: LibraryDatabase, inspector: any MediaInspector) throws {
         self.library = library
-        id = try library.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
-        skipped = try library.addFiles(files, toBook: id, inspector: inspector).skipped
+        id = try library.books.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
+        skipped = try library.books.addFiles(files, toBook: id, inspector: inspector).skipped
         // Skipped files are named by their absolute path: whether the first and the last file
         // given are in decides whether --from and --to apply.
         let refused = Set(skipped.map(\.path))
-        media = try library.items(ofBook: id)
-        firstGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[0]))
-        lastGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[files.count - 1]))
+        media = try library.books.items(ofBook: id)
+        firstGivenPlays = !refused.contains(BookStore.absolutePath(files[0]))
+        lastGivenPlays = !refused.contains(BookStore.absolutePath(files[files.count - 1]))
     }
 
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`

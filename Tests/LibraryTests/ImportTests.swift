@@ -97,15 +97,15 @@ import TestSupport
         let tree = try Fixtures.audiobookTree()
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.appending(path: "吾輩は猫である 🐱").path])
-        let book = try library.book(matching: "猫")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "猫")
+        let media = try library.books.items(ofBook: book.id!)
         try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 11025)
 
         // When the last item is moved first, then the first item removed, and the book renamed and moved
-        try library.moveItem(ofBook: book.id!, from: 2, to: 0)
-        try library.removeItems(fromBook: book.id!, mediaIds: [media[2].id!])
-        try library.renameBook(book.id!, to: "I Am a Cat")
-        try library.moveBook(book.id!, toShelf: "Japan/Meiji")
+        try library.books.moveItem(ofBook: book.id!, from: 2, to: 0)
+        try library.books.removeItems(fromBook: book.id!, mediaIds: [media[2].id!])
+        try library.books.renameBook(book.id!, to: "I Am a Cat")
+        try library.books.moveBook(book.id!, toShelf: "Japan/Meiji")
 
         // Then the order, the title, the shelf and the position (by media) are as edited
         let listing = try library.bookListing(id: book.id!)

@@ -15,7 +15,7 @@ import TestSupport
     /// of a library that lost its locks still finds the log, and deletes it as it closes.
     static func expectSavedPlacesReachOtherProcesses(_ setting: Setting) throws {
         let database = setting.database
-        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
+        let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
         for frame: Int64 in [44_100, 88_200] {
             try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
             let read = try Command.run("sqlite3", [database, "SELECT frame FROM position WHERE bookId = \(setting.bookId)"]).requireSuccess()
@@ -70,7 +70,7 @@ import TestSupport
         let setting = try Setting("own-export")
         setting.watch.stop()
         let database = try #require(setting.library.path)
-        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
+        let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
         try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
 
         // When the state is exported to the library's own file (or its log), and imported from it

@@ -118,7 +118,7 @@ import TestSupport
     @Test func aRenamedFileKeepsItsIdentityPositionAndBookmarks() throws {
         // Given a watched library with a position and a bookmark in Dune's second file
         let setting = try Setting("rename")
-        let second = try setting.library.items(ofBook: setting.bookId)[1]
+        let second = try setting.library.books.items(ofBook: setting.bookId)[1]
         try setting.library.savePosition(bookId: setting.bookId, mediaId: second.id!, frame: 4321)
         try setting.library.addBookmark(bookId: setting.bookId, mediaId: second.id!, frame: 99, kind: .user, note: "spice")
 
@@ -127,8 +127,8 @@ import TestSupport
         try FileManager.default.moveItem(atPath: second.path, toPath: renamed)
 
         // Then the same media has the new path, and the position and bookmark still point at it
-        #expect(Self.eventually { (try? setting.library.items(ofBook: setting.bookId).first { $0.id == second.id }?.path) == renamed })
-        let items = try setting.library.items(ofBook: setting.bookId)
+        #expect(Self.eventually { (try? setting.library.books.items(ofBook: setting.bookId).first { $0.id == second.id }?.path) == renamed })
+        let items = try setting.library.books.items(ofBook: setting.bookId)
         #expect(items.count == 3 && items.allSatisfy { !$0.isMissing })
         #expect(try setting.library.position(ofBook: setting.bookId)?.mediaId == second.id)
         #expect(try setting.library.position(ofBook: setting.bookId)?.frame == 4321)
@@ -140,13 +140,13 @@ import TestSupport
     @Test func aDeletedFileIsMarkedMissingAndStaysInTheBook() throws {
         // Given a watched library with Dune
         let setting = try Setting("delete")
-        let last = try setting.library.items(ofBook: setting.bookId)[2]
+        let last = try setting.library.books.items(ofBook: setting.bookId)[2]
 
         // When its last file is deleted
         try FileManager.default.removeItem(atPath: last.path)
 
         // Then it is marked missing, still listed in its place
-        #expect(Self.eventually { (try? setting.library.items(ofBook: setting.bookId).map(\.isMissing)) == [false, false, true] })
+        #expect(Self.eventually { (try? setting.library.books.items(ofBook: setting.bookId).map(\.isMissing)) == [false, false, true] })
         #expect(setting.fileNames == ["01.mp3", "02.mp3", "04.mp3"])
         #expect(Self.eventually { setting.duneReports.map(\.filesMissing) == [1] })
     }
@@ -154,7 +154,7 @@ import TestSupport
     @Test func aRenamedBookFolderKeepsItsBookAndTakesNewFilesIntoIt() throws {
         // Given a watched library with Dune
         let setting = try Setting("rename-folder")
-        let first = try setting.library.items(ofBook: setting.bookId)[0]
+        let first = try setting.library.books.items(ofBook: setting.bookId)[0]
 
         // When Dune's folder is renamed
         let renamed = setting.books.appending(path: "Dune (1965)")
@@ -162,9 +162,9 @@ import TestSupport
 
         // Then its files are found there, the same media
         #expect(Self.eventually {
-            (try? setting.library.items(ofBook: setting.bookId).map(\.path)) == ["01.mp3", "02.mp3", "04.mp3"].map { renamed.appending(path: $0).path }
+            (try? setting.library.books.items(ofBook: setting.bookId).map(\.path)) == ["01.mp3", "02.mp3", "04.mp3"].map { renamed.appending(path: $0).path }
         })
-        #expect(try setting.library.items(ofBook: setting.bookId)[0].id == first.id)
+        #expect(try setting.library.books.items(ofBook: setting.bookId)[0].id == first.id)
 
         // When a file is then copied into the renamed folder
         try Self.writeMP3(3, to: renamed.appending(path: "03.mp3"))

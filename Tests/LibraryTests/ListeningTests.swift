@@ -22,8 +22,8 @@ import TestSupport
         // Given an imported three-item book, never played
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
-        let book = try library.book(matching: "Мастер")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "Мастер")
+        let media = try library.books.items(ofBook: book.id!)
         let start = try library.startingPoint(ofBook: book.id!)
         #expect(start == (0, 0))
 
@@ -55,8 +55,8 @@ import TestSupport
         // Given a finished three-item book whose listener then went back into its second item
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
-        let book = try library.book(matching: "Мастер")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "Мастер")
+        let media = try library.books.items(ofBook: book.id!)
         try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: media[2].durationFrames!)
         try library.markFinished(bookId: book.id!)
         #expect(try library.bookListing(id: book.id!).finished)
@@ -72,8 +72,8 @@ import TestSupport
         let tree = try copyOfAudiobookTree("damaged")
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.appending(path: "Untagged Book/Part 1.mp3").path])
-        let book = try library.book(matching: "Part 1")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "Part 1")
+        let media = try library.books.items(ofBook: book.id!)
         try library.savePosition(bookId: book.id!, mediaId: media[0].id!, frame: 11025)
         try Data("no longer audio".utf8).write(to: URL(fileURLWithPath: media[0].path))
 
@@ -95,8 +95,8 @@ import TestSupport
     @Test func automaticBookmarksAreBoundedAndUndoGoesBackOneJumpAtATime() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Untagged Book").path])
-        let book = try library.book(matching: "Untagged")
-        let mediaId = try library.items(ofBook: book.id!)[0].id!
+        let book = try library.books.book(matching: "Untagged")
+        let mediaId = try library.books.items(ofBook: book.id!)[0].id!
         try library.addBookmark(bookId: book.id!, mediaId: mediaId, frame: 1, kind: .user, note: "mine")
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         for jump in 0..<(LibraryDatabase.automaticBookmarkLimit + 10) {
@@ -119,8 +119,8 @@ import TestSupport
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         func first(_ title: String) throws -> (Int64, Int64) {
-            let book = try library.book(matching: title)
-            return (book.id!, try library.items(ofBook: book.id!)[0].id!)
+            let book = try library.books.book(matching: title)
+            return (book.id!, try library.books.items(ofBook: book.id!)[0].id!)
         }
         let (war, warItem) = try first("War")
         let (master, masterItem) = try first("Мастер")
@@ -156,9 +156,9 @@ import TestSupport
 
         // When the cat book's media are picked by artist and added to the Untagged book
         let picked = try library.media(where: .artist, equals: "夏目漱石")
-        let untagged = try library.book(matching: "Untagged")
-        try library.addItems(toBook: untagged.id!, mediaIds: picked.map { $0.id! })
-        #expect(try library.items(ofBook: untagged.id!).count == 6)
+        let untagged = try library.books.book(matching: "Untagged")
+        try library.books.addItems(toBook: untagged.id!, mediaIds: picked.map { $0.id! })
+        #expect(try library.books.items(ofBook: untagged.id!).count == 6)
         // and a free-text search finds media by any tag or path
         #expect(try library.media(where: nil, equals: nil, search: "глава").count == 3)
     }

@@ -9,7 +9,7 @@ import Testing
     func library(_ name: String) throws -> (LibraryDatabase, String, [Int64]) {
         let path = try BuildProducts.temporaryDirectory(name).appending(path: "library.sqlite").path
         let library = try LibraryDatabase(path: path)
-        try library.insertSyntheticBooks(books: 4, itemsPerBook: 2)
+        try library.books.insertSyntheticBooks(books: 4, itemsPerBook: 2)
         let ids = try library.bookListings().map(\.id)
         return (library, path, ids)
     }

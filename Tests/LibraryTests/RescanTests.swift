@@ -10,8 +10,8 @@ import TestSupport
         let tree = try copyOfAudiobookTree("rescan")
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.path])
-        let book = try library.book(matching: "War & Peace")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "War & Peace")
+        let media = try library.books.items(ofBook: book.id!)
         try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: 12345)
         try library.addBookmark(bookId: book.id!, mediaId: media[1].id!, frame: 777, kind: .user, note: "good bit")
         let session = try library.startSession(bookId: book.id!, mediaId: media[0].id!, frame: 0, speed: 1)
@@ -41,8 +41,8 @@ import TestSupport
         let tree = try copyOfAudiobookTree("missing")
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.appending(path: "Мастер и Маргарита").path])
-        let book = try library.book(matching: "Мастер")
-        let victim = try library.items(ofBook: book.id!)[1]
+        let book = try library.books.book(matching: "Мастер")
+        let victim = try library.books.items(ofBook: book.id!)[1]
         try library.savePosition(bookId: book.id!, mediaId: victim.id!, frame: 5)
 
         // When one of its files is deleted and the library rescanned

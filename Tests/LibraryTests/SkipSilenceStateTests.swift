@@ -15,11 +15,11 @@ import TestSupport
         var preferences = try library.playerPreferences()
         preferences.defaultSkipSilence = .on(minimumMs: 900)
         try library.savePlayerPreferences(preferences)
-        let war = try library.book(matching: "War")
+        let war = try library.books.book(matching: "War")
         var own = try library.settings(ofBook: war.id!)
         own.skipSilence = .off
         try library.saveSettings(own)
-        let master = try library.book(matching: "Мастер")
+        let master = try library.books.book(matching: "Мастер")
         var following = try library.settings(ofBook: master.id!)
         following.volume = 120
         try library.saveSettings(following)
@@ -30,9 +30,9 @@ import TestSupport
 
         // Then the default is there, the book's own is its own, and the other book follows the default
         #expect(try other.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))
-        let otherWar = try other.settings(ofBook: try other.book(matching: "War").id!)
+        let otherWar = try other.settings(ofBook: try other.books.book(matching: "War").id!)
         #expect(otherWar.ownSkipSilence == .off && otherWar.skipSilence == .off)
-        let otherMaster = try other.settings(ofBook: try other.book(matching: "Мастер").id!)
+        let otherMaster = try other.settings(ofBook: try other.books.book(matching: "Мастер").id!)
         #expect(otherMaster.ownSkipSilence == nil && otherMaster.skipSilence == .on(minimumMs: 900))
     }
 
@@ -40,10 +40,10 @@ import TestSupport
         // Given two books, each with a session
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War")
-        let master = try library.book(matching: "Мастер")
-        let first = try library.startSession(bookId: war.id!, mediaId: try library.items(ofBook: war.id!)[0].id!, frame: 0, speed: 1)
-        let second = try library.startSession(bookId: master.id!, mediaId: try library.items(ofBook: master.id!)[0].id!, frame: 0, speed: 1)
+        let war = try library.books.book(matching: "War")
+        let master = try library.books.book(matching: "Мастер")
+        let first = try library.startSession(bookId: war.id!, mediaId: try library.books.items(ofBook: war.id!)[0].id!, frame: 0, speed: 1)
+        let second = try library.startSession(bookId: master.id!, mediaId: try library.books.items(ofBook: master.id!)[0].id!, frame: 0, speed: 1)
         // When skip silence saved 12.5 s in one and 3 s in the other (a session's running total)
         try library.saveSilenceSkipped(session: first, seconds: 10)
         try library.saveSilenceSkipped(session: first, seconds: 12.5)
@@ -57,7 +57,7 @@ import TestSupport
     @Test func aSettingOutOfRangeIsRefusedByTheDatabase() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        var settings = try library.settings(ofBook: try library.book(matching: "War").id!)
+        var settings = try library.settings(ofBook: try library.books.book(matching: "War").id!)
         settings.skipSilence = .on(minimumMs: 100)
         #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
     }

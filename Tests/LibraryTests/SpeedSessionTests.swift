@@ -12,8 +12,8 @@ import TestSupport
         // audio only when the test pulls), recorded from speed 1
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
-        let book = try library.book(matching: "Мастер")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "Мастер")
+        let media = try library.books.items(ofBook: book.id!)
         let recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: media.map { $0.id! },
                                          start: PlaybackPosition(item: 0, frame: 0))
         let output = ClockedOutput()

@@ -15,11 +15,11 @@ import TestSupport
         preferences.defaultSkipSeconds = 45
         preferences.defaultSleepSeconds = 1200
         try library.savePlayerPreferences(preferences)
-        let war = try library.book(matching: "War")
+        let war = try library.books.book(matching: "War")
         var own = try library.settings(ofBook: war.id!)
         own.speed = 1.5
         try library.saveSettings(own)
-        let master = try library.book(matching: "Мастер")
+        let master = try library.books.book(matching: "Мастер")
         var following = try library.settings(ofBook: master.id!)
         following.volume = 120
         try library.saveSettings(following)
@@ -31,9 +31,9 @@ import TestSupport
         // Then the defaults are there, the book's own speed is its own, and the other book follows the default
         let imported = try other.playerPreferences()
         #expect(imported.defaultSpeed == 1.3 && imported.defaultSkipSeconds == 45 && imported.defaultSleepSeconds == 1200)
-        let otherWar = try other.settings(ofBook: try other.book(matching: "War").id!)
+        let otherWar = try other.settings(ofBook: try other.books.book(matching: "War").id!)
         #expect(otherWar.ownSpeed == 1.5 && otherWar.ownSkipIntervalSeconds == nil && otherWar.skipIntervalSeconds == 45)
-        let otherMaster = try other.settings(ofBook: try other.book(matching: "Мастер").id!)
+        let otherMaster = try other.settings(ofBook: try other.books.book(matching: "Мастер").id!)
         #expect(otherMaster.ownSpeed == nil && otherMaster.speed == 1.3 && otherMaster.volume == 120)
     }
 
@@ -48,12 +48,12 @@ import TestSupport
         preferences.loudness = false
         preferences.loudnessTargetLUFS = -20
         try library.savePlayerPreferences(preferences)
-        let war = try library.book(matching: "War")
+        let war = try library.books.book(matching: "War")
         var own = try library.settings(ofBook: war.id!)
         own.loudness = true
         try library.saveSettings(own)
         try library.saveLoudness(LoudnessReading(integratedLUFS: -23, peakDBTP: -2, isTruePeak: true), ofBook: war.id!,
-                                 measuredOver: try library.items(ofBook: war.id!))
+                                 measuredOver: try library.books.items(ofBook: war.id!))
 
         // When the state travels to the other library
         let json = try StateExport.encoder.encode(try library.exportState())
@@ -63,9 +63,9 @@ import TestSupport
         // measured again from the files)
         let imported = try other.playerPreferences()
         #expect(imported.loudness == false && imported.loudnessTargetLUFS == -20)
-        let otherWar = try other.book(matching: "War").id!
+        let otherWar = try other.books.book(matching: "War").id!
         #expect(try other.settings(ofBook: otherWar).loudness == true)
-        #expect(try other.settings(ofBook: try other.book(matching: "Мастер").id!).loudness == nil)
+        #expect(try other.settings(ofBook: try other.books.book(matching: "Мастер").id!).loudness == nil)
         #expect(try other.loudness(ofBook: otherWar) == nil)
     }
 
@@ -77,8 +77,8 @@ import TestSupport
         _ = try importer(other).importPaths([try copyOfAudiobookTree("export").path])
 
         // and state in the first: a position, settings, bookmarks of two kinds, a finished book
-        let war = try library.book(matching: "War")
-        let items = try library.items(ofBook: war.id!)
+        let war = try library.books.book(matching: "War")
+        let items = try library.books.items(ofBook: war.id!)
         try library.savePosition(bookId: war.id!, mediaId: items[3].id!, frame: 4321)
         var settings = try library.settings(ofBook: war.id!)
         settings.speed = 1.5
@@ -88,7 +88,7 @@ import TestSupport
         settings.repeatMode = .book
         try library.saveSettings(settings)
         // and a queue of two books, and the auto-rewind preference
-        let master = try library.book(matching: "Мастер")
+        let master = try library.books.book(matching: "Мастер")
         _ = try library.enqueue(bookId: master.id!)
         _ = try library.enqueue(bookId: war.id!)
         var preferences = try library.playerPreferences()
@@ -96,7 +96,7 @@ import TestSupport
         try library.savePlayerPreferences(preferences)
         try library.addBookmark(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
         try library.addBookmark(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
-        try library.markFinished(bookId: try library.book(matching: "Мастер").id!)
+        try library.markFinished(bookId: try library.books.book(matching: "Мастер").id!)
 
         // When it is exported to JSON and imported into the other library (twice)
         let json = try StateExport.encoder.encode(try library.exportState())
@@ -106,8 +106,8 @@ import TestSupport
 
         // Then every book is matched and the state is the same, bookmarks not doubled
         #expect(report.unmatched.isEmpty && report.matched.count == 4)
-        let otherWar = try other.book(matching: "War")
-        let otherItems = try other.items(ofBook: otherWar.id!)
+        let otherWar = try other.books.book(matching: "War")
+        let otherItems = try other.books.items(ofBook: otherWar.id!)
         #expect(try other.position(ofBook: otherWar.id!)?.mediaId == otherItems[3].id)
         #expect(try other.position(ofBook: otherWar.id!)?.frame == 4321)
         var expected = settings
@@ -117,7 +117,7 @@ import TestSupport
         #expect(marks.map(\.note) == ["«quote»", nil])
         #expect(marks.map(\.kind) == [.user, .beforeSeek])
         #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])
-        #expect(try other.bookListing(id: try other.book(matching: "Мастер").id!).finished)
+        #expect(try other.bookListing(id: try other.books.book(matching: "Мастер").id!).finished)
         #expect(try other.queue().map(\.title) == [master.title, war.title])
         #expect(try other.playerPreferences().autoRewindMaxSeconds == 12)
         // and the document says what it is

@@ -9,9 +9,9 @@ import TestSupport
     /// Two libraries of the same made-up books (the same fingerprints).
     func twoLibraries() throws -> (LibraryDatabase, LibraryDatabase) {
         let first = try LibraryDatabase()
-        try first.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
+        try first.books.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
         let second = try LibraryDatabase()
-        try second.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
+        try second.books.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
         return (first, second)
     }
 
@@ -22,7 +22,7 @@ import TestSupport
     @Test func aVersion2FileCarriesPercentAndSecondsThereAndBack() throws {
         // Given a book at 80 %, 1.25x, skip 15 s, sleep timer 30 min
         let (library, other) = try twoLibraries()
-        let book = try library.book(matching: "Book 1")
+        let book = try library.books.book(matching: "Book 1")
         var settings = try library.settings(ofBook: book.id!)
         settings.volume = 80
         settings.speed = 1.25
@@ -48,7 +48,7 @@ import TestSupport
 
         // Then the settings arrive unchanged
         #expect(report.matched.count == 2 && report.unmatched.isEmpty)
-        let otherBook = try other.book(matching: "Book 1").id!
+        let otherBook = try other.books.book(matching: "Book 1").id!
         var expected = settings
         expected.bookId = otherBook
         #expect(try other.settings(ofBook: otherBook) == expected)
@@ -59,7 +59,7 @@ import TestSupport
         // minutes, a speed the engine never played (0.3), and a volume above what it played (2.5)
         let (library, _) = try twoLibraries()
         let items = { (book: Int) in
-            let fingerprints = try library.items(ofBook: try library.book(matching: "Book \(book)").id!).map(\.fingerprint)
+            let fingerprints = try library.books.items(ofBook: try library.books.book(matching: "Book \(book)").id!).map(\.fingerprint)
             return String(decoding: try JSONEncoder().encode(fingerprints), as: UTF8.self)
         }
         let file = try BuildProducts.temporaryDirectory("state-v1").appending(path: "old.json")
@@ -79,10 +79,10 @@ import TestSupport
         // Then volume is in percent (the factor x 100, at most 150), speed at least 0.5, the sleep
         // timer in seconds
         #expect(report.matched == ["Book 0", "Book 1"])
-        let first = try library.settings(ofBook: try library.book(matching: "Book 0").id!)
+        let first = try library.settings(ofBook: try library.books.book(matching: "Book 0").id!)
         #expect(first.volume == 80 && first.speed == 0.5 && first.shuffle && first.skipIntervalSeconds == 15)
         #expect(first.sleepTimerSeconds == 1800 && first.repeatMode == .book)
-        let second = try library.settings(ofBook: try library.book(matching: "Book 1").id!)
+        let second = try library.settings(ofBook: try library.books.book(matching: "Book 1").id!)
         #expect(second.volume == 150 && second.speed == 1.5 && second.sleepTimerSeconds == nil)
     }
 
@@ -105,6 +105,6 @@ import TestSupport
             "\(error)".contains(state.books[1].title) && "\(error)".contains("volume 0–150 %")
         }
         // and nothing was written, not even the first book's settings
-        #expect(try other.settings(ofBook: try other.book(matching: state.books[0].title).id!).volume == 100)
+        #expect(try other.settings(ofBook: try other.books.book(matching: state.books[0].title).id!).volume == 100)
     }
 }

@@ -37,11 +37,11 @@ import TestSupport
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
         let there = try LibraryDatabase(path: files + "/there.sqlite")
         _ = try importer(there).importPaths([try copyOfAudiobookTree("exchange-\(name)").path])
-        let war = try here.book(matching: "War").id!
-        let theirWar = try there.book(matching: "War").id!
+        let war = try here.books.book(matching: "War").id!
+        let theirWar = try there.books.book(matching: "War").id!
         return Pair(here: here, there: there, folder: try BuildProducts.temporaryDirectory("exchange-\(name)-folder").path,
-                    war: war, theirWar: theirWar, warItems: try here.items(ofBook: war).map { $0.id! },
-                    theirWarItems: try there.items(ofBook: theirWar).map { $0.id! })
+                    war: war, theirWar: theirWar, warItems: try here.books.items(ofBook: war).map { $0.id! },
+                    theirWarItems: try there.books.items(ofBook: theirWar).map { $0.id! })
     }
 
     let hourAgo = Date().addingTimeInterval(-3600)
@@ -75,11 +75,11 @@ import TestSupport
         let p = try pair("skew")
         let now = Date()
         let theirNow = now.addingTimeInterval(600)
-        let master = try p.here.book(matching: "Мастер").id!
-        let theirMaster = try p.there.book(matching: "Мастер").id!
+        let master = try p.here.books.book(matching: "Мастер").id!
+        let theirMaster = try p.there.books.book(matching: "Мастер").id!
         try p.here.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 22_050, at: now.addingTimeInterval(-120))
         try p.there.savePosition(bookId: p.theirWar, mediaId: p.theirWarItems[0], frame: 1000, at: theirNow)
-        try p.there.savePosition(bookId: theirMaster, mediaId: try p.there.items(ofBook: theirMaster)[1].id!, frame: 4410, at: theirNow)
+        try p.there.savePosition(bookId: theirMaster, mediaId: try p.there.books.items(ofBook: theirMaster)[1].id!, frame: 4410, at: theirNow)
         try p.exchangeThere(now: theirNow)
 
         // When here exchanges, by its own clock
@@ -89,7 +89,7 @@ import TestSupport
         // the Master, which here never listened to, takes there's place
         #expect(try p.here.position(ofBook: p.war)?.frame == 22_050)
         #expect(report.moved.map(\.bookId) == [master])
-        #expect(try p.here.position(ofBook: master)?.mediaId == p.here.items(ofBook: master)[1].id
+        #expect(try p.here.position(ofBook: master)?.mediaId == p.here.books.items(ofBook: master)[1].id
                 && p.here.position(ofBook: master)?.frame == 4410)
         // and there, by its clock, stays where it listened last
         let back = try p.exchangeThere(now: theirNow)
@@ -142,17 +142,17 @@ import TestSupport
         try p.here.markFinished(bookId: p.war)
         try p.exchangeHere()
         #expect(try p.exchangeThere().finishedChanged == 1)
-        #expect(try p.there.book(matching: "War").finishedAt != nil)
+        #expect(try p.there.books.book(matching: "War").finishedAt != nil)
         for _ in 0..<2 {
             try p.exchangeHere()
             try p.exchangeThere()
         }
-        #expect(try p.here.book(matching: "War").finishedAt != nil && (try p.there.book(matching: "War").finishedAt) != nil)
+        #expect(try p.here.books.book(matching: "War").finishedAt != nil && (try p.there.books.book(matching: "War").finishedAt) != nil)
         // Played again there: not finished any more here either
         try p.there.markUnfinished(bookId: p.theirWar, at: Date().addingTimeInterval(1))
         try p.exchangeThere()
         try p.exchangeHere()
-        #expect(try p.here.book(matching: "War").finishedAt == nil)
+        #expect(try p.here.books.book(matching: "War").finishedAt == nil)
     }
 
     @Test func aMissingFolderIsOneClearErrorAndADamagedJournalIsSkippedWithAWarning() throws {

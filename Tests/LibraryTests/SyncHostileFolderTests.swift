@@ -37,9 +37,9 @@ import TestSupport
         let files = try BuildProducts.temporaryDirectory("hostile-\(name)-library").path
         let library = try LibraryDatabase(path: files + "/here.sqlite")
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War").id!
+        let war = try library.books.book(matching: "War").id!
         return Here(library: library, folder: try BuildProducts.temporaryDirectory("hostile-\(name)-folder").path, war: war,
-                    warItems: try library.items(ofBook: war), identity: try library.syncIdentity(ofBook: war))
+                    warItems: try library.books.items(ofBook: war), identity: try library.syncIdentity(ofBook: war))
     }
 
     /// Milliseconds since 1970 of now, as a journal writes a time.
@@ -104,7 +104,7 @@ import TestSupport
         #expect(report.finishedChanged == 0 && report.moved.isEmpty && report.bookmarksAdded == 0)
         // and the library, opened again, still lists its books and reads War's place and bookmarks back
         let library = try h.reopened()
-        #expect(try library.book(matching: "War").finishedAt == nil)
+        #expect(try library.books.book(matching: "War").finishedAt == nil)
         #expect(try library.position(ofBook: h.war) == nil && library.bookmarks(ofBook: h.war).isEmpty)
         #expect(try !library.books(on: .notStarted).isEmpty && library.books(on: .finished).isEmpty)
         // and the same times at the edges are read: 2000-01-01 and the time now
@@ -222,7 +222,7 @@ import TestSupport
         let library = try h.reopened()
         let place = try #require(try library.position(ofBook: h.war))
         #expect(place.mediaId == h.warItems[0].id && place.frame == 1000)
-        #expect(try library.bookmarks(ofBook: h.war).isEmpty && library.userChapters(ofBook: h.war).isEmpty)
+        #expect(try library.bookmarks(ofBook: h.war).isEmpty && library.books.userChapters(ofBook: h.war).isEmpty)
 
         // When a true place of another device, older than the impossible one, comes too
         try h.journal(["P\t\(h.reference)\t\(now - 60_000)\t1\t2000"], device: "TRUE")

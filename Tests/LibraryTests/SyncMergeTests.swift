@@ -69,14 +69,14 @@ import TestSupport
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
         let there = try LibraryDatabase()
         _ = try importer(there).importPaths([try copyOfAudiobookTree("sync-identity").path])
-        let war = try here.book(matching: "War")
+        let war = try here.books.book(matching: "War")
 
         // When the other library looks for this one's book
         let identity = try here.syncIdentity(ofBook: war.id!)
         let found = try there.bookId(matching: identity)
 
         // Then it finds its own copy; by title, author and length when the files differ; and nothing when the length is another
-        #expect(found == (try there.book(matching: "War").id))
+        #expect(found == (try there.books.book(matching: "War").id))
         var retagged = identity
         retagged.items = identity.items.map { $0 + "0" }
         #expect(try there.bookId(matching: retagged) == found)

@@ -18,7 +18,7 @@ import TestSupport
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
         let there = try LibraryDatabase()
         _ = try importer(there).importPaths([try copyOfAudiobookTree(name).path])
-        return (here, there, try here.book(matching: "War").id!, try there.book(matching: "War").id!)
+        return (here, there, try here.books.book(matching: "War").id!, try there.books.book(matching: "War").id!)
     }
 
     /// Waits until `folder` holds `device`'s journal with `count` records; the journal, or nil at the deadline.
@@ -59,7 +59,7 @@ import TestSupport
         let delivered = try #require(try await journal(of: laptop, in: pair.b.folder, records: 2))
         let theirPlace = try #require(try place(in: there, of: theirWar, journals: [delivered], local: desktop))
         #expect(theirPlace.device == laptop && theirPlace.frame == 44_100 * 2)
-        #expect(theirPlace.item == (try there.items(ofBook: theirWar))[1].fingerprint)
+        #expect(theirPlace.item == (try there.books.items(ofBook: theirWar))[1].fingerprint)
         let merged = SyncMergeRules.merge([delivered]) { try? there.bookId(matching: $0) }
         #expect(merged[theirWar]?.bookmarks.map(\.note) == ["the duel"])
 
@@ -95,7 +95,7 @@ import TestSupport
         // own copy of a folder that Syncthing keeps the same
         let (here, there, war, theirWar) = try twoLibraries("sync-offline")
         let pair = try await offThePool { try SyncthingPair() }
-        let (mine, theirs) = (try here.items(ofBook: war), try there.items(ofBook: theirWar))
+        let (mine, theirs) = (try here.books.items(ofBook: war), try there.books.items(ofBook: theirWar))
         let hour = Date().addingTimeInterval(-3600)
 
         // When the laptop listens to War's second file and exchanges (places inside its one second
@@ -143,7 +143,7 @@ import TestSupport
         try here.markFinished(bookId: war)
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
         #expect(try await exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
-        #expect(try there.book(matching: "#\(theirWar)").finishedAt != nil)
+        #expect(try there.books.book(matching: "#\(theirWar)").finishedAt != nil)
     }
 
     @Test func theSameJournalCopiedByRsyncReadsTheSame() async throws {

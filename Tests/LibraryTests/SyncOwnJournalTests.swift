@@ -24,8 +24,8 @@ import TestSupport
         let files = try BuildProducts.temporaryDirectory("own-journal-\(name)").path
         let library = try LibraryDatabase(path: files + "/library.sqlite")
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War").id!
-        let items = try library.items(ofBook: war).map { $0.id! }
+        let war = try library.books.book(matching: "War").id!
+        let items = try library.books.items(ofBook: war).map { $0.id! }
         try library.savePosition(bookId: war, mediaId: items[0], frame: 1000)
         let folder = try folder ?? BuildProducts.temporaryDirectory("own-journal-\(name)-folder").path
         return Syncing(library: library, war: war, warItems: items, folder: folder,

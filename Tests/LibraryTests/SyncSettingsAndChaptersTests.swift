@@ -26,7 +26,7 @@ import TestSupport
 
     /// A book's user chapters as (item's place in the book, frame, title), in the book's order.
     func chapters(_ library: LibraryDatabase, book: Int64, items: [Int64]) throws -> [[String]] {
-        try library.userChapters(ofBook: book)
+        try library.books.userChapters(ofBook: book)
             .map { [String(items.firstIndex(of: $0.mediaId) ?? -1), String($0.frame), $0.title] }
             .sorted { ($0[0], Int($0[1]) ?? 0) < ($1[0], Int($1[1]) ?? 0) }
     }
@@ -60,13 +60,13 @@ import TestSupport
 
         // and a chapter made, renamed or removed dates the chapters
         #expect(try changedAt(p.here, book: p.war).chapters == nil)
-        let chapter = try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"), toBook: p.war)
+        let chapter = try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"), toBook: p.war)
         let added = try #require(try changedAt(p.here, book: p.war).chapters)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.renameUserChapter(id: chapter.id!, title: "First")
+        try p.here.books.renameUserChapter(id: chapter.id!, title: "First")
         let renamed = try #require(try changedAt(p.here, book: p.war).chapters)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.deleteUserChapter(id: chapter.id!)
+        try p.here.books.deleteUserChapter(id: chapter.id!)
         let removed = try #require(try changedAt(p.here, book: p.war).chapters)
         #expect(added < renamed && renamed < removed)
     }
@@ -139,13 +139,13 @@ import TestSupport
         var mine = try p.here.settings(ofBook: p.war)
         mine.speed = 1.25
         try p.here.saveSettings(mine)
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 100, title: "Later"), toBook: p.war)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 100, title: "Later"), toBook: p.war)
         try p.exchangeHere()
 
         // When there exchanges while the book plays, nothing changes under the listener
         let playing = try p.exchangeThere(playing: p.theirWar)
         #expect(playing.settingsChanged == 0 && playing.chaptersChanged == 0)
-        #expect(try p.there.settings(ofBook: p.theirWar).ownSpeed == nil && (try p.there.userChapters(ofBook: p.theirWar)).isEmpty)
+        #expect(try p.there.settings(ofBook: p.theirWar).ownSpeed == nil && (try p.there.books.userChapters(ofBook: p.theirWar)).isEmpty)
 
         // and once it stops, both arrive
         let stopped = try p.exchangeThere()
@@ -178,8 +178,8 @@ import TestSupport
     @Test func userChaptersAddedOnOneLibraryAppearOnTheOtherAtTheSameItemFrameAndTitle() throws {
         // Given two chapters made here, one with a comma, a colon and a tab in its title
         let p = try pair("chapters-add")
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 11_025, title: "The battle, at: dawn\there"), toBook: p.war)
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "Opening"), toBook: p.war)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 11_025, title: "The battle, at: dawn\there"), toBook: p.war)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "Opening"), toBook: p.war)
 
         // When here exchanges, then there
         try p.exchangeHere()
@@ -199,25 +199,25 @@ import TestSupport
     @Test func chaptersResetOnOneLibraryClearsThemOnTheOther() throws {
         // Given chapters made here and taken there
         let p = try pair("chapters-reset")
-        try p.here.replaceUserChapters(ofBook: p.war, with: [
+        try p.here.books.replaceUserChapters(ofBook: p.war, with: [
             UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"),
             UserChapterStart(mediaId: p.warItems[1], frame: 500, title: "Two"),
         ])
         try p.exchangeHere()
         try p.exchangeThere()
-        #expect(try p.there.userChapters(ofBook: p.theirWar).count == 2)
+        #expect(try p.there.books.userChapters(ofBook: p.theirWar).count == 2)
 
         // When here goes back to the files' chapters (`chapters reset`)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.replaceUserChapters(ofBook: p.war, with: [])
+        try p.here.books.replaceUserChapters(ofBook: p.war, with: [])
         try p.exchangeHere()
         let report = try p.exchangeThere()
 
         // Then there has none either, and they do not come back to here
         #expect(report.chaptersChanged == 1)
-        #expect(try reopened(p.there).userChapters(ofBook: p.theirWar).isEmpty)
+        #expect(try reopened(p.there).books.userChapters(ofBook: p.theirWar).isEmpty)
         try p.exchangeHere()
-        #expect(try reopened(p.here).userChapters(ofBook: p.war).isEmpty)
+        #expect(try reopened(p.here).books.userChapters(ofBook: p.war).isEmpty)
     }
 
     @Test func aChapterInAnItemThisLibraryLacksIsLeftOutAndTheListIsNotPassedOn() throws {

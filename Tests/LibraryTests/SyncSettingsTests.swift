@@ -32,8 +32,8 @@ import TestSupport
     @Test func aBookmarksSyncIdIsGivenOnceAndKept() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War")
-        let item = try library.items(ofBook: war.id!)[0]
+        let war = try library.books.book(matching: "War")
+        let item = try library.books.items(ofBook: war.id!)[0]
         let bookmark = try library.addBookmark(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
         let id = try library.syncId(ofBookmark: bookmark.id!)
         #expect(UUID(uuidString: id) != nil)

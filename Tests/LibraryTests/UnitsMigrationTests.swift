@@ -107,7 +107,7 @@ import TestSupport
                 .map { [$0[0], $0[1], $0[2]] as [String] }
         }
         #expect(reference == ["book", "id", "CASCADE"])
-        try library.deleteBook(4)
+        try library.books.deleteBook(4)
         #expect(try library.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bookSettings WHERE bookId = 4") } == 0)
         // and a row for a book that does not exist is refused
         #expect(throws: DatabaseError.self) {

@@ -73,7 +73,7 @@ import Testing
         let second = try player.book("Second", itemSeconds: [31])
         try await loadPaused(player, first)
         guard case let .bookmarked(mine) = try player.perform(.bookmark(note: nil)) else { Issue.record("no bookmark"); return }
-        let secondMedia = try player.library.items(ofBook: second)[0].id!
+        let secondMedia = try player.library.books.items(ofBook: second)[0].id!
         let theirs = try player.library.addBookmark(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
 
         // When the listener jumps to a number that is no bookmark, the valid ones are named

@@ -122,7 +122,7 @@ final class ControllerHarness {
         }
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
         _ = try importer.importPaths([bookFolder.path])
-        return try library.book(matching: title).id!
+        return try library.books.book(matching: title).id!
     }
 
     @discardableResult

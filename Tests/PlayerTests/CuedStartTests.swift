@@ -15,7 +15,7 @@ import Testing
         let player = try ControllerHarness(clocked: name)
         let book = try player.book("Long", itemSeconds: [120])
         _ = try player.book("Other", itemSeconds: [10])
-        let item = try player.library.items(ofBook: book)[0]
+        let item = try player.library.books.items(ofBook: book)[0]
         try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * rate), at: Date() - 3600)
         let savedAt = try #require(try player.library.startingPlace(ofBook: book).savedAt)
         return (player, book, savedAt)

@@ -193,7 +193,7 @@ import Testing
         // Given a book whose place (1:00) was saved an hour ago, by an earlier run of the player
         let player = try ControllerHarness(clocked: "rewind-across-runs")
         let book = try player.book("Long", itemSeconds: [120])
-        let item = try player.library.items(ofBook: book)[0]
+        let item = try player.library.books.items(ofBook: book)[0]
         try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
 
         // When it is played
@@ -212,7 +212,7 @@ import Testing
         // Given a place saved 5 s ago (a restart, a switch of books)
         let player = try ControllerHarness(clocked: "rewind-short")
         let book = try player.book("Short pause", itemSeconds: [120])
-        let item = try player.library.items(ofBook: book)[0]
+        let item = try player.library.books.items(ofBook: book)[0]
         try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
 
         // When it is played, it starts exactly there

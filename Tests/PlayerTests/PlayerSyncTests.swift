@@ -65,7 +65,7 @@ import TestSupport
         // Then the place saved at quit is the newest in its journal
         let saved = try harness.saved(bookId)
         #expect(saved.item == 1 && saved.frame >= rate)
-        let item = try harness.library.items(ofBook: bookId)[1].fingerprint
+        let item = try harness.library.books.items(ofBook: bookId)[1].fingerprint
         #expect(try world.newestPlaceWritten() == .position(item: item, frame: saved.frame))
 
         // And the laptop's next exchange takes it
@@ -88,7 +88,7 @@ import TestSupport
         try harness.perform(.seek(.absolute(seconds: 2)))
 
         // Then the newest place in its journal becomes 0:02, without playing again
-        let item = try harness.library.items(ofBook: bookId)[0].fingerprint
+        let item = try harness.library.books.items(ofBook: bookId)[0].fingerprint
         func newestPlace() -> SyncChange? { try? world.newestPlaceWritten() }
         #expect(await harness.run(until: { newestPlace() == .position(item: item, frame: 2 * rate) }, seconds: 180),
                 "newest in the journal: \(String(describing: newestPlace())); saved: \(String(describing: try? harness.saved(bookId))); said: \(harness.notices)")
@@ -231,9 +231,9 @@ private struct SyncingPlayer {
         laptop = try LibraryDatabase()
         _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
             .importPaths([harness.folder.appending(path: "Code").path])
-        theirBook = try laptop.book(matching: "Code").id!
-        theirItems = try laptop.items(ofBook: theirBook).map { $0.id! }
-        rate = Int64(try laptop.items(ofBook: theirBook)[0].sampleRate)
+        theirBook = try laptop.books.book(matching: "Code").id!
+        theirItems = try laptop.books.items(ofBook: theirBook).map { $0.id! }
+        rate = Int64(try laptop.books.items(ofBook: theirBook)[0].sampleRate)
         shared = try folder ?? BuildProducts.temporaryDirectory("player-sync-folder")
         self.laptopFolder = laptopFolder ?? shared
         guard case let .sync(.folder(settings)) = try harness.perform(.sync(.folder(shared.path))), settings.folder == shared.path else {

@@ -84,7 +84,7 @@ import Testing
         try FileManager.default.copyItem(at: source, to: folder.appending(path: "book.mp3"))
         let importer = Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
         _ = try importer.importPaths([folder.path])
-        let book = try player.library.book(matching: "Chaptered").id!
+        let book = try player.library.books.book(matching: "Chaptered").id!
 
         // When it plays with the timer set to the end of the chapter
         try player.perform(.play(bookId: book))
@@ -157,7 +157,7 @@ import Testing
         try FileManager.default.copyItem(at: source, to: folder.appending(path: "book.mp3"))
         let importer = Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
         _ = try importer.importPaths([folder.path])
-        let book = try player.library.book(matching: "Rewind").id!
+        let book = try player.library.books.book(matching: "Rewind").id!
         try player.perform(.play(bookId: book))
         try player.perform(.rewind(.max(60)))
         try player.perform(.seek(.absolute(seconds: 15)))

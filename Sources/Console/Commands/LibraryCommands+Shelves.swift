@@ -23,7 +23,7 @@ extension LibraryCommands {
         for book in books { say(Self.line(for: book) + elsewhere(book.id)) }
         // An empty library is a dead end for someone new: say what fills it. (An empty shelf
         // stays an empty answer: scripts read `ls`.)
-        if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.hasNoBooks {
+        if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.books.hasNoBooks {
             say("(the library is empty: 'import FOLDER' adds the books in a folder)")
         }
     }
@@ -51,7 +51,7 @@ extension LibraryCommands {
 
     func tree() throws {
         let shelves = try library.shelves.shelfTree()
-        if shelves.isEmpty { say(try library.hasNoBooks ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
+        if shelves.isEmpty { say(try library.books.hasNoBooks ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
         for shelf in shelves {
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
             say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(LibraryText.counted(shelf.bookCount, "book")))"))

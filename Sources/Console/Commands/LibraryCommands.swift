@@ -55,7 +55,7 @@ final class LibraryCommands {
         case let .book(action): try book(action)
         case let .importPaths(paths, shelf, layout): try importPaths(paths, shelf: shelf, layout: layout)
         case let .rescan(reference, folders):
-            let only = try reference.map { Set(try library.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
+            let only = try reference.map { Set(try library.books.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
             let lines = LibraryText.rescanLines(try library.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
             lines.found.forEach(say)
             lines.missing.forEach(complain)
@@ -105,10 +105,10 @@ final class LibraryCommands {
             let exact = near.filter { $0.title.lowercased() == lowered }
             let partial = near.filter { $0.title.lowercased().contains(lowered) }
             if let only = exact.count == 1 ? exact.first : partial.count == 1 ? partial.first : nil {
-                return try library.book(matching: "#\(only.id)")
+                return try library.books.book(matching: "#\(only.id)")
             }
         }
-        return try library.book(matching: reference)
+        return try library.books.book(matching: reference)
     }
 
     /// The shelf path `argument` names from the current shelf, like `cd`: "A/B", "../C", "/D";
