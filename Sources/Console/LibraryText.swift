@@ -55,7 +55,7 @@ public enum LibraryText {
 
     /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
     public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {
-        let titles = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.id, $0.title) })
+        let titles = Dictionary(uniqueKeysWithValues: try library.catalog.bookListings().map { ($0.id, $0.title) })
         let formatter = ISO8601DateFormatter()
         return try library.sessions(ofBook: book, limit: limit).map { session in
             "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(TerminalText.visible(titles[session.bookId] ?? "?"))"

@@ -30,7 +30,7 @@ public struct BookStore: Sendable {
         let title = Book.Columns.title.lowercased
         let exact = try Book.filter(title == reference.lowercased()).fetchAll(db)
         if exact.count == 1 { return exact[0] }
-        let partial = try Book.filter(title.like("%\(LibraryDatabase.escapeLike(reference.lowercased()))%", escape: "\\"))
+        let partial = try Book.filter(title.like("%\(CatalogStore.escapeLike(reference.lowercased()))%", escape: "\\"))
             .order(Book.Columns.title).fetchAll(db)
         switch partial.count {
         case 1: return partial[0]

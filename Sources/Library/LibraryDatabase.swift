@@ -14,6 +14,7 @@ public final class LibraryDatabase: Sendable {
 
     public let books: BookStore
     public let shelves: ShelfStore
+    public let catalog: CatalogStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -51,6 +52,7 @@ public final class LibraryDatabase: Sendable {
         ownFiles = path.map { LibraryFiles(database: $0) }
         books = BookStore(writer: writer, ownFiles: ownFiles)
         shelves = ShelfStore(writer: writer)
+        catalog = CatalogStore(writer: writer)
         try Self.migrate(writer, name: name)
     }
 

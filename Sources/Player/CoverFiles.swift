@@ -23,7 +23,7 @@ final class CoverFiles {
         let embedded = media.filter { $0.hasCover && !$0.isMissing }.lazy
             .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
         if let embedded { return embedded }
-        guard let path = (try? library.bookListing(id: bookId))?.coverPath,
+        guard let path = (try? library.catalog.bookListing(id: bookId))?.coverPath,
               let data = FileManager.default.contents(atPath: path) else { return nil }
         let isPNG = path.lowercased().hasSuffix(".png")
         return Picture(type: 3, mimeType: isPNG ? "image/png" : "image/jpeg", data: [UInt8](data))

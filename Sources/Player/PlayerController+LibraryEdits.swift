@@ -39,7 +39,7 @@ extension PlayerController {
             return edited == bookId
         case let .shelfDeleted(path):
             // Unreadable: stopped, to be safe (the book may be going).
-            guard let listing = try? library.bookListing(id: bookId) else { return true }
+            guard let listing = try? library.catalog.bookListing(id: bookId) else { return true }
             guard let shelf = listing.shelf else { return false }
             return shelf == path || shelf.hasPrefix(path + "/")
         case .stateImported:

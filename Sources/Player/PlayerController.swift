@@ -235,7 +235,7 @@ public final class PlayerController {
     /// With nothing loaded, `play` (or Play from a media key) carries on with the book in
     /// progress, else the one played last.
     private func bookListenedToLast() throws -> Book {
-        guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
+        guard let last = try library.catalog.books(on: .inProgress, limit: 1).first ?? library.catalog.books(on: .recentlyPlayed, limit: 1).first else {
             if try library.books.hasNoBooks {
                 throw PlayerError("the library has no books yet: 'import FOLDER' adds the books in a folder, then 'play BOOK'")
             }

@@ -28,9 +28,9 @@ struct Books: ParsableCommand {
         let database = try library.open()
         let listings = try reportingLibraryErrors(database) {
             if let smart {
-                return try database.books(on: smart).map { try database.bookListing(id: $0.id!) }
+                return try database.catalog.books(on: smart).map { try database.catalog.bookListing(id: $0.id!) }
             }
-            return try database.bookListings(shelf: shelf)
+            return try database.catalog.bookListings(shelf: shelf)
         }
         let encoder = JSONEncoder.forScripts
         let elsewhere = placesElsewhere(database)

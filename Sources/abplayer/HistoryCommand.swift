@@ -102,10 +102,10 @@ struct Browse: ParsableCommand {
         let database = try addTo == nil ? library.open() : library.openForEditing()
         try reportingLibraryErrors(database) {
             if let by, value == nil {
-                for entry in try database.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
+                for entry in try database.catalog.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
                 return
             }
-            let media = try database.media(where: by, equals: value, search: search)
+            let media = try database.catalog.media(where: by, equals: value, search: search)
             for item in media { print(LibraryText.mediaLine(item)) }
             if let addTo {
                 let book = try database.books.book(matching: addTo)

@@ -142,7 +142,7 @@ import TestSupport
         #expect(found.reply("rm")?.ok == true, "\(String(describing: found.reply("rm")))")
         #expect(found.reply("after rm")?.status == nil)
         #expect(found.reply("after rm")?.output == ["nothing is playing"] || found.reply("after rm")?.errors.isEmpty == false)
-        #expect(throws: (any Error).self) { try harness.library.bookListing(id: bookId) }
+        #expect(throws: (any Error).self) { try harness.library.catalog.bookListing(id: bookId) }
     }
 
     @Test func subscribersAreToldWhenAClientEditsTheLibraryAndNotWhenItReadsIt() async throws {

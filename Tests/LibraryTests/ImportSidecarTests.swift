@@ -210,7 +210,7 @@ import TestSupport
         _ = try plain.importState(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the second library's books have the series, number, year and narrator the folders gave
-        let light = try #require(try LibraryDatabase(path: plainPath).bookListings().first { $0.items.first?.path.contains("Another Light") == true })
+        let light = try #require(try LibraryDatabase(path: plainPath).catalog.bookListings().first { $0.items.first?.path.contains("Another Light") == true })
         #expect(light.series == "Discworld" && light.seriesNumber == 2 && light.year == 1986 && light.narrator == "Nigel Planer")
     }
 }

@@ -80,7 +80,7 @@ import TestSupport
             #expect(refusal?.description.contains("own database file") == true, "\(String(describing: refusal))")
         }
         #expect(throws: LibraryError.self) { try setting.library.readState(fromFile: database) }
-        #expect(try setting.library.bookListings().count == 1)
+        #expect(try setting.library.catalog.bookListings().count == 1)
         try Self.expectSavedPlacesReachOtherProcesses(setting)
         // and a file of its own is written as ever
         let json = setting.root.appending(path: "state.json").path

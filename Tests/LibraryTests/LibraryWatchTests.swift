@@ -50,7 +50,7 @@ import TestSupport
 
         deinit { watch.stop() }
 
-        var fileNames: [String] { (try? library.bookListing(id: bookId).fileNames) ?? [] }
+        var fileNames: [String] { (try? library.catalog.bookListing(id: bookId).fileNames) ?? [] }
         var duneReports: [LibraryChange] { reports.list.withLock { $0.flatMap { $0.filter { $0.bookId == bookId } } } }
     }
 
@@ -171,7 +171,7 @@ import TestSupport
 
         // Then it joins the same book (no new book), and the library still has one book
         #expect(Self.eventually { setting.fileNames.contains("03.mp3") })
-        #expect(try setting.library.bookListings().count == 1)
+        #expect(try setting.library.catalog.bookListings().count == 1)
         #expect(setting.duneReports.allSatisfy { !$0.isNewBook })
     }
 
@@ -187,7 +187,7 @@ import TestSupport
 
         // Then it is a book of its own, with both files, on Dune's shelf
         func messiahListing() -> BookListing? {
-            try? setting.library.bookListings().first { $0.id != setting.bookId }
+            try? setting.library.catalog.bookListings().first { $0.id != setting.bookId }
         }
         #expect(Self.eventually { messiahListing()?.fileNames == ["1.mp3", "2.mp3"] })
         #expect(messiahListing()?.title == "Dune Messiah")
@@ -208,12 +208,12 @@ import TestSupport
         try FileManager.default.copyItem(at: m4b, to: setting.books.appending(path: "Children of Dune.m4b"))
 
         // Then the M4B is a book on Dune's shelf, and the MP3 is no book
-        func newListings() -> [BookListing] { ((try? setting.library.bookListings()) ?? []).filter { $0.id != setting.bookId } }
+        func newListings() -> [BookListing] { ((try? setting.library.catalog.bookListings()) ?? []).filter { $0.id != setting.bookId } }
         #expect(Self.eventually { newListings().map(\.fileNames) == [["Children of Dune.m4b"]] })
         #expect(newListings().first?.shelf == "Sci-Fi")
         // (the report comes once the pass has written the book: waited for too)
         #expect(Self.eventually { setting.reports.list.withLock { $0.flatMap { $0.filter(\.isNewBook) } }.count == 1 })
-        #expect(try setting.library.bookListings().count == 2)
+        #expect(try setting.library.catalog.bookListings().count == 2)
     }
 
     @Test func aBurstOf200FilesIsOneReportForTheBook() throws {

@@ -43,12 +43,12 @@ import TestSupport
         let position = try #require(try library.position(ofBook: book.id!))
         #expect(position.mediaId == media[2].id)
         #expect(abs(position.frame - 22050) < 2205)   // at the end of the last 1 s item, within 0.1 s
-        #expect(try library.bookListing(id: book.id!).finished)
-        #expect(try library.books(on: .finished).map(\.id) == [book.id])
+        #expect(try library.catalog.bookListing(id: book.id!).finished)
+        #expect(try library.catalog.books(on: .finished).map(\.id) == [book.id])
 
         // When it is started again, it starts from the top, asking nothing, and is no longer finished
         #expect(try library.startingPoint(ofBook: book.id!) == (0, 0))
-        #expect(try library.bookListing(id: book.id!).finished == false)
+        #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 
     @Test func aFinishedBookGoneBackIntoStartsWhereItWasLeft() async throws {
@@ -59,12 +59,12 @@ import TestSupport
         let media = try library.books.items(ofBook: book.id!)
         try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: media[2].durationFrames!)
         try library.markFinished(bookId: book.id!)
-        #expect(try library.bookListing(id: book.id!).finished)
+        #expect(try library.catalog.bookListing(id: book.id!).finished)
         try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 4410)
 
         // When it is played again, it starts there, not at the top, and is no longer finished
         #expect(try library.startingPoint(ofBook: book.id!) == (1, 4410))
-        #expect(try library.bookListing(id: book.id!).finished == false)
+        #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 
     @Test func aFileThatFailsToOpenNeverResetsThePosition() async throws {
@@ -87,7 +87,7 @@ import TestSupport
 
         // Then the saved position is untouched, and the book is not finished
         #expect(try library.position(ofBook: book.id!)?.frame == 11025)
-        #expect(try library.bookListing(id: book.id!).finished == false)
+        #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 }
 
@@ -137,29 +137,29 @@ import TestSupport
         #expect(perBook.map(\.bookId) == [war, master])
         #expect(perBook.map(\.wallSeconds) == [1800, 600])
         #expect(try library.listeningPerDay(days: 2).reduce(0) { $0 + $1.wallSeconds } == 2400)
-        #expect(try library.books(on: .recentlyPlayed).map(\.id) == [master, war])
-        #expect(try library.books(on: .mostPlayed).map(\.id) == [war, master])
-        #expect(Set(try library.books(on: .inProgress).map(\.id)) == [war, master])
-        #expect(try library.books(on: .finished).map(\.id) == [cat])
-        #expect(try library.books(on: .notStarted).map(\.title) == ["Untagged Book"])
+        #expect(try library.catalog.books(on: .recentlyPlayed).map(\.id) == [master, war])
+        #expect(try library.catalog.books(on: .mostPlayed).map(\.id) == [war, master])
+        #expect(Set(try library.catalog.books(on: .inProgress).map(\.id)) == [war, master])
+        #expect(try library.catalog.books(on: .finished).map(\.id) == [cat])
+        #expect(try library.catalog.books(on: .notStarted).map(\.title) == ["Untagged Book"])
     }
 
     @Test func browsingByTagFindsMediaAndAddsThemToABook() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        #expect(try library.browse(.artist).map(\.value) == ["Лев Толстой", "Михаил Булгаков", "夏目漱石"])
-        #expect(try library.browse(.artist).map(\.mediaCount) == [4, 3, 3])
-        #expect(try library.browse(.albumArtist).map(\.value) == ["Leo Tolstoy"])
-        #expect(try library.browse(.composer, search: "曲").map(\.value) == ["作曲家"])
-        #expect(try library.browse(.narrator, search: "nobody's").map(\.value) == ["Nobody's Voice"])
-        #expect(try library.browse(.album, search: "100%").isEmpty)   // LIKE wildcards are literal
+        #expect(try library.catalog.browse(.artist).map(\.value) == ["Лев Толстой", "Михаил Булгаков", "夏目漱石"])
+        #expect(try library.catalog.browse(.artist).map(\.mediaCount) == [4, 3, 3])
+        #expect(try library.catalog.browse(.albumArtist).map(\.value) == ["Leo Tolstoy"])
+        #expect(try library.catalog.browse(.composer, search: "曲").map(\.value) == ["作曲家"])
+        #expect(try library.catalog.browse(.narrator, search: "nobody's").map(\.value) == ["Nobody's Voice"])
+        #expect(try library.catalog.browse(.album, search: "100%").isEmpty)   // LIKE wildcards are literal
 
         // When the cat book's media are picked by artist and added to the Untagged book
-        let picked = try library.media(where: .artist, equals: "夏目漱石")
+        let picked = try library.catalog.media(where: .artist, equals: "夏目漱石")
         let untagged = try library.books.book(matching: "Untagged")
         try library.books.addItems(toBook: untagged.id!, mediaIds: picked.map { $0.id! })
         #expect(try library.books.items(ofBook: untagged.id!).count == 6)
         // and a free-text search finds media by any tag or path
-        #expect(try library.media(where: nil, equals: nil, search: "глава").count == 3)
+        #expect(try library.catalog.media(where: nil, equals: nil, search: "глава").count == 3)
     }
 }

@@ -37,7 +37,7 @@ import TestSupport
         // Then every migration is applied and everything is still there
         let applied = try library.writer.read { db in try LibrarySchema.migrator.appliedMigrations(db) }
         #expect(applied == LibrarySchema.migrator.migrations)
-        let book = try library.bookListing(id: 7)
+        let book = try library.catalog.bookListing(id: 7)
         #expect(book.title == "The Old Book" && book.author == "Someone" && book.shelf == "Old shelf")
         #expect(book.items.map(\.title) == ["One", "Two"])
         #expect(book.positionSeconds == 11)   // item 1 is 10 s, then 1 s into item 2

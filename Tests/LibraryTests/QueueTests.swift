@@ -10,7 +10,7 @@ import Testing
         let path = try BuildProducts.temporaryDirectory(name).appending(path: "library.sqlite").path
         let library = try LibraryDatabase(path: path)
         try library.books.insertSyntheticBooks(books: 4, itemsPerBook: 2)
-        let ids = try library.bookListings().map(\.id)
+        let ids = try library.catalog.bookListings().map(\.id)
         return (library, path, ids)
     }
 

@@ -25,7 +25,7 @@ import TestSupport
         // Then every file is found at its new path, none missing, and everything else is kept
         #expect(report.moved.count == 4)
         #expect(report.missing.isEmpty)
-        let listing = try library.bookListing(id: book.id!)
+        let listing = try library.catalog.bookListing(id: book.id!)
         #expect(listing.items.allSatisfy { $0.path.hasPrefix(moved.path + "/") && !$0.isMissing })
         #expect(listing.shortPaths == ["CD1/Chapter 9.mp3", "CD1/Chapter 10.mp3", "CD2/Chapter 1.mp3", "CD2/Chapter 2.mp3"])
         #expect(try library.position(ofBook: book.id!)?.mediaId == media[2].id)
@@ -51,7 +51,7 @@ import TestSupport
 
         // Then it is reported and marked missing, but still in the book with its position
         #expect(report.missing == [victim.path])
-        let listing = try library.bookListing(id: book.id!)
+        let listing = try library.catalog.bookListing(id: book.id!)
         #expect(listing.items.map(\.isMissing) == [false, true, false])
         #expect(try library.position(ofBook: book.id!)?.mediaId == victim.id)
 
@@ -61,6 +61,6 @@ import TestSupport
             to: URL(fileURLWithPath: victim.path))
         let again = try library.rescan()
         #expect(again.returned == [victim.path] && again.missing.isEmpty)
-        #expect(try library.bookListing(id: book.id!).items.allSatisfy { !$0.isMissing })
+        #expect(try library.catalog.bookListing(id: book.id!).items.allSatisfy { !$0.isMissing })
     }
 }

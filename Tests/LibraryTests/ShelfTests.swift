@@ -68,7 +68,7 @@ import Testing
         let removed = try library.shelves.deleteShelf(path: "Old", force: true)
         #expect(removed.shelves == 2 && removed.books == 1)
         #expect(try library.shelves.shelfTree().isEmpty)
-        #expect(throws: LibraryError.self) { try library.bookListing(id: book.id!) }
+        #expect(throws: LibraryError.self) { try library.catalog.bookListing(id: book.id!) }
         // An empty shelf goes without force
         try library.shelves.createShelf(path: "Empty")
         try library.shelves.deleteShelf(path: "Empty", force: false)

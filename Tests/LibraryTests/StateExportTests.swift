@@ -117,7 +117,7 @@ import TestSupport
         #expect(marks.map(\.note) == ["«quote»", nil])
         #expect(marks.map(\.kind) == [.user, .beforeSeek])
         #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])
-        #expect(try other.bookListing(id: try other.books.book(matching: "Мастер").id!).finished)
+        #expect(try other.catalog.bookListing(id: try other.books.book(matching: "Мастер").id!).finished)
         #expect(try other.queue().map(\.title) == [master.title, war.title])
         #expect(try other.playerPreferences().autoRewindMaxSeconds == 12)
         // and the document says what it is

@@ -52,7 +52,7 @@ import Testing
         }
 
         // When the library is read as the listings read it
-        let listings = try library.bookListings()
+        let listings = try library.catalog.bookListings()
         let finished = try library.books.book(matching: "Dates").finishedAt
         let bookmarks = try library.bookmarks(ofBook: book)
 

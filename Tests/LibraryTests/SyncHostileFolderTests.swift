@@ -106,7 +106,7 @@ import TestSupport
         let library = try h.reopened()
         #expect(try library.books.book(matching: "War").finishedAt == nil)
         #expect(try library.position(ofBook: h.war) == nil && library.bookmarks(ofBook: h.war).isEmpty)
-        #expect(try !library.books(on: .notStarted).isEmpty && library.books(on: .finished).isEmpty)
+        #expect(try !library.catalog.books(on: .notStarted).isEmpty && library.catalog.books(on: .finished).isEmpty)
         // and the same times at the edges are read: 2000-01-01 and the time now
         try h.journal(["F\t\(h.reference)\t946684800000\t1", "F\t\(h.reference)\t\(now)\t1"])
         #expect(try SyncJournal.read(path: h.folder + "/EVIL.abplayer-journal").damagedLines.isEmpty)

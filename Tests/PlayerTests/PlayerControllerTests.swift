@@ -88,7 +88,7 @@ import Testing
         // Then the engine played the items in the order `next` had walked
         #expect(Array(player.itemsOpened().suffix(5)) == byNext, "\(player.itemsOpened())")
         // and the book is finished
-        #expect(try player.library.bookListing(id: book).finished)
+        #expect(try player.library.catalog.bookListing(id: book).finished)
     }
 
     @Test func aBookThatEndsIsFinishedAndTheQueueStartsTheNext() async throws {
@@ -108,7 +108,7 @@ import Testing
         #expect(await player.run(until: { player.controller.status?.bookId == second }, seconds: 60))
 
         // Then it is finished, the second plays from its start, and the queue is empty
-        #expect(try player.library.bookListing(id: first).finished)
+        #expect(try player.library.catalog.bookListing(id: first).finished)
         #expect(player.notices.contains(.ended(book: "First", startsAgain: false)))
         #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
         #expect(player.status.book == "Second" && player.status.itemNumber == 1)
@@ -124,7 +124,7 @@ import Testing
 
         // Then the book is finished, the place is its very end (the bar full, not a second
         // short), and the notice says what play does now
-        #expect(try player.library.bookListing(id: book).finished)
+        #expect(try player.library.catalog.bookListing(id: book).finished)
         #expect(player.notices.contains(.ended(book: "Short", startsAgain: true)))
         #expect(player.status.state == .finished)
         #expect(player.status.bookPosition == player.status.bookDuration && player.status.bookDuration == 3)
@@ -136,7 +136,7 @@ import Testing
         #expect(player.notices.contains(.playingAgain(book: "Short")))
         #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
         #expect(player.status.state == .playing)
-        #expect(try !player.library.bookListing(id: book).finished)
+        #expect(try !player.library.catalog.bookListing(id: book).finished)
         #expect(await player.runUntilHeard { $0.item == 1 })
     }
 

@@ -28,7 +28,7 @@ extension LibraryCommands {
                 guard let loaded = player.loadedBook else { throw CommandError("nothing is playing: say which book, 'book items BOOK'") }
                 id = loaded.book.id!
             }
-            for (index, item) in try library.bookListing(id: id).items.enumerated() {
+            for (index, item) in try library.catalog.bookListing(id: id).items.enumerated() {
                 say(LibraryText.itemLine(number: index + 1, item))
             }
         case let .reorder(reference, from, to):

@@ -19,7 +19,7 @@ extension LibraryCommands {
         let current = here.current
         let shelves = try childShelves(of: current)
         for shelf in shelves { say(TerminalText.visible("\(shelf)/")) }
-        let books = try library.bookListings(directlyOn: current)
+        let books = try library.catalog.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book) + elsewhere(book.id)) }
         // An empty library is a dead end for someone new: say what fills it. (An empty shelf
         // stays an empty answer: scripts read `ls`.)
@@ -59,18 +59,18 @@ extension LibraryCommands {
     }
 
     func find(_ text: String) throws {
-        let found = try library.bookListings(containing: text)
+        let found = try library.catalog.bookListings(containing: text)
         if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
         for book in found { say(TerminalText.visible("/\(book.shelf ?? "")  ") + Self.line(for: book) + elsewhere(book.id)) }
     }
 
     /// The library as the browser would list it, one book a line (`library` where no screen shows).
     func listAsTheBrowser() throws {
-        let catalog = try library.catalog()
+        let catalog = try library.catalog.snapshot()
         let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: false)
         if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
         let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
-        let lengths = try library.bookLengths(of: nil)
+        let lengths = try library.catalog.bookLengths(of: nil)
         for index in browser.listed {
             let book = browser.books[index]
             say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))

@@ -62,11 +62,11 @@ final class LibraryCommands {
             say(lines.summary)
         case let .browse(field, value):
             if let value {
-                let media = try library.media(where: field, equals: value)
+                let media = try library.catalog.media(where: field, equals: value)
                 if media.isEmpty { throw CommandError("no file has \(field.rawValue) '\(value)': 'browse \(field.rawValue)' lists the values") }
                 media.map(LibraryText.mediaLine).forEach(say)
             } else {
-                let values = try library.browse(field)
+                let values = try library.catalog.browse(field)
                 if values.isEmpty { say("no file has a \(field.rawValue) tag") }
                 values.map(LibraryText.browseLine).forEach(say)
             }
@@ -101,7 +101,7 @@ final class LibraryCommands {
         let current = here.current
         if !current.isEmpty, Int64(reference.hasPrefix("#") ? String(reference.dropFirst()) : reference) == nil {
             let lowered = reference.lowercased()
-            let near = try library.bookListings(shelf: current)
+            let near = try library.catalog.bookListings(shelf: current)
             let exact = near.filter { $0.title.lowercased() == lowered }
             let partial = near.filter { $0.title.lowercased().contains(lowered) }
             if let only = exact.count == 1 ? exact.first : partial.count == 1 ? partial.first : nil {

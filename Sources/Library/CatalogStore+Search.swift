@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension LibraryDatabase {
+extension CatalogStore {
     /// Books whose title, author or narrator contains `text`, by title. Filtered in SQL so only
     /// the matches get their listing built (the REPL's `find` on a 10,000-book library). LIKE
     /// ignores case for ASCII letters only (SQLite's rule).

@@ -35,7 +35,12 @@ public struct BookListing: Sendable, Equatable, Codable {
     public var coverPath: String? = nil
 }
 
-extension LibraryDatabase {
+/// The library as views list it: books with their places and items, shelf by shelf or
+/// searched, the browser's catalog and the lengths it reads for the books on screen, tag
+/// values, and the smart shelves. Reads only.
+public struct CatalogStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// Every book (or those on `shelf` and below), in shelf path then title order.
     public func bookListings(shelf: String? = nil) throws -> [BookListing] {
         try writer.read { db in
