@@ -15,6 +15,8 @@ public final class LibraryDatabase: Sendable {
     public let books: BookStore
     public let shelves: ShelfStore
     public let catalog: CatalogStore
+    public let settings: SettingsStore
+    public let queue: QueueStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -53,6 +55,8 @@ public final class LibraryDatabase: Sendable {
         books = BookStore(writer: writer, ownFiles: ownFiles)
         shelves = ShelfStore(writer: writer)
         catalog = CatalogStore(writer: writer)
+        settings = SettingsStore(writer: writer)
+        queue = QueueStore(writer: writer)
         try Self.migrate(writer, name: name)
     }
 

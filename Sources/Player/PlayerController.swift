@@ -201,7 +201,7 @@ public final class PlayerController {
             return
         }
         if session.hasEnded {
-            if let next = try library.dequeue() {
+            if let next = try library.queue.dequeue() {
                 onNotice(.queueNext(next))
                 if case let .started(book, seconds, item, count, output) = try load(next) {
                     onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
@@ -280,7 +280,7 @@ public final class PlayerController {
         let wake = wake
         let engine = PlaybackEngine(decoders: decoders, sinks: sinks) { wake(.engine($0, generation: generation)) }
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
-        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
+        let session = PlayerSession(book: book, media: media, settings: try library.settings.ofBook(book.id!),
                                     library: library, engine: engine, outputName: outputName, start: startPosition, clock: clock)
         session.timeline.userChapters = try library.books.userChapters(ofBook: book.id!)
         let title = book.title
@@ -311,7 +311,7 @@ public final class PlayerController {
         if let problem = loudness.apply(to: session) { onNotice(problem) }
         BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
-        let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
+        let preferences = (try? library.settings.playerPreferences()) ?? PlayerPreferences()
         session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
     }
 
@@ -359,14 +359,14 @@ public final class PlayerController {
         // next book with what is left (a sleep default, armed at every start, must not stop the queue).
         var countdown: (set: Double, left: Double)?
         if case let .duration(set) = session.sleepTimer.mode { countdown = (set, session.sleepTimer.remaining().seconds) }
-        if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue().isEmpty) != false {
+        if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue.books().isEmpty) != false {
             onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
             session.sleepTimer.set(.off, playing: false)
             onNotice(.sleepTimerOff)
             return
         }
         do {
-            guard let next = try library.dequeue() else {
+            guard let next = try library.queue.dequeue() else {
                 onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
                 return
             }

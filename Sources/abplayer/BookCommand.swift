@@ -138,7 +138,7 @@ struct BookCommand: ParsableCommand {
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.books.book(matching: book).id!
-                var settings = try database.settings(ofBook: id)
+                var settings = try database.settings.ofBook(id)
                 if let volume { settings.volume = volume }
                 if let speed { settings.speed = speed }
                 if let shuffle { settings.shuffle = shuffle }
@@ -151,7 +151,7 @@ struct BookCommand: ParsableCommand {
                 if skipSilenceDefault { settings.ownSkipSilence = nil }
                 if let loudness { settings.loudness = loudness == "default" ? nil : loudness == "on" }
                 if changes {
-                    try database.saveSettings(settings)
+                    try database.settings.save(settings)
                 }
                 print(Self.describe(settings))
             }

@@ -36,9 +36,9 @@ struct LoudnessCommand: ParsableCommand {
                     printError("abplayer: loudness of #\(target.id!) \(target.title) could not be measured: \(error)")
                     throw ExitCode.failure
                 }
-                try database.saveLoudness(reading, ofBook: target.id!, measuredOver: media)
-                let preferences = try database.playerPreferences()
-                let settings = try database.settings(ofBook: target.id!)
+                try database.settings.saveLoudness(reading, ofBook: target.id!, measuredOver: media)
+                let preferences = try database.settings.playerPreferences()
+                let settings = try database.settings.ofBook(target.id!)
                 let goal = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
                 let state: LoudnessState = Loudness.isOn(settings, preferences)
                     ? .measured(reading, gain: Loudness.gain(for: reading, target: goal)) : .off

@@ -180,17 +180,17 @@ struct FilesBook {
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
     /// resumes where it paused, like a music player.
     func prepare(from: Double?, speed: Double, volume: Double, skipSilence: SkipSilence = .off) throws {
-        var settings = try library.settings(ofBook: id)
+        var settings = try library.settings.ofBook(id)
         settings.skipSilence = skipSilence
         settings.speed = speed
         settings.volume = volume
-        try library.saveSettings(settings)
-        var preferences = try library.playerPreferences()
+        try library.settings.save(settings)
+        var preferences = try library.settings.playerPreferences()
         preferences.autoRewind = false
         // Files played as given are heard as they are, like a music player plays them; a
         // library in memory would measure their loudness again at every run.
         preferences.loudness = false
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         if let from, firstGivenPlays, let first = media.first {
             try library.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
         }

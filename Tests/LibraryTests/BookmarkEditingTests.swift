@@ -52,39 +52,39 @@ import TestSupport
     @Test func aBookWithNoSettingOfItsOwnFollowsTheDefaultsAndItsOwnWins() throws {
         // Given a book with no settings and one with its own speed
         let (library, _, bookId, _) = try libraryWithBook("defaults")
-        #expect(try library.settings(ofBook: bookId).speed == 1)
-        #expect(try library.settings(ofBook: bookId).skipIntervalSeconds == 30)
+        #expect(try library.settings.ofBook(bookId).speed == 1)
+        #expect(try library.settings.ofBook(bookId).skipIntervalSeconds == 30)
 
         // When the listener sets defaults
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.defaultSpeed = 1.3
         preferences.defaultSkipSeconds = 45
         preferences.defaultSleepSeconds = 1800
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
 
         // Then the book follows them, and they are read back as stored
-        #expect(try library.settings(ofBook: bookId).speed == 1.3)
-        #expect(try library.settings(ofBook: bookId).skipIntervalSeconds == 45)
-        #expect(try library.playerPreferences().defaultSleepSeconds == 1800)
+        #expect(try library.settings.ofBook(bookId).speed == 1.3)
+        #expect(try library.settings.ofBook(bookId).skipIntervalSeconds == 45)
+        #expect(try library.settings.playerPreferences().defaultSleepSeconds == 1800)
 
         // When the book's volume alone is saved, its speed still follows the default
-        var settings = try library.settings(ofBook: bookId)
+        var settings = try library.settings.ofBook(bookId)
         settings.volume = 120
-        try library.saveSettings(settings)
+        try library.settings.save(settings)
         preferences.defaultSpeed = 1.4
-        try library.savePlayerPreferences(preferences)
-        #expect(try library.settings(ofBook: bookId).speed == 1.4)
+        try library.settings.savePlayerPreferences(preferences)
+        #expect(try library.settings.ofBook(bookId).speed == 1.4)
 
         // When the book gets a speed of its own, it wins over the default
-        settings = try library.settings(ofBook: bookId)
+        settings = try library.settings.ofBook(bookId)
         settings.speed = 1.5
-        try library.saveSettings(settings)
-        #expect(try library.settings(ofBook: bookId).speed == 1.5)
-        #expect(try library.settings(ofBook: bookId).ownSpeed == 1.5)
+        try library.settings.save(settings)
+        #expect(try library.settings.ofBook(bookId).speed == 1.5)
+        #expect(try library.settings.ofBook(bookId).ownSpeed == 1.5)
 
         // When it is cleared back to the default, the default applies again
         settings.ownSpeed = nil
-        try library.saveSettings(settings)
-        #expect(try library.settings(ofBook: bookId).speed == 1.4)
+        try library.settings.save(settings)
+        #expect(try library.settings.ofBook(bookId).speed == 1.4)
     }
 }

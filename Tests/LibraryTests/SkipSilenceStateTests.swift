@@ -12,27 +12,27 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let other = try LibraryDatabase()
         _ = try importer(other).importPaths([try copyOfAudiobookTree("export-skip-silence").path])
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.defaultSkipSilence = .on(minimumMs: 900)
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         let war = try library.books.book(matching: "War")
-        var own = try library.settings(ofBook: war.id!)
+        var own = try library.settings.ofBook(war.id!)
         own.skipSilence = .off
-        try library.saveSettings(own)
+        try library.settings.save(own)
         let master = try library.books.book(matching: "Мастер")
-        var following = try library.settings(ofBook: master.id!)
+        var following = try library.settings.ofBook(master.id!)
         following.volume = 120
-        try library.saveSettings(following)
+        try library.settings.save(following)
 
         // When the state travels to the other library
         let json = try StateExport.encoder.encode(try library.exportState())
         _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the default is there, the book's own is its own, and the other book follows the default
-        #expect(try other.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))
-        let otherWar = try other.settings(ofBook: try other.books.book(matching: "War").id!)
+        #expect(try other.settings.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))
+        let otherWar = try other.settings.ofBook(try other.books.book(matching: "War").id!)
         #expect(otherWar.ownSkipSilence == .off && otherWar.skipSilence == .off)
-        let otherMaster = try other.settings(ofBook: try other.books.book(matching: "Мастер").id!)
+        let otherMaster = try other.settings.ofBook(try other.books.book(matching: "Мастер").id!)
         #expect(otherMaster.ownSkipSilence == nil && otherMaster.skipSilence == .on(minimumMs: 900))
     }
 
@@ -57,8 +57,8 @@ import TestSupport
     @Test func aSettingOutOfRangeIsRefusedByTheDatabase() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        var settings = try library.settings(ofBook: try library.books.book(matching: "War").id!)
+        var settings = try library.settings.ofBook(try library.books.book(matching: "War").id!)
         settings.skipSilence = .on(minimumMs: 100)
-        #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
+        #expect(throws: LibraryError.self) { try library.settings.save(settings) }
     }
 }

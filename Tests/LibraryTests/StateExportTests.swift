@@ -10,30 +10,30 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let other = try LibraryDatabase()
         _ = try importer(other).importPaths([try copyOfAudiobookTree("export-defaults").path])
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.defaultSpeed = 1.3
         preferences.defaultSkipSeconds = 45
         preferences.defaultSleepSeconds = 1200
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         let war = try library.books.book(matching: "War")
-        var own = try library.settings(ofBook: war.id!)
+        var own = try library.settings.ofBook(war.id!)
         own.speed = 1.5
-        try library.saveSettings(own)
+        try library.settings.save(own)
         let master = try library.books.book(matching: "Мастер")
-        var following = try library.settings(ofBook: master.id!)
+        var following = try library.settings.ofBook(master.id!)
         following.volume = 120
-        try library.saveSettings(following)
+        try library.settings.save(following)
 
         // When the state travels to the other library
         let json = try StateExport.encoder.encode(try library.exportState())
         _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the defaults are there, the book's own speed is its own, and the other book follows the default
-        let imported = try other.playerPreferences()
+        let imported = try other.settings.playerPreferences()
         #expect(imported.defaultSpeed == 1.3 && imported.defaultSkipSeconds == 45 && imported.defaultSleepSeconds == 1200)
-        let otherWar = try other.settings(ofBook: try other.books.book(matching: "War").id!)
+        let otherWar = try other.settings.ofBook(try other.books.book(matching: "War").id!)
         #expect(otherWar.ownSpeed == 1.5 && otherWar.ownSkipIntervalSeconds == nil && otherWar.skipIntervalSeconds == 45)
-        let otherMaster = try other.settings(ofBook: try other.books.book(matching: "Мастер").id!)
+        let otherMaster = try other.settings.ofBook(try other.books.book(matching: "Мастер").id!)
         #expect(otherMaster.ownSpeed == nil && otherMaster.speed == 1.3 && otherMaster.volume == 120)
     }
 
@@ -44,15 +44,15 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let other = try LibraryDatabase()
         _ = try importer(other).importPaths([try copyOfAudiobookTree("export-loudness").path])
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.loudness = false
         preferences.loudnessTargetLUFS = -20
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         let war = try library.books.book(matching: "War")
-        var own = try library.settings(ofBook: war.id!)
+        var own = try library.settings.ofBook(war.id!)
         own.loudness = true
-        try library.saveSettings(own)
-        try library.saveLoudness(LoudnessReading(integratedLUFS: -23, peakDBTP: -2, isTruePeak: true), ofBook: war.id!,
+        try library.settings.save(own)
+        try library.settings.saveLoudness(LoudnessReading(integratedLUFS: -23, peakDBTP: -2, isTruePeak: true), ofBook: war.id!,
                                  measuredOver: try library.books.items(ofBook: war.id!))
 
         // When the state travels to the other library
@@ -61,12 +61,12 @@ import TestSupport
 
         // Then the defaults and the book's own setting are there; the measure is not (it is
         // measured again from the files)
-        let imported = try other.playerPreferences()
+        let imported = try other.settings.playerPreferences()
         #expect(imported.loudness == false && imported.loudnessTargetLUFS == -20)
         let otherWar = try other.books.book(matching: "War").id!
-        #expect(try other.settings(ofBook: otherWar).loudness == true)
-        #expect(try other.settings(ofBook: try other.books.book(matching: "Мастер").id!).loudness == nil)
-        #expect(try other.loudness(ofBook: otherWar) == nil)
+        #expect(try other.settings.ofBook(otherWar).loudness == true)
+        #expect(try other.settings.ofBook(try other.books.book(matching: "Мастер").id!).loudness == nil)
+        #expect(try other.settings.loudness(ofBook: otherWar) == nil)
     }
 
     @Test func positionsBookmarksAndSettingsTravelBetweenLibrariesByFingerprint() throws {
@@ -80,20 +80,20 @@ import TestSupport
         let war = try library.books.book(matching: "War")
         let items = try library.books.items(ofBook: war.id!)
         try library.savePosition(bookId: war.id!, mediaId: items[3].id!, frame: 4321)
-        var settings = try library.settings(ofBook: war.id!)
+        var settings = try library.settings.ofBook(war.id!)
         settings.speed = 1.5
         settings.skipIntervalSeconds = 10
         settings.volume = 80
         settings.sleepTimerSeconds = 1200
         settings.repeatMode = .book
-        try library.saveSettings(settings)
+        try library.settings.save(settings)
         // and a queue of two books, and the auto-rewind preference
         let master = try library.books.book(matching: "Мастер")
-        _ = try library.enqueue(bookId: master.id!)
-        _ = try library.enqueue(bookId: war.id!)
-        var preferences = try library.playerPreferences()
+        _ = try library.queue.enqueue(bookId: master.id!)
+        _ = try library.queue.enqueue(bookId: war.id!)
+        var preferences = try library.settings.playerPreferences()
         preferences.autoRewindMaxSeconds = 12
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         try library.addBookmark(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
         try library.addBookmark(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
         try library.markFinished(bookId: try library.books.book(matching: "Мастер").id!)
@@ -112,14 +112,14 @@ import TestSupport
         #expect(try other.position(ofBook: otherWar.id!)?.frame == 4321)
         var expected = settings
         expected.bookId = otherWar.id!
-        #expect(try other.settings(ofBook: otherWar.id!) == expected)
+        #expect(try other.settings.ofBook(otherWar.id!) == expected)
         let marks = try other.bookmarks(ofBook: otherWar.id!)
         #expect(marks.map(\.note) == ["«quote»", nil])
         #expect(marks.map(\.kind) == [.user, .beforeSeek])
         #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])
         #expect(try other.catalog.bookListing(id: try other.books.book(matching: "Мастер").id!).finished)
-        #expect(try other.queue().map(\.title) == [master.title, war.title])
-        #expect(try other.playerPreferences().autoRewindMaxSeconds == 12)
+        #expect(try other.queue.books().map(\.title) == [master.title, war.title])
+        #expect(try other.settings.playerPreferences().autoRewindMaxSeconds == 12)
         // and the document says what it is
         let top = try JSONSerialization.jsonObject(with: json) as? [String: Any]
         #expect(top?["format"] as? String == "abplayer-state" && top?["version"] as? Int == 2)

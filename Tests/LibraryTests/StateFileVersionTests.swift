@@ -23,12 +23,12 @@ import TestSupport
         // Given a book at 80 %, 1.25x, skip 15 s, sleep timer 30 min
         let (library, other) = try twoLibraries()
         let book = try library.books.book(matching: "Book 1")
-        var settings = try library.settings(ofBook: book.id!)
+        var settings = try library.settings.ofBook(book.id!)
         settings.volume = 80
         settings.speed = 1.25
         settings.skipIntervalSeconds = 15
         settings.sleepTimerSeconds = 1800
-        try library.saveSettings(settings)
+        try library.settings.save(settings)
 
         // When it is exported to a file
         let file = try BuildProducts.temporaryDirectory("state-v2").appending(path: "state.json")
@@ -51,7 +51,7 @@ import TestSupport
         let otherBook = try other.books.book(matching: "Book 1").id!
         var expected = settings
         expected.bookId = otherBook
-        #expect(try other.settings(ofBook: otherBook) == expected)
+        #expect(try other.settings.ofBook(otherBook) == expected)
     }
 
     @Test func aVersion1FileIsReadInTheNewUnits() throws {
@@ -79,10 +79,10 @@ import TestSupport
         // Then volume is in percent (the factor x 100, at most 150), speed at least 0.5, the sleep
         // timer in seconds
         #expect(report.matched == ["Book 0", "Book 1"])
-        let first = try library.settings(ofBook: try library.books.book(matching: "Book 0").id!)
+        let first = try library.settings.ofBook(try library.books.book(matching: "Book 0").id!)
         #expect(first.volume == 80 && first.speed == 0.5 && first.shuffle && first.skipIntervalSeconds == 15)
         #expect(first.sleepTimerSeconds == 1800 && first.repeatMode == .book)
-        let second = try library.settings(ofBook: try library.books.book(matching: "Book 1").id!)
+        let second = try library.settings.ofBook(try library.books.book(matching: "Book 1").id!)
         #expect(second.volume == 150 && second.speed == 1.5 && second.sleepTimerSeconds == nil)
     }
 
@@ -105,6 +105,6 @@ import TestSupport
             "\(error)".contains(state.books[1].title) && "\(error)".contains("volume 0–150 %")
         }
         // and nothing was written, not even the first book's settings
-        #expect(try other.settings(ofBook: try other.books.book(matching: state.books[0].title).id!).volume == 100)
+        #expect(try other.settings.ofBook(try other.books.book(matching: state.books[0].title).id!).volume == 100)
     }
 }

@@ -51,10 +51,10 @@ import TestSupport
         // Given War with settings of its own, and another device's settings lines whose skip and
         // sleep timer are 1e308 s (which trapped every player) or 4.9e-324 s (below the CLI's 1 s)
         let h = try here("settings")
-        var settings = try h.library.settings(ofBook: h.war)
+        var settings = try h.library.settings.ofBook(h.war)
         settings.speed = 1.25
-        try h.library.saveSettings(settings)
-        let before = try h.library.settings(ofBook: h.war)
+        try h.library.settings.save(settings)
+        let before = try h.library.settings.ofBook(h.war)
         let lines = ["sleep=1e308", "skip=1e308", "sleep=4.9e-324", "skip=4.9e-324", "skip=3600.5", "sleep=0.5"]
         try h.journal(lines.map { "S\t\(h.reference)\t\(now)\tspeed=2\t\($0)" })
 
@@ -66,7 +66,7 @@ import TestSupport
         #expect(alone.damagedLines == Array(3...8) && alone.records.isEmpty)
         #expect(report.settingsChanged == 0)
         #expect(report.problems == ["\(h.folder)/EVIL.abplayer-journal: 6 damaged lines skipped (the first is line 3)"])
-        #expect(try h.reopened().settings(ofBook: h.war) == before)
+        #expect(try h.reopened().settings.ofBook(h.war) == before)
     }
 
     @Test func theSyncRangesAreTheCLIs() {

@@ -39,23 +39,23 @@ import TestSupport
         #expect(try changedAt(p.here, book: p.war) == (nil, nil))
 
         // When only the volume is set (a new row, then a change)
-        var settings = try p.here.settings(ofBook: p.war)
+        var settings = try p.here.settings.ofBook(p.war)
         settings.volume = 80
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         settings.volume = 60
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         // Then the settings are not dated: the volume stays on this machine
         #expect(try changedAt(p.here, book: p.war).settings == nil)
 
         // When the speed is set, they are; saving the same settings again leaves the time alone
         settings.speed = 1.4
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         let stamped = try #require(try changedAt(p.here, book: p.war).settings)
         #expect(StoredDate.date(fromText: stamped).map { abs($0.timeIntervalSinceNow) < 60 } == true)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         settings.volume = 90
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         #expect(try changedAt(p.here, book: p.war).settings == stamped)
 
         // and a chapter made, renamed or removed dates the chapters
@@ -76,14 +76,14 @@ import TestSupport
     @Test func speedAndSkipSilenceSetOnOneLibraryArriveOnTheOtherWhoseVolumeIsKept() throws {
         // Given there a volume of its own, and here a speed, skip silence and a volume
         let p = try pair("settings-arrive")
-        var theirs = try p.there.settings(ofBook: p.theirWar)
+        var theirs = try p.there.settings.ofBook(p.theirWar)
         theirs.volume = 70
-        try p.there.saveSettings(theirs)
-        var mine = try p.here.settings(ofBook: p.war)
+        try p.there.settings.save(theirs)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.5
         mine.skipSilence = .on(minimumMs: 800)
         mine.volume = 120
-        try p.here.saveSettings(mine)
+        try p.here.settings.save(mine)
 
         // When here exchanges, then there
         try p.exchangeThere()
@@ -92,7 +92,7 @@ import TestSupport
 
         // Then there plays the book at here's speed, skipping silence as here does, at its own volume
         #expect(report.settingsChanged == 1)
-        let arrived = try reopened(p.there).settings(ofBook: p.theirWar)
+        let arrived = try reopened(p.there).settings.ofBook(p.theirWar)
         #expect(arrived.ownSpeed == 1.5 && arrived.ownSkipSilence == .on(minimumMs: 800))
         #expect(arrived.volume == 70)
         // dated as here changed them, not when they arrived
@@ -102,33 +102,33 @@ import TestSupport
             #expect(try p.exchangeHere().settingsChanged == 0)
             #expect(try p.exchangeThere().settingsChanged == 0)
         }
-        #expect(try reopened(p.here).settings(ofBook: p.war).volume == 120)
-        #expect(try reopened(p.there).settings(ofBook: p.theirWar).volume == 70)
+        #expect(try reopened(p.here).settings.ofBook(p.war).volume == 120)
+        #expect(try reopened(p.there).settings.ofBook(p.theirWar).volume == 70)
     }
 
     @Test func aLaterChangeOnTheOtherLibraryWinsBackWhole() throws {
         // Given here's speed and skip silence taken there
         let p = try pair("settings-back")
-        var mine = try p.here.settings(ofBook: p.war)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.5
         mine.skipSilence = .on(minimumMs: 800)
         mine.volume = 120
-        try p.here.saveSettings(mine)
+        try p.here.settings.save(mine)
         try p.exchangeHere()
         try p.exchangeThere()
 
         // When there then changes the speed, turns skip silence off and repeats the book
-        var theirs = try p.there.settings(ofBook: p.theirWar)
+        var theirs = try p.there.settings.ofBook(p.theirWar)
         theirs.speed = 2
         theirs.skipSilence = .off
         theirs.repeatMode = .book
-        try p.there.saveSettings(theirs)
+        try p.there.settings.save(theirs)
         try p.exchangeThere()
         let report = try p.exchangeHere()
 
         // Then here has there's settings, all of them, and still its own volume
         #expect(report.settingsChanged == 1)
-        let back = try reopened(p.here).settings(ofBook: p.war)
+        let back = try reopened(p.here).settings.ofBook(p.war)
         #expect(back.ownSpeed == 2 && back.ownSkipSilence == .off && back.repeatMode == .book)
         #expect(back.volume == 120)
     }
@@ -136,21 +136,21 @@ import TestSupport
     @Test func theBookPlayingKeepsItsSettingsAndChaptersUntilItStops() throws {
         // Given a speed and a chapter set here
         let p = try pair("settings-playing")
-        var mine = try p.here.settings(ofBook: p.war)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.25
-        try p.here.saveSettings(mine)
+        try p.here.settings.save(mine)
         try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 100, title: "Later"), toBook: p.war)
         try p.exchangeHere()
 
         // When there exchanges while the book plays, nothing changes under the listener
         let playing = try p.exchangeThere(playing: p.theirWar)
         #expect(playing.settingsChanged == 0 && playing.chaptersChanged == 0)
-        #expect(try p.there.settings(ofBook: p.theirWar).ownSpeed == nil && (try p.there.books.userChapters(ofBook: p.theirWar)).isEmpty)
+        #expect(try p.there.settings.ofBook(p.theirWar).ownSpeed == nil && (try p.there.books.userChapters(ofBook: p.theirWar)).isEmpty)
 
         // and once it stops, both arrive
         let stopped = try p.exchangeThere()
         #expect(stopped.settingsChanged == 1 && stopped.chaptersChanged == 1)
-        #expect(try reopened(p.there).settings(ofBook: p.theirWar).ownSpeed == 1.25)
+        #expect(try reopened(p.there).settings.ofBook(p.theirWar).ownSpeed == 1.25)
     }
 
     @Test func aClockAheadOfOursNeverBeatsAChangeMadeHere() {

@@ -157,7 +157,7 @@ import Testing
         #expect(heard.frameCount == source.frameCount)
         #expect(heard.samples == source.samples)
         #expect(Self.measured(harness) == 0)
-        #expect(try harness.library.loudness(ofBook: ids[0]) == nil)
+        #expect(try harness.library.settings.loudness(ofBook: ids[0]) == nil)
     }
 
     @Test func aBookWithABrokenFileSaysSoInOneLineAndStillPlays() async throws {
@@ -195,24 +195,24 @@ import Testing
         let id = try harness.book("Two", itemSeconds: [2, 3])
         let media = try harness.library.books.items(ofBook: id)
         let reading = LoudnessReading(integratedLUFS: -23, peakDBTP: -3, isTruePeak: true)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: media)
-        #expect(try harness.library.loudness(ofBook: id) == reading)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: media)
+        #expect(try harness.library.settings.loudness(ofBook: id) == reading)
         // When its items are put in another order
         try harness.library.books.reorderItems(ofBook: id, mediaIds: media.reversed().map { $0.id! })
         // Then the measure no longer applies; measured again over them, it does
-        #expect(try harness.library.loudness(ofBook: id) == nil)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: try harness.library.books.items(ofBook: id))
-        #expect(try harness.library.loudness(ofBook: id) == reading)
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: try harness.library.books.items(ofBook: id))
+        #expect(try harness.library.settings.loudness(ofBook: id) == reading)
         // and when one is removed, or its file's content changes (a rescan gives it a new
         // fingerprint), it is stale again
         try harness.library.books.removeItems(fromBook: id, mediaIds: [media[0].id!])
-        #expect(try harness.library.loudness(ofBook: id) == nil)
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
         let left = try harness.library.books.items(ofBook: id)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: left)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: left)
         try harness.library.writer.write { db in
             try db.execute(sql: "UPDATE media SET fingerprint = 'changed' WHERE id = ?", arguments: [left[0].id!])
         }
-        #expect(try harness.library.loudness(ofBook: id) == nil)
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
     }
 
     @Test func theTargetAndTheBooksOwnSettingChangeTheGainAtOnce() async throws {
@@ -238,7 +238,7 @@ import Testing
         #expect(report.state == .off && report.source == "book")
         #expect(harness.status.loudness == "loudness off")
         #expect(harness.controller.session?.engine.loudnessGainDecibels == 0)
-        #expect(try harness.library.settings(ofBook: ids[0]).loudness == false)
+        #expect(try harness.library.settings.ofBook(ids[0]).loudness == false)
         // and back to the default, the stored measure applies again without measuring
         try harness.perform(.loudness(.set(nil)))
         #expect(harness.status.loudnessGain == lower)

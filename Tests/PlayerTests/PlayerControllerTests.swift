@@ -112,7 +112,7 @@ import Testing
         #expect(player.notices.contains(.ended(book: "First", startsAgain: false)))
         #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
         #expect(player.status.book == "Second" && player.status.itemNumber == 1)
-        #expect(try player.library.queue().isEmpty)
+        #expect(try player.library.queue.books().isEmpty)
     }
 
     @Test func theEndIsAFullBarAndPlayThereStartsTheBookAgain() async throws {
@@ -346,16 +346,16 @@ import Testing
         }
         guard case let .settings(speed, volume, _) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
         #expect(speed == 1.5 && volume == 100)
-        #expect(try player.library.settings(ofBook: book).speed == 1.5)
+        #expect(try player.library.settings.ofBook(book).speed == 1.5)
         // The volume is stored, played and reported in percent: no factor between them
         guard case let .settings(_, percent, _) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
         #expect(percent == 80)
-        #expect(try player.library.settings(ofBook: book).volume == 80)
+        #expect(try player.library.settings.ofBook(book).volume == 80)
         #expect(player.controller.status?.volume == 80)
         // while a step (a key, `volume +5`) stops at the end of the range, and is saved
         for _ in 0..<20 { try player.perform(.stepVolume(by: 5)) }
         #expect(player.controller.status?.volume == 150)
-        #expect(try player.library.settings(ofBook: book).volume == 150)
+        #expect(try player.library.settings.ofBook(book).volume == 150)
         try player.perform(.stepVolume(by: -149))
         try player.perform(.stepVolume(by: -5))
         #expect(player.controller.status?.volume == 0)
@@ -365,7 +365,7 @@ import Testing
         #expect(player.controller.status?.speed == 1.7)
         for _ in 0..<30 { try player.perform(.stepSpeed(by: 0.1)) }
         #expect(player.controller.status?.speed == 4)
-        #expect(try player.library.settings(ofBook: book).speed == 4)
+        #expect(try player.library.settings.ofBook(book).speed == 4)
         try player.perform(.speed(0.5))
         try player.perform(.stepSpeed(by: -0.1))
         #expect(player.controller.status?.speed == 0.5)

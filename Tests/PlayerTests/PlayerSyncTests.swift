@@ -251,9 +251,9 @@ private struct SyncingPlayer {
     /// machine is with the engine's events, and it can be minutes, it is still playing when a
     /// test looks) until the engine is heard at a place `heard` takes; false after 180 s.
     func plays(until heard: @escaping (PlaybackPosition) -> Bool) async throws -> Bool {
-        var settings = try harness.library.settings(ofBook: bookId)
+        var settings = try harness.library.settings.ofBook(bookId)
         settings.repeatMode = .book
-        try harness.library.saveSettings(settings)
+        try harness.library.settings.save(settings)
         try harness.perform(.play(bookId: bookId))
         return await harness.runUntilHeard(seconds: 180, heard)
     }

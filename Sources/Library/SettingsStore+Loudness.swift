@@ -47,7 +47,7 @@ public struct BookLoudness: Codable, Sendable, Equatable, FetchableRecord, Persi
     }
 }
 
-extension LibraryDatabase {
+extension SettingsStore {
     /// The book's loudness if measured over the items it has now; nil when never measured, or
     /// measured over other items (a rescan or an edit changed them since).
     public func loudness(ofBook bookId: Int64) throws -> LoudnessReading? {
