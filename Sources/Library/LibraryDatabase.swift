@@ -17,6 +17,9 @@ public final class LibraryDatabase: Sendable {
     public let catalog: CatalogStore
     public let settings: SettingsStore
     public let queue: QueueStore
+    public let positions: PositionStore
+    public let history: HistoryStore
+    public let bookmarks: BookmarkStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -57,6 +60,9 @@ public final class LibraryDatabase: Sendable {
         catalog = CatalogStore(writer: writer)
         settings = SettingsStore(writer: writer)
         queue = QueueStore(writer: writer)
+        positions = PositionStore(writer: writer)
+        history = HistoryStore(writer: writer)
+        bookmarks = BookmarkStore(writer: writer)
         try Self.migrate(writer, name: name)
     }
 

@@ -105,7 +105,7 @@ struct BookSettingsControl {
 
     private func skipSilenceOutcome() throws -> PlayerOutcome {
         .skipSilence(session.settings.skipSilence, ownSetting: session.settings.ownSkipSilence != nil,
-                     savedSeconds: try library.silenceSkippedSeconds(ofBook: session.book.id!))
+                     savedSeconds: try library.history.silenceSkippedSeconds(ofBook: session.book.id!))
     }
 
     static func applySkipSilence(_ session: PlayerSession) {

@@ -64,7 +64,7 @@ public struct BookmarkPlace: Sendable, Equatable {
     /// `abplayer bookmarks BOOK`), oldest first; `all`: the automatic ones too.
     public static func places(ofBook bookId: Int64, in library: LibraryDatabase, all: Bool) throws -> [BookmarkPlace] {
         let media = try library.books.items(ofBook: bookId)
-        return try places(library.bookmarks(ofBook: bookId, includeAutomatic: all),
+        return try places(library.bookmarks.all(ofBook: bookId, includeAutomatic: all),
                           timeline: BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId)), mediaIds: media.map { $0.id! })
     }
 

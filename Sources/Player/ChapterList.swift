@@ -22,7 +22,7 @@ struct ChapterList {
             let media = try library.books.items(ofBook: bookId)
             timeline = BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId))
             title = book.title
-            here = try library.position(ofBook: bookId).flatMap { saved in
+            here = try library.positions.ofBook(bookId).flatMap { saved in
                 media.firstIndex { $0.id == saved.mediaId }.map { PlaybackPosition(item: $0, frame: saved.frame) }
             }
         }

@@ -208,7 +208,7 @@ public final class PlayerController {
                 }
                 return
             }
-            try library.markUnfinished(bookId: session.book.id!)
+            try library.positions.markUnfinished(bookId: session.book.id!)
             session.jump(to: PlaybackPosition(item: session.shufflePlan?.first ?? 0, frame: 0), kind: nil)
             onNotice(.playingAgain(book: session.book.title))
         } else if let back = session.rewindAfterPause() {
@@ -269,7 +269,7 @@ public final class PlayerController {
         // Another device's later listening is taken first (at the player's start, the first
         // exchange may still be reading the folder).
         sync.waitForFirstExchange()
-        let start = try library.startingPlace(ofBook: book.id!)
+        let start = try library.positions.startingPlace(ofBook: book.id!)
         let automatic = chosenOutput == nil ? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2)) : nil
         let outputName = chosenOutput ?? automatic?.name ?? ""
         if let warning = automatic?.warning { onNotice(.noOutputAnswered(warning)) }

@@ -128,7 +128,7 @@ struct SleepControl {
             session.sleepTimer.set(.off, playing: false)
             session.sleepTimer.expectedCancels = 0
             do {
-                try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
+                try library.bookmarks.add(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
             } catch {
                 notices.append(.problem("sleep timer: bookmarking \(session.book.title): \(error)"))
             }

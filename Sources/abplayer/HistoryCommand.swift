@@ -16,7 +16,7 @@ struct History: ParsableCommand {
         try reportingLibraryErrors(database) {
             let bookId = try book.map { try database.books.book(matching: $0).id! }
             if json {
-                for session in try database.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
+                for session in try database.history.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
                 return
             }
             for line in try LibraryText.historyLines(database, book: bookId, limit: limit) { print(line) }

@@ -192,7 +192,7 @@ struct FilesBook {
         preferences.loudness = false
         try library.settings.savePlayerPreferences(preferences)
         if let from, firstGivenPlays, let first = media.first {
-            try library.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
+            try library.positions.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
         }
     }
 

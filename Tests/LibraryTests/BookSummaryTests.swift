@@ -11,10 +11,10 @@ import Testing
         try library.books.insertSyntheticBooks(books: 30, itemsPerBook: 3, shelfFanout: 2)
         let listings = try library.catalog.bookListings()
         let second = listings[4], first = listings[7], done = listings[9], orphan = listings[11]
-        try library.savePosition(bookId: second.id, mediaId: second.items[1].mediaId, frame: 44100 * 90)
-        try library.savePosition(bookId: first.id, mediaId: first.items[0].mediaId, frame: 0)
-        try library.markFinished(bookId: done.id)
-        try library.savePosition(bookId: orphan.id, mediaId: orphan.items[2].mediaId, frame: 44100)
+        try library.positions.savePosition(bookId: second.id, mediaId: second.items[1].mediaId, frame: 44100 * 90)
+        try library.positions.savePosition(bookId: first.id, mediaId: first.items[0].mediaId, frame: 0)
+        try library.positions.markFinished(bookId: done.id)
+        try library.positions.savePosition(bookId: orphan.id, mediaId: orphan.items[2].mediaId, frame: 44100)
         try library.books.removeItems(fromBook: orphan.id, mediaIds: [orphan.items[2].mediaId])
         let inProgress = Set(try library.catalog.books(on: .inProgress).map(\.id))
 

@@ -27,25 +27,25 @@ import TestSupport
     @Test func aNoteIsReplacedOrRemovedAndABookmarkDeletedAsTheFileSays() throws {
         // Given a bookmark with a note
         let (library, path, bookId, mediaId) = try libraryWithBook("bookmark-note")
-        let mark = try library.addBookmark(bookId: bookId, mediaId: mediaId, frame: 4410, kind: .user, note: "first")
+        let mark = try library.bookmarks.add(bookId: bookId, mediaId: mediaId, frame: 4410, kind: .user, note: "first")
 
         // When its note is replaced, then read by another connection to the file
-        try library.updateBookmarkNote(id: mark.id!, note: "Don't forget; the duel")
+        try library.bookmarks.updateNote(id: mark.id!, note: "Don't forget; the duel")
         let other = try DatabaseQueue(path: path)
         #expect(try other.read { db in try String.fetchOne(db, sql: "SELECT note FROM bookmark WHERE id = ?", arguments: [mark.id!]) }
                 == "Don't forget; the duel")
         // an empty note is none
-        try library.updateBookmarkNote(id: mark.id!, note: "")
-        #expect(try library.bookmark(id: mark.id!)?.note == nil)
+        try library.bookmarks.updateNote(id: mark.id!, note: "")
+        #expect(try library.bookmarks.bookmark(id: mark.id!)?.note == nil)
         // an unknown bookmark is an error naming it
-        #expect(throws: LibraryError.notFound("no bookmark #999")) { try library.updateBookmarkNote(id: 999, note: "x") }
+        #expect(throws: LibraryError.notFound("no bookmark #999")) { try library.bookmarks.updateNote(id: 999, note: "x") }
 
         // When it is deleted, it is gone from the file
-        try library.deleteBookmark(id: mark.id!)
+        try library.bookmarks.delete(id: mark.id!)
         #expect(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bookmark") } == 0)
-        #expect(try library.bookmark(id: mark.id!) == nil)
+        #expect(try library.bookmarks.bookmark(id: mark.id!) == nil)
         // and its number is never given to another bookmark (`jump N` must not land elsewhere)
-        let next = try library.addBookmark(bookId: bookId, mediaId: mediaId, frame: 1, kind: .user)
+        let next = try library.bookmarks.add(bookId: bookId, mediaId: mediaId, frame: 1, kind: .user)
         #expect(next.id! > mark.id!)
     }
 

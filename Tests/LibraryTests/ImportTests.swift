@@ -99,7 +99,7 @@ import TestSupport
         _ = try importer(library).importPaths([tree.appending(path: "吾輩は猫である 🐱").path])
         let book = try library.books.book(matching: "猫")
         let media = try library.books.items(ofBook: book.id!)
-        try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 11025)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 11025)
 
         // When the last item is moved first, then the first item removed, and the book renamed and moved
         try library.books.moveItem(ofBook: book.id!, from: 2, to: 0)
@@ -112,7 +112,7 @@ import TestSupport
         #expect(listing.fileNames == ["Chapter 1.mp3", "Chapter 9.mp3"])
         #expect(listing.title == "I Am a Cat")
         #expect(listing.shelf == "Japan/Meiji")
-        #expect(try library.position(ofBook: book.id!)?.mediaId == media[1].id!)
+        #expect(try library.positions.ofBook(book.id!)?.mediaId == media[1].id!)
         #expect(listing.positionSeconds == 1.5)   // one 1 s item before it, then 11025 frames at 22.05 kHz
     }
 }

@@ -17,7 +17,7 @@ import TestSupport
         let database = setting.database
         let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
         for frame: Int64 in [44_100, 88_200] {
-            try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
+            try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
             let read = try Command.run("sqlite3", [database, "SELECT frame FROM position WHERE bookId = \(setting.bookId)"]).requireSuccess()
             #expect(read.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines) == "\(frame)")
         }
@@ -71,7 +71,7 @@ import TestSupport
         setting.watch.stop()
         let database = try #require(setting.library.path)
         let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
-        try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
+        try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
 
         // When the state is exported to the library's own file (or its log), and imported from it
         // Then each is refused with one line naming the file, and the library is as it was

@@ -119,8 +119,8 @@ import TestSupport
         // Given a watched library with a position and a bookmark in Dune's second file
         let setting = try Setting("rename")
         let second = try setting.library.books.items(ofBook: setting.bookId)[1]
-        try setting.library.savePosition(bookId: setting.bookId, mediaId: second.id!, frame: 4321)
-        try setting.library.addBookmark(bookId: setting.bookId, mediaId: second.id!, frame: 99, kind: .user, note: "spice")
+        try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: second.id!, frame: 4321)
+        try setting.library.bookmarks.add(bookId: setting.bookId, mediaId: second.id!, frame: 99, kind: .user, note: "spice")
 
         // When the file is renamed
         let renamed = setting.dune.appending(path: "02 The Spice.mp3").path
@@ -130,9 +130,9 @@ import TestSupport
         #expect(Self.eventually { (try? setting.library.books.items(ofBook: setting.bookId).first { $0.id == second.id }?.path) == renamed })
         let items = try setting.library.books.items(ofBook: setting.bookId)
         #expect(items.count == 3 && items.allSatisfy { !$0.isMissing })
-        #expect(try setting.library.position(ofBook: setting.bookId)?.mediaId == second.id)
-        #expect(try setting.library.position(ofBook: setting.bookId)?.frame == 4321)
-        #expect(try setting.library.bookmarks(ofBook: setting.bookId).map(\.mediaId) == [second.id!])
+        #expect(try setting.library.positions.ofBook(setting.bookId)?.mediaId == second.id)
+        #expect(try setting.library.positions.ofBook(setting.bookId)?.frame == 4321)
+        #expect(try setting.library.bookmarks.all(ofBook: setting.bookId).map(\.mediaId) == [second.id!])
         #expect(Self.eventually { setting.duneReports.map(\.filesMoved) == [1] })
         #expect(setting.duneReports.first?.filesAdded == 0)
     }

@@ -24,7 +24,7 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
         let book = try library.books.book(matching: "Мастер")
         let media = try library.books.items(ofBook: book.id!)
-        let start = try library.startingPoint(ofBook: book.id!)
+        let start = try library.positions.startingPoint(ofBook: book.id!)
         #expect(start == (0, 0))
 
         // When the engine plays it through and the recorder gets every event
@@ -36,18 +36,18 @@ import TestSupport
         recorder.finish(at: last)
 
         // Then each item was played once, one session spans the book, and the book is finished
-        #expect(try library.itemPlays(ofBook: book.id!).map(\.playCount) == [1, 1, 1])
-        let sessions = try library.sessions(ofBook: book.id!)
+        #expect(try library.history.itemPlays(ofBook: book.id!).map(\.playCount) == [1, 1, 1])
+        let sessions = try library.history.sessions(ofBook: book.id!)
         #expect(sessions.count == 1)
         #expect(sessions.first?.fromMediaId == media[0].id && sessions.first?.toMediaId == media[2].id)
-        let position = try #require(try library.position(ofBook: book.id!))
+        let position = try #require(try library.positions.ofBook(book.id!))
         #expect(position.mediaId == media[2].id)
         #expect(abs(position.frame - 22050) < 2205)   // at the end of the last 1 s item, within 0.1 s
         #expect(try library.catalog.bookListing(id: book.id!).finished)
         #expect(try library.catalog.books(on: .finished).map(\.id) == [book.id])
 
         // When it is started again, it starts from the top, asking nothing, and is no longer finished
-        #expect(try library.startingPoint(ofBook: book.id!) == (0, 0))
+        #expect(try library.positions.startingPoint(ofBook: book.id!) == (0, 0))
         #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 
@@ -57,13 +57,13 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
         let book = try library.books.book(matching: "Мастер")
         let media = try library.books.items(ofBook: book.id!)
-        try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: media[2].durationFrames!)
-        try library.markFinished(bookId: book.id!)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: media[2].durationFrames!)
+        try library.positions.markFinished(bookId: book.id!)
         #expect(try library.catalog.bookListing(id: book.id!).finished)
-        try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 4410)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 4410)
 
         // When it is played again, it starts there, not at the top, and is no longer finished
-        #expect(try library.startingPoint(ofBook: book.id!) == (1, 4410))
+        #expect(try library.positions.startingPoint(ofBook: book.id!) == (1, 4410))
         #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 
@@ -74,7 +74,7 @@ import TestSupport
         _ = try importer(library).importPaths([tree.appending(path: "Untagged Book/Part 1.mp3").path])
         let book = try library.books.book(matching: "Part 1")
         let media = try library.books.items(ofBook: book.id!)
-        try library.savePosition(bookId: book.id!, mediaId: media[0].id!, frame: 11025)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[0].id!, frame: 11025)
         try Data("no longer audio".utf8).write(to: URL(fileURLWithPath: media[0].path))
 
         // When it is played from the saved position and fails
@@ -86,7 +86,7 @@ import TestSupport
         recorder.finish(at: last)
 
         // Then the saved position is untouched, and the book is not finished
-        #expect(try library.position(ofBook: book.id!)?.frame == 11025)
+        #expect(try library.positions.ofBook(book.id!)?.frame == 11025)
         #expect(try library.catalog.bookListing(id: book.id!).finished == false)
     }
 }
@@ -97,21 +97,21 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Untagged Book").path])
         let book = try library.books.book(matching: "Untagged")
         let mediaId = try library.books.items(ofBook: book.id!)[0].id!
-        try library.addBookmark(bookId: book.id!, mediaId: mediaId, frame: 1, kind: .user, note: "mine")
+        try library.bookmarks.add(bookId: book.id!, mediaId: mediaId, frame: 1, kind: .user, note: "mine")
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for jump in 0..<(LibraryDatabase.automaticBookmarkLimit + 10) {
-            try library.addBookmark(bookId: book.id!, mediaId: mediaId, frame: Int64(100 + jump), kind: .beforeSeek,
+        for jump in 0..<(BookmarkStore.automaticBookmarkLimit + 10) {
+            try library.bookmarks.add(bookId: book.id!, mediaId: mediaId, frame: Int64(100 + jump), kind: .beforeSeek,
                                     at: start.addingTimeInterval(Double(jump)))
         }
-        let all = try library.bookmarks(ofBook: book.id!)
+        let all = try library.bookmarks.all(ofBook: book.id!)
         // The user's bookmark stays; automatic ones keep only the newest `limit`
         #expect(all.filter { $0.kind == .user }.count == 1)
-        #expect(all.filter(\.kind.isAutomatic).count == LibraryDatabase.automaticBookmarkLimit)
+        #expect(all.filter(\.kind.isAutomatic).count == BookmarkStore.automaticBookmarkLimit)
         #expect(all.filter(\.kind.isAutomatic).first?.frame == 110)
         // Undo pops the newest jumps, newest first
-        #expect(try library.popLastJump(bookId: book.id!)?.frame == 159)
-        #expect(try library.popLastJump(bookId: book.id!)?.frame == 158)
-        #expect(try library.bookmarks(ofBook: book.id!, includeAutomatic: false).map(\.note) == ["mine"])
+        #expect(try library.bookmarks.popLastJump(bookId: book.id!)?.frame == 159)
+        #expect(try library.bookmarks.popLastJump(bookId: book.id!)?.frame == 158)
+        #expect(try library.bookmarks.all(ofBook: book.id!, includeAutomatic: false).map(\.note) == ["mine"])
     }
 
     @Test func sessionsGiveTimePerDayPerBookAndSmartShelves() throws {
@@ -126,17 +126,17 @@ import TestSupport
         let (master, masterItem) = try first("Мастер")
         let (cat, _) = try first("猫")
         let now = Date()
-        let s1 = try library.startSession(bookId: war, mediaId: warItem, frame: 0, speed: 1, at: now.addingTimeInterval(-3600))
-        try library.saveProgress(bookId: war, mediaId: warItem, frame: 5000, session: s1, wallSeconds: 1800, at: now.addingTimeInterval(-1800))
-        let s2 = try library.startSession(bookId: master, mediaId: masterItem, frame: 0, speed: 1.5, at: now.addingTimeInterval(-700))
-        try library.saveProgress(bookId: master, mediaId: masterItem, frame: 100, session: s2, wallSeconds: 600, at: now.addingTimeInterval(-100))
-        try library.markFinished(bookId: cat)
+        let s1 = try library.positions.startSession(bookId: war, mediaId: warItem, frame: 0, speed: 1, at: now.addingTimeInterval(-3600))
+        try library.positions.saveProgress(bookId: war, mediaId: warItem, frame: 5000, session: s1, wallSeconds: 1800, at: now.addingTimeInterval(-1800))
+        let s2 = try library.positions.startSession(bookId: master, mediaId: masterItem, frame: 0, speed: 1.5, at: now.addingTimeInterval(-700))
+        try library.positions.saveProgress(bookId: master, mediaId: masterItem, frame: 100, session: s2, wallSeconds: 600, at: now.addingTimeInterval(-100))
+        try library.positions.markFinished(bookId: cat)
 
         // Then the figures and the smart shelves read back as listened
-        let perBook = try library.listeningPerBook()
+        let perBook = try library.history.listeningPerBook()
         #expect(perBook.map(\.bookId) == [war, master])
         #expect(perBook.map(\.wallSeconds) == [1800, 600])
-        #expect(try library.listeningPerDay(days: 2).reduce(0) { $0 + $1.wallSeconds } == 2400)
+        #expect(try library.history.listeningPerDay(days: 2).reduce(0) { $0 + $1.wallSeconds } == 2400)
         #expect(try library.catalog.books(on: .recentlyPlayed).map(\.id) == [master, war])
         #expect(try library.catalog.books(on: .mostPlayed).map(\.id) == [war, master])
         #expect(Set(try library.catalog.books(on: .inProgress).map(\.id)) == [war, master])

@@ -45,8 +45,8 @@ import TestSupport
         let settings = try library.settings.ofBook(7)
         #expect(settings.volume == 50 && settings.speed == 1.25 && settings.skipIntervalSeconds == 15)   // 0.5 was a gain
         // and the new tables work with the old rows
-        try library.addBookmark(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
-        #expect(try library.bookmarks(ofBook: 7).map(\.note) == ["after migration"])
+        try library.bookmarks.add(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
+        #expect(try library.bookmarks.all(ofBook: 7).map(\.note) == ["after migration"])
     }
 
     @Test func aLibraryMadeBeforeTheMarkIsRecognisedAndMarked() throws {
@@ -199,9 +199,9 @@ import TestSupport
         }
         #expect(stored?[0] as Double? == nil && stored?[1] as Double? == nil)
         // and the bookmarks are all there, with the new kind accepted and the CHECK still on
-        #expect(try library.bookmarks(ofBook: 1).map(\.kind) == [.user, .beforeSeek])
-        try library.addBookmark(bookId: 1, mediaId: 1, frame: 300, kind: .beforeBookmarkJump)
-        #expect(try library.bookmarks(ofBook: 1).map(\.kind).last == .beforeBookmarkJump)
+        #expect(try library.bookmarks.all(ofBook: 1).map(\.kind) == [.user, .beforeSeek])
+        try library.bookmarks.add(bookId: 1, mediaId: 1, frame: 300, kind: .beforeBookmarkJump)
+        #expect(try library.bookmarks.all(ofBook: 1).map(\.kind).last == .beforeBookmarkJump)
         #expect(throws: DatabaseError.self) {
             try library.writer.write { db in
                 try db.execute(sql: "INSERT INTO bookmark (bookId, mediaId, frame, kind, createdAt) VALUES (1, 1, 1, 'other', '2025-01-01')")

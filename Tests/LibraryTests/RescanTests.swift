@@ -12,9 +12,9 @@ import TestSupport
         _ = try importer(library).importPaths([tree.path])
         let book = try library.books.book(matching: "War & Peace")
         let media = try library.books.items(ofBook: book.id!)
-        try library.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: 12345)
-        try library.addBookmark(bookId: book.id!, mediaId: media[1].id!, frame: 777, kind: .user, note: "good bit")
-        let session = try library.startSession(bookId: book.id!, mediaId: media[0].id!, frame: 0, speed: 1)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[2].id!, frame: 12345)
+        try library.bookmarks.add(bookId: book.id!, mediaId: media[1].id!, frame: 777, kind: .user, note: "good bit")
+        let session = try library.positions.startSession(bookId: book.id!, mediaId: media[0].id!, frame: 0, speed: 1)
 
         // When the book's folder is renamed and moved into another folder, then the library rescanned
         let moved = tree.appending(path: "Moved/War and Peace (renamed)")
@@ -28,10 +28,10 @@ import TestSupport
         let listing = try library.catalog.bookListing(id: book.id!)
         #expect(listing.items.allSatisfy { $0.path.hasPrefix(moved.path + "/") && !$0.isMissing })
         #expect(listing.shortPaths == ["CD1/Chapter 9.mp3", "CD1/Chapter 10.mp3", "CD2/Chapter 1.mp3", "CD2/Chapter 2.mp3"])
-        #expect(try library.position(ofBook: book.id!)?.mediaId == media[2].id)
-        #expect(try library.position(ofBook: book.id!)?.frame == 12345)
-        #expect(try library.bookmarks(ofBook: book.id!).map(\.note) == ["good bit"])
-        #expect(try library.sessions(ofBook: book.id!).map(\.id) == [session])
+        #expect(try library.positions.ofBook(book.id!)?.mediaId == media[2].id)
+        #expect(try library.positions.ofBook(book.id!)?.frame == 12345)
+        #expect(try library.bookmarks.all(ofBook: book.id!).map(\.note) == ["good bit"])
+        #expect(try library.history.sessions(ofBook: book.id!).map(\.id) == [session])
         // and the new paths resolve to the files' real contents
         for item in listing.items { #expect(FileManager.default.fileExists(atPath: item.path)) }
     }
@@ -43,7 +43,7 @@ import TestSupport
         _ = try importer(library).importPaths([tree.appending(path: "Мастер и Маргарита").path])
         let book = try library.books.book(matching: "Мастер")
         let victim = try library.books.items(ofBook: book.id!)[1]
-        try library.savePosition(bookId: book.id!, mediaId: victim.id!, frame: 5)
+        try library.positions.savePosition(bookId: book.id!, mediaId: victim.id!, frame: 5)
 
         // When one of its files is deleted and the library rescanned
         try FileManager.default.removeItem(atPath: victim.path)
@@ -53,7 +53,7 @@ import TestSupport
         #expect(report.missing == [victim.path])
         let listing = try library.catalog.bookListing(id: book.id!)
         #expect(listing.items.map(\.isMissing) == [false, true, false])
-        #expect(try library.position(ofBook: book.id!)?.mediaId == victim.id)
+        #expect(try library.positions.ofBook(book.id!)?.mediaId == victim.id)
 
         // When it comes back, the next rescan says so
         try FileManager.default.copyItem(

@@ -38,7 +38,7 @@ import TestSupport
         for await event in engine.events { recorder.handle(event) }
         recorder.finish(at: last)
         // Then two sessions were recorded, at 1 and then at 2
-        let sessions = try library.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
+        let sessions = try library.history.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
         #expect(sessions.map(\.speed) == [1, 2])
         #expect(sessions.last?.toMediaId == media[2].id)
     }

@@ -79,7 +79,7 @@ import TestSupport
         // and state in the first: a position, settings, bookmarks of two kinds, a finished book
         let war = try library.books.book(matching: "War")
         let items = try library.books.items(ofBook: war.id!)
-        try library.savePosition(bookId: war.id!, mediaId: items[3].id!, frame: 4321)
+        try library.positions.savePosition(bookId: war.id!, mediaId: items[3].id!, frame: 4321)
         var settings = try library.settings.ofBook(war.id!)
         settings.speed = 1.5
         settings.skipIntervalSeconds = 10
@@ -94,9 +94,9 @@ import TestSupport
         var preferences = try library.settings.playerPreferences()
         preferences.autoRewindMaxSeconds = 12
         try library.settings.savePlayerPreferences(preferences)
-        try library.addBookmark(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
-        try library.addBookmark(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
-        try library.markFinished(bookId: try library.books.book(matching: "Мастер").id!)
+        try library.bookmarks.add(bookId: war.id!, mediaId: items[0].id!, frame: 10, kind: .user, note: "«quote»")
+        try library.bookmarks.add(bookId: war.id!, mediaId: items[1].id!, frame: 20, kind: .beforeSeek)
+        try library.positions.markFinished(bookId: try library.books.book(matching: "Мастер").id!)
 
         // When it is exported to JSON and imported into the other library (twice)
         let json = try StateExport.encoder.encode(try library.exportState())
@@ -108,12 +108,12 @@ import TestSupport
         #expect(report.unmatched.isEmpty && report.matched.count == 4)
         let otherWar = try other.books.book(matching: "War")
         let otherItems = try other.books.items(ofBook: otherWar.id!)
-        #expect(try other.position(ofBook: otherWar.id!)?.mediaId == otherItems[3].id)
-        #expect(try other.position(ofBook: otherWar.id!)?.frame == 4321)
+        #expect(try other.positions.ofBook(otherWar.id!)?.mediaId == otherItems[3].id)
+        #expect(try other.positions.ofBook(otherWar.id!)?.frame == 4321)
         var expected = settings
         expected.bookId = otherWar.id!
         #expect(try other.settings.ofBook(otherWar.id!) == expected)
-        let marks = try other.bookmarks(ofBook: otherWar.id!)
+        let marks = try other.bookmarks.all(ofBook: otherWar.id!)
         #expect(marks.map(\.note) == ["«quote»", nil])
         #expect(marks.map(\.kind) == [.user, .beforeSeek])
         #expect(marks.map(\.mediaId) == [otherItems[0].id, otherItems[1].id])

@@ -29,8 +29,8 @@ import Testing
                           album: nil, trackNumber: nil, sampleRate: 44100, durationFrames: 44100, chapters: "[]", hasCover: false)
         try library.writer.write { db in try media.insert(db) }
         try library.books.addItems(toBook: book, mediaIds: [media.id!])
-        try library.savePosition(bookId: book, mediaId: media.id!, frame: 10, at: when)
-        let stored = try #require(try library.position(ofBook: book))
+        try library.positions.savePosition(bookId: book, mediaId: media.id!, frame: 10, at: when)
+        let stored = try #require(try library.positions.ofBook(book))
         #expect(stored.updatedAt == when)
         let text = try library.writer.read { db in try String.fetchOne(db, sql: "SELECT updatedAt FROM position") }
         #expect(text == "2025-11-24 16:00:00.250")
@@ -45,7 +45,7 @@ import Testing
                           album: nil, trackNumber: nil, sampleRate: 44100, durationFrames: 44100, chapters: "[]", hasCover: false)
         try library.writer.write { db in try media.insert(db) }
         try library.books.addItems(toBook: book, mediaIds: [media.id!])
-        try library.addBookmark(bookId: book, mediaId: media.id!, frame: 10, kind: .user, note: "here")
+        try library.bookmarks.add(bookId: book, mediaId: media.id!, frame: 10, kind: .user, note: "here")
         try library.writer.write { db in
             try db.execute(sql: "UPDATE book SET finishedAt = '31690708-07-05 01:46:40.000', finishedChangedAt = '-2-01-01 00:00:00.000'")
             try db.execute(sql: "UPDATE bookmark SET createdAt = 'garbage'")
@@ -54,7 +54,7 @@ import Testing
         // When the library is read as the listings read it
         let listings = try library.catalog.bookListings()
         let finished = try library.books.book(matching: "Dates").finishedAt
-        let bookmarks = try library.bookmarks(ofBook: book)
+        let bookmarks = try library.bookmarks.all(ofBook: book)
 
         // Then the book is listed, finished at the last day of year 9999, and the bookmark dated 1970
         #expect(listings.map(\.title) == ["Dates"])

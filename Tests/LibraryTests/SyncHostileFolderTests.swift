@@ -105,7 +105,7 @@ import TestSupport
         // and the library, opened again, still lists its books and reads War's place and bookmarks back
         let library = try h.reopened()
         #expect(try library.books.book(matching: "War").finishedAt == nil)
-        #expect(try library.position(ofBook: h.war) == nil && library.bookmarks(ofBook: h.war).isEmpty)
+        #expect(try library.positions.ofBook(h.war) == nil && library.bookmarks.all(ofBook: h.war).isEmpty)
         #expect(try !library.catalog.books(on: .notStarted).isEmpty && library.catalog.books(on: .finished).isEmpty)
         // and the same times at the edges are read: 2000-01-01 and the time now
         try h.journal(["F\t\(h.reference)\t946684800000\t1", "F\t\(h.reference)\t\(now)\t1"])
@@ -164,7 +164,7 @@ import TestSupport
         try text.write(toFile: elsewhere, atomically: true, encoding: .utf8)
         let own = SyncJournalFormat.path(of: h.device, in: h.folder)
         try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: elsewhere)
-        try h.library.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000)
+        try h.library.positions.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000)
 
         // When the library exchanges
         // Then it fails naming the link (and `sync repair`), and the file it points to is as it was
@@ -204,7 +204,7 @@ import TestSupport
         // into its first item, a bookmark one frame past the item's end, and a chapter list with
         // a chapter past it
         let h = try here("impossible")
-        try h.library.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000, at: Date().addingTimeInterval(-3600))
+        try h.library.positions.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000, at: Date().addingTimeInterval(-3600))
         let length = try #require(h.warItems[0].durationFrames)
         try h.journal([
             "P\t\(h.reference)\t\(now)\t0\t999999999999999999",
@@ -220,9 +220,9 @@ import TestSupport
         #expect(report.problems == ["\(h.folder)/EVIL.abplayer-journal: 3 damaged records not applied (the first: a place in '\(h.identity.title)' "
                                     + "past the end of its item: frame 999999999999999999 of \(length))"])
         let library = try h.reopened()
-        let place = try #require(try library.position(ofBook: h.war))
+        let place = try #require(try library.positions.ofBook(h.war))
         #expect(place.mediaId == h.warItems[0].id && place.frame == 1000)
-        #expect(try library.bookmarks(ofBook: h.war).isEmpty && library.books.userChapters(ofBook: h.war).isEmpty)
+        #expect(try library.bookmarks.all(ofBook: h.war).isEmpty && library.books.userChapters(ofBook: h.war).isEmpty)
 
         // When a true place of another device, older than the impossible one, comes too
         try h.journal(["P\t\(h.reference)\t\(now - 60_000)\t1\t2000"], device: "TRUE")
@@ -230,13 +230,13 @@ import TestSupport
 
         // Then the impossible place does not keep it out: the true one is taken
         #expect(withTrue.moved.map(\.claim.device) == [DeviceID("TRUE")!])
-        #expect(try h.reopened().position(ofBook: h.war).map { [$0.mediaId, $0.frame] } == [h.warItems[1].id!, 2000])
+        #expect(try h.reopened().positions.ofBook(h.war).map { [$0.mediaId, $0.frame] } == [h.warItems[1].id!, 2000])
 
         // and a place at the item's very end is applied
         try h.journal(["P\t\(h.reference)\t\(now)\t0\t\(length)"])
         let next = try h.exchange()
         #expect(next.problems.isEmpty && next.moved.map(\.bookId) == [h.war])
-        #expect(try h.reopened().position(ofBook: h.war)?.frame == length)
+        #expect(try h.reopened().positions.ofBook(h.war)?.frame == length)
     }
 
     // MARK: The fuzzer's findings

@@ -100,28 +100,28 @@ import TestSupport
 
         // When the laptop listens to War's second file and exchanges (places inside its one second
         // at 22,050 Hz: one past an item's end is damaged and not applied)
-        try here.savePosition(bookId: war, mediaId: mine[1].id!, frame: 20_000, at: hour)
+        try here.positions.savePosition(bookId: war, mediaId: mine[1].id!, frame: 20_000, at: hour)
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
 
         // Then the desktop, once Syncthing has delivered, is there too
         let moved = try #require(try await exchange(there, as: desktop, in: pair.b.folder) { !$0.moved.isEmpty })
         #expect(moved.moved.map(\.bookId) == [theirWar])
-        #expect(try there.position(ofBook: theirWar)?.mediaId == theirs[1].id && there.position(ofBook: theirWar)?.frame == 20_000)
+        #expect(try there.positions.ofBook(theirWar)?.mediaId == theirs[1].id && there.positions.ofBook(theirWar)?.frame == 20_000)
 
         // When the desktop bookmarks a place, then the laptop has the bookmark
-        try there.addBookmark(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
+        try there.bookmarks.add(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
         _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
         #expect(try await exchange(here, as: laptop, in: pair.a.folder) { $0.bookmarksAdded == 1 } != nil)
-        #expect(try here.bookmarks(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
+        #expect(try here.bookmarks.all(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
 
         // When both go offline and both listen, the desktop later, each exchanging with its own folder
         try pair.a.setPaused(true)
         try pair.b.setPaused(true)
-        try here.savePosition(bookId: war, mediaId: mine[0].id!, frame: 11_025, at: hour.addingTimeInterval(600))
-        try there.savePosition(bookId: theirWar, mediaId: theirs[1].id!, frame: 16_000, at: hour.addingTimeInterval(1200))
+        try here.positions.savePosition(bookId: war, mediaId: mine[0].id!, frame: 11_025, at: hour.addingTimeInterval(600))
+        try there.positions.savePosition(bookId: theirWar, mediaId: theirs[1].id!, frame: 16_000, at: hour.addingTimeInterval(1200))
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
         _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
-        #expect(try here.position(ofBook: war)?.frame == 11_025, "offline, each keeps its own place")
+        #expect(try here.positions.ofBook(war)?.frame == 11_025, "offline, each keeps its own place")
 
         // and come back
         try pair.a.setPaused(false)
@@ -130,17 +130,17 @@ import TestSupport
         // Then the laptop takes the desktop's later place and keeps its own as an undo point
         let caughtUp = try #require(try await exchange(here, as: laptop, in: pair.a.folder, timeout: 120) { !$0.moved.isEmpty })
         #expect(caughtUp.moved.first?.leftUndoPoint == true)
-        #expect(try here.position(ofBook: war)?.mediaId == mine[1].id && here.position(ofBook: war)?.frame == 16_000)
-        let undo = try here.bookmarks(ofBook: war).filter { $0.kind == .beforeSyncJump }
+        #expect(try here.positions.ofBook(war)?.mediaId == mine[1].id && here.positions.ofBook(war)?.frame == 16_000)
+        let undo = try here.bookmarks.all(ofBook: war).filter { $0.kind == .beforeSyncJump }
         #expect(undo.map(\.frame) == [11_025] && undo.map(\.mediaId) == [mine[0].id])
         // and the desktop, once the laptop's journal is back, stays where it listened last
         #expect(try await journal(of: laptop, in: pair.b.folder, records: 3, timeout: 120) != nil) // its place, the bookmark it took, its offline place
         let settled = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
         #expect(settled.moved.isEmpty && settled.waiting == nil)
-        #expect(try there.position(ofBook: theirWar)?.frame == 16_000)
+        #expect(try there.positions.ofBook(theirWar)?.frame == 16_000)
 
         // When the laptop marks War finished, then the desktop has it finished too
-        try here.markFinished(bookId: war)
+        try here.positions.markFinished(bookId: war)
         _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
         #expect(try await exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
         #expect(try there.books.book(matching: "#\(theirWar)").finishedAt != nil)

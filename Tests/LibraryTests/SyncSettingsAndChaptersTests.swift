@@ -237,7 +237,7 @@ import TestSupport
         #expect(try chapters(try reopened(p.here), book: p.war, items: p.warItems) == [["0", "10", "Here"]])
         // and the shortened list is not written on (it would drop the chapter where the file
         // exists), though the journal carries what else changed here
-        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[0], frame: 5, at: Date())
+        try p.here.positions.savePosition(bookId: p.war, mediaId: p.warItems[0], frame: 5, at: Date())
         try p.exchangeHere()
         let own = try SyncJournal.read(path: p.folder + "/HERE.abplayer-journal")
         #expect(own.records.contains { $0.change == .position(item: war.items[0], frame: 5) })

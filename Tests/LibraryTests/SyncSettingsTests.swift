@@ -34,7 +34,7 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let war = try library.books.book(matching: "War")
         let item = try library.books.items(ofBook: war.id!)[0]
-        let bookmark = try library.addBookmark(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
+        let bookmark = try library.bookmarks.add(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
         let id = try library.syncId(ofBookmark: bookmark.id!)
         #expect(UUID(uuidString: id) != nil)
         #expect(try library.syncId(ofBookmark: bookmark.id!) == id)
@@ -65,11 +65,11 @@ import TestSupport
 
         // When it is opened (migrated) and bookmarks are added
         let library = try LibraryDatabase(path: path)
-        let added = try library.addBookmark(bookId: 1, mediaId: 10, frame: 400, kind: .user, note: "four")
-        let jump = try library.addBookmark(bookId: 1, mediaId: 10, frame: 500, kind: .beforeSyncJump)
+        let added = try library.bookmarks.add(bookId: 1, mediaId: 10, frame: 400, kind: .user, note: "four")
+        let jump = try library.bookmarks.add(bookId: 1, mediaId: 10, frame: 500, kind: .beforeSyncJump)
 
         // Then the old ones are as they were, and the new ones take numbers never used
-        let kept = try library.bookmarks(ofBook: 1).filter { $0.id! < 3 }.sorted { $0.id! < $1.id! }
+        let kept = try library.bookmarks.all(ofBook: 1).filter { $0.id! < 3 }.sorted { $0.id! < $1.id! }
         #expect(kept.map(\.id) == [1, 2] && kept.map(\.note) == ["one", nil] && kept.map(\.kind) == [.user, .beforeBookmarkJump])
         #expect(added.id == 4 && jump.id == 5 && jump.kind == .beforeSyncJump)
     }

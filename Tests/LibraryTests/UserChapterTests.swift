@@ -123,7 +123,7 @@ import TestSupport
 
         // Then its position is taken and the book's own chapters are kept
         #expect(report.matched == ["War"])
-        #expect(try library.position(ofBook: war.id!)?.frame == 99)
+        #expect(try library.positions.ofBook(war.id!)?.frame == 99)
         #expect(try storedChapters(library, bookId: war.id!).map(\.2) == ["Mine"])
     }
 }

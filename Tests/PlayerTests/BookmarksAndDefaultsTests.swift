@@ -74,7 +74,7 @@ import Testing
         try await loadPaused(player, first)
         guard case let .bookmarked(mine) = try player.perform(.bookmark(note: nil)) else { Issue.record("no bookmark"); return }
         let secondMedia = try player.library.books.items(ofBook: second)[0].id!
-        let theirs = try player.library.addBookmark(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
+        let theirs = try player.library.bookmarks.add(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
 
         // When the listener jumps to a number that is no bookmark, the valid ones are named
         let unknown = mine.id + theirs.id!
@@ -95,14 +95,14 @@ import Testing
         }
         #expect(noted.note == "Don't forget; the duel" && noted.time == mine.time)
         let reopened = try LibraryDatabase(path: player.folder.appending(path: "library.sqlite").path)
-        #expect(try reopened.bookmark(id: mine.id)?.note == "Don't forget; the duel")
+        #expect(try reopened.bookmarks.bookmark(id: mine.id)?.note == "Don't forget; the duel")
         // another book's bookmark can be changed by its id too
         try player.perform(.noteBookmark(theirs.id!, note: "theirs"))
-        #expect(try reopened.bookmark(id: theirs.id!)?.note == "theirs")
+        #expect(try reopened.bookmarks.bookmark(id: theirs.id!)?.note == "theirs")
 
         // When it is removed, it is gone from the file and from the list
         guard case .bookmarkRemoved = try player.perform(.removeBookmark(mine.id)) else { Issue.record("not removed"); return }
-        #expect(try reopened.bookmark(id: mine.id) == nil)
+        #expect(try reopened.bookmarks.bookmark(id: mine.id) == nil)
         guard case let .bookmarks(_, left) = try player.perform(.bookmarks(bookId: nil, all: false)) else { return }
         #expect(left.isEmpty)
         #expect(throws: PlayerError("no bookmark #\(mine.id) in First, which has none: 'bookmark [NOTE]' makes one ('bookmarks --all' lists the automatic ones)")) {

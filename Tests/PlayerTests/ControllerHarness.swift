@@ -221,6 +221,6 @@ final class ControllerHarness {
     }
 
     func saved(_ bookId: Int64) throws -> (item: Int, frame: Int64) {
-        try library.startingPoint(ofBook: bookId)
+        try library.positions.startingPoint(ofBook: bookId)
     }
 }

@@ -76,7 +76,7 @@ extension PlayerControllerTests {
             try player.perform(.pause)
             #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
             let playing = try #require(try player.library.books.items(ofBook: book).first { $0.path.hasSuffix("/02.mp3") })
-            let saved = try #require(try player.library.position(ofBook: book))
+            let saved = try #require(try player.library.positions.ofBook(book))
             let heard = try #require(player.controller.position)
             #expect(saved.mediaId == playing.id && heard.item == 1 && abs(saved.frame - heard.frame) < Int64(Self.rate / 5),
                     "saved \(saved), heard \(heard)")

@@ -64,10 +64,10 @@ import Testing
 
         // When the book playing is deleted, it is stopped first (its place saved, said), then gone
         let place = player.status.itemPosition
-        let savedBefore = try player.library.startingPlace(ofBook: book)
+        let savedBefore = try player.library.positions.startingPlace(ofBook: book)
         try player.controller.edit(.bookDeleted(bookId: book)) {
             // (the place was saved before the deletion)
-            let saved = try player.library.startingPlace(ofBook: book)
+            let saved = try player.library.positions.startingPlace(ofBook: book)
             #expect(saved.item == 1 && abs(Double(saved.frame) / Self.rate - place) < 0.1, "\(saved) (was \(savedBefore))")
             try player.library.books.deleteBook(book)
         }

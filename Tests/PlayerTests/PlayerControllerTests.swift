@@ -59,7 +59,7 @@ import Testing
         try player.perform(.undo)
         #expect(player.status.itemNumber == 2 && player.status.itemPosition == 0)
         // and each jump left an automatic bookmark of its kind in the library
-        let kinds = try player.library.bookmarks(ofBook: book).map(\.kind)
+        let kinds = try player.library.bookmarks.all(ofBook: book).map(\.kind)
         #expect(kinds.contains(.beforeSeek) && kinds.contains(.beforeSkip))
     }
 
@@ -157,7 +157,7 @@ import Testing
         #expect(player.status.state == .paused)
         #expect(player.status.sleep == nil)
         #expect(abs(player.heardSeconds - 3) < 0.01, "heard \(player.heardSeconds) s")
-        let mark = try #require(try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer })
+        let mark = try #require(try player.library.bookmarks.all(ofBook: book).first { $0.kind == .sleepTimer })
         #expect(abs(Double(mark.frame) / Self.rate - 3) < 0.01, "paused at \(Double(mark.frame) / Self.rate)")
         #expect(try player.saved(book).frame == mark.frame)
         // and it faded out over those 2 s: the ramp starts after the audio the output already
@@ -194,7 +194,7 @@ import Testing
         let player = try ControllerHarness(clocked: "rewind-across-runs")
         let book = try player.book("Long", itemSeconds: [120])
         let item = try player.library.books.items(ofBook: book)[0]
-        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
+        try player.library.positions.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
 
         // When it is played
         guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {
@@ -213,7 +213,7 @@ import Testing
         let player = try ControllerHarness(clocked: "rewind-short")
         let book = try player.book("Short pause", itemSeconds: [120])
         let item = try player.library.books.items(ofBook: book)[0]
-        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
+        try player.library.positions.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
 
         // When it is played, it starts exactly there
         guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {

@@ -70,7 +70,7 @@ import TestSupport
 
         // And the laptop's next exchange takes it
         _ = try world.laptop.exchangeSync(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
-        let there = try #require(try world.laptop.position(ofBook: world.theirBook))
+        let there = try #require(try world.laptop.positions.ofBook(world.theirBook))
         #expect(there.mediaId == world.theirItems[1] && there.frame == saved.frame)
     }
 
@@ -243,7 +243,7 @@ private struct SyncingPlayer {
 
     /// The laptop listens at `frame` of its item `item`, `after` seconds from now, and exchanges.
     func laptopListens(item: Int, seconds: Int64, after: TimeInterval) throws {
-        try laptop.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
+        try laptop.positions.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
         _ = try laptop.exchangeSync(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
     }
 

@@ -22,7 +22,12 @@ public struct ItemPlays: Sendable, Equatable, Codable {
     public let lastPlayed: Date
 }
 
-extension LibraryDatabase {
+/// What was listened to: time per day and per book, the listening sessions, plays of each
+/// item, and the silence skipped (`HistoryStore+SkipSilence`). Reads only, but for the
+/// silence a session skipped.
+public struct HistoryStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// Wall time listened per day (UTC), oldest first, for the last `days` days.
     public func listeningPerDay(days: Int = 30) throws -> [DailyListening] {
         try writer.read { db in
