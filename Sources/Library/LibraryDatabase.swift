@@ -20,6 +20,7 @@ public final class LibraryDatabase: Sendable {
     public let positions: PositionStore
     public let history: HistoryStore
     public let bookmarks: BookmarkStore
+    public let sync: SyncStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -63,6 +64,7 @@ public final class LibraryDatabase: Sendable {
         positions = PositionStore(writer: writer)
         history = HistoryStore(writer: writer)
         bookmarks = BookmarkStore(writer: writer)
+        sync = SyncStore(writer: writer)
         try Self.migrate(writer, name: name)
     }
 

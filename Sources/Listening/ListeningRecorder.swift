@@ -143,7 +143,7 @@ public final class ListeningRecorder {
         let wall = session.map { (clock.now - $0.started).seconds } ?? 0
         attempt {
             try library.positions.saveProgress(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame,
-                                     session: session?.id, wallSeconds: wall)
+                                               session: session?.id, wallSeconds: wall)
             if let id = session?.id, silenceSkippedInSession > 0 {
                 try library.history.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
             }

@@ -28,7 +28,7 @@ struct BookmarkCommands {
         let session = try playing()
         let here = session.position
         let mark = try library.bookmarks.add(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
-                                           kind: .user, note: note)
+                                             kind: .user, note: note)
         return .bookmarked(place(of: mark, in: session))
     }
 

@@ -12,8 +12,8 @@ extension PlayerSync {
         case .status:
             guard let settings, let folder = settings.folder else { throw PlayerError(PlayerSync.notSyncing) }
             // As many devices a book as the status shows: the others are only counted, not made seconds into the book.
-            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName,
-                                                           devicesPerBook: SyncText.devicesShown)
+            let (books, problems) = try library.sync.status(folder: folder, device: settings.device, deviceName: settings.deviceName,
+                                                            devicesPerBook: SyncText.devicesShown)
             return .sync(.status(settings, books, problems: problems))
         case .now:
             var report = try exchangeNow(playing: session?.book.id)

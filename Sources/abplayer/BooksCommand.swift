@@ -82,8 +82,8 @@ private struct BookJSON: Encodable {
 /// Where the other devices syncing with this library are in each book, by book id; none when
 /// the library does not sync (a sync folder that went missing is `sync status`'s to say).
 private func placesElsewhere(_ database: LibraryDatabase) -> [Int64: [SyncBookStatus.Place]] {
-    guard let settings = try? database.syncSettings(), let folder = settings.folder,
-          let (books, _) = try? database.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName) else { return [:] }
+    guard let settings = try? database.sync.settings(), let folder = settings.folder,
+          let (books, _) = try? database.sync.status(folder: folder, device: settings.device, deviceName: settings.deviceName) else { return [:] }
     return Dictionary(books.map { ($0.bookId, $0.elsewhere) }, uniquingKeysWith: { a, _ in a })
 }
 

@@ -101,7 +101,7 @@ import TestSupport
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         for jump in 0..<(BookmarkStore.automaticBookmarkLimit + 10) {
             try library.bookmarks.add(bookId: book.id!, mediaId: mediaId, frame: Int64(100 + jump), kind: .beforeSeek,
-                                    at: start.addingTimeInterval(Double(jump)))
+                                      at: start.addingTimeInterval(Double(jump)))
         }
         let all = try library.bookmarks.all(ofBook: book.id!)
         // The user's bookmark stays; automatic ones keep only the newest `limit`

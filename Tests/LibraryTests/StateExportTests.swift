@@ -53,7 +53,7 @@ import TestSupport
         own.loudness = true
         try library.settings.save(own)
         try library.settings.saveLoudness(LoudnessReading(integratedLUFS: -23, peakDBTP: -2, isTruePeak: true), ofBook: war.id!,
-                                 measuredOver: try library.books.items(ofBook: war.id!))
+                                          measuredOver: try library.books.items(ofBook: war.id!))
 
         // When the state travels to the other library
         let json = try StateExport.encoder.encode(try library.exportState())

@@ -21,12 +21,12 @@ import TestSupport
 
         @discardableResult
         func exchangeHere(playing: Int64? = nil, now: Date = Date()) throws -> SyncExchangeReport {
-            try here.exchangeSync(folder: folder, device: hereDevice, playing: playing, now: now)
+            try here.sync.exchange(folder: folder, device: hereDevice, playing: playing, now: now)
         }
 
         @discardableResult
         func exchangeThere(playing: Int64? = nil, now: Date = Date()) throws -> SyncExchangeReport {
-            try there.exchangeSync(folder: folder, device: thereDevice, playing: playing, now: now)
+            try there.sync.exchange(folder: folder, device: thereDevice, playing: playing, now: now)
         }
     }
 
@@ -158,7 +158,7 @@ import TestSupport
     @Test func aMissingFolderIsOneClearErrorAndADamagedJournalIsSkippedWithAWarning() throws {
         let p = try pair("bad")
         #expect(throws: LibraryError.self) {
-            try p.here.exchangeSync(folder: p.folder + "/gone", device: p.hereDevice, playing: nil)
+            try p.here.sync.exchange(folder: p.folder + "/gone", device: p.hereDevice, playing: nil)
         }
         try Data("not a journal\n".utf8).write(to: URL(fileURLWithPath: p.folder + "/BROKEN.abplayer-journal"))
         try p.here.positions.savePosition(bookId: p.war, mediaId: p.warItems[1], frame: 777, at: Date())

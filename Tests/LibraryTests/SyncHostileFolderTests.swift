@@ -27,7 +27,7 @@ import TestSupport
         }
 
         @discardableResult
-        func exchange() throws -> SyncExchangeReport { try library.exchangeSync(folder: folder, device: device, playing: nil) }
+        func exchange() throws -> SyncExchangeReport { try library.sync.exchange(folder: folder, device: device, playing: nil) }
 
         /// The library in its file, opened again: what the exchange left on disk.
         func reopened() throws -> LibraryDatabase { try LibraryDatabase(path: try #require(library.path)) }
@@ -39,7 +39,7 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let war = try library.books.book(matching: "War").id!
         return Here(library: library, folder: try BuildProducts.temporaryDirectory("hostile-\(name)-folder").path, war: war,
-                    warItems: try library.books.items(ofBook: war), identity: try library.syncIdentity(ofBook: war))
+                    warItems: try library.books.items(ofBook: war), identity: try library.sync.identity(ofBook: war))
     }
 
     /// Milliseconds since 1970 of now, as a journal writes a time.

@@ -33,7 +33,7 @@ import TestSupport
     }
 
     func exchange(_ s: Syncing) throws -> SyncExchangeReport {
-        try s.library.exchangeSync(folder: s.folder, device: device, playing: nil)
+        try s.library.sync.exchange(folder: s.folder, device: device, playing: nil)
     }
 
     @Test func aLinkPlantedUnderThisDevicesJournalNameIsNeverWrittenThroughUntilRepaired() throws {
@@ -52,7 +52,7 @@ import TestSupport
             // Then both are refused, naming the link and the way out, and nothing is written through it
             #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) { try exchange(s) }
             #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) {
-                try s.library.writeSyncJournal(folder: s.folder, device: device)
+                try s.library.sync.writeJournal(folder: s.folder, device: device)
             }
             #expect("\(SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink))".contains("abplayer sync repair"))
             #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "alias ls='ls -F'\n")
@@ -84,7 +84,7 @@ import TestSupport
         // pipe's other end, the test says so instead of hanging the run)
         let device = device
         let outcome = onAThread(within: 60) { () -> SyncJournalWriteError? in
-            do { _ = try s.library.exchangeSync(folder: s.folder, device: device, playing: nil); return nil } catch {
+            do { _ = try s.library.sync.exchange(folder: s.folder, device: device, playing: nil); return nil } catch {
                 return error as? SyncJournalWriteError
             }
         }
@@ -159,25 +159,25 @@ import TestSupport
         // Given a library syncing as its own device, and a copy of its file made on a second
         // computer (same device id), both on one folder
         let s = try syncing("copy")
-        try s.library.setSyncFolder(s.folder)
-        let original = try s.library.syncSettings().device
-        _ = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+        try s.library.sync.setFolder(s.folder)
+        let original = try s.library.sync.settings().device
+        _ = try s.library.sync.exchange(folder: s.folder, device: original, playing: nil)
         let copyPath = try BuildProducts.temporaryDirectory("own-journal-copy").path + "/library.sqlite"
         try s.library.writer.backup(to: try DatabaseQueue(path: copyPath))
         let copy = try LibraryDatabase(path: copyPath)
-        #expect(try copy.syncSettings().device == original)
+        #expect(try copy.sync.settings().device == original)
 
         // When the copy listens further and exchanges, then the original exchanges
         try copy.positions.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 4410)
-        let copyReport = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
-        let report = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+        let copyReport = try copy.sync.exchange(folder: s.folder, device: original, playing: nil)
+        let report = try s.library.sync.exchange(folder: s.folder, device: original, playing: nil)
 
         // Then the copy, which wrote the journal as it left it, stays the device; the original
         // says another copy wrote its journal, becomes a new device, and takes the copy's place
         // from the old journal as another device's
         #expect(copyReport.newDevice == nil && copyReport.problems.isEmpty)
         let taken = try #require(report.newDevice)
-        let device = try s.library.syncSettings().device
+        let device = try s.library.sync.settings().device
         #expect(taken != original && device == taken)
         #expect(report.problems.count == 1 && report.problems[0].contains("another copy of this library"), "\(report.problems)")
         #expect(try s.library.positions.ofBook(s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[1], 4410])
@@ -185,8 +185,8 @@ import TestSupport
 
         // When each listens and exchanges again
         try s.library.positions.savePosition(bookId: s.war, mediaId: s.warItems[0], frame: 8820, at: Date().addingTimeInterval(1))
-        let again = try s.library.exchangeSync(folder: s.folder, device: taken, playing: nil)
-        let copyAgain = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
+        let again = try s.library.sync.exchange(folder: s.folder, device: taken, playing: nil)
+        let copyAgain = try copy.sync.exchange(folder: s.folder, device: original, playing: nil)
 
         // Then neither is taken for a copy any more, and the copy sees the original's listening
         #expect(again.newDevice == nil && again.problems.isEmpty && copyAgain.newDevice == nil && copyAgain.problems.isEmpty)

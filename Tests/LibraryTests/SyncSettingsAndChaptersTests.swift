@@ -224,7 +224,7 @@ import TestSupport
         // Given another device's list for War with a chapter in a file this library does not have
         let p = try pair("chapters-partial")
         let other = DeviceID("OTHER")!
-        var war = try p.here.syncIdentity(ofBook: p.war)
+        var war = try p.here.sync.identity(ofBook: p.war)
         war.items.append("999:00000000000000ff")
         let list = [SyncChapter(item: war.items[0], frame: 10, title: "Here"), SyncChapter(item: war.items[war.items.count - 1], frame: 20, title: "Elsewhere")]
         try SyncJournalWriter(folder: p.folder, device: other).append([SyncRecord(book: war, at: Date(), change: .chapters(list))])

@@ -11,22 +11,22 @@ import TestSupport
         // Given a library file that never synced
         let directory = try BuildProducts.temporaryDirectory("sync-settings")
         let path = directory.appending(path: "library.sqlite").path
-        let first = try LibraryDatabase(path: path).syncSettings()
+        let first = try LibraryDatabase(path: path).sync.settings()
 
         // When it is opened again and given a folder that is not there, then one that is, then the folder is cleared
         let library = try LibraryDatabase(path: path)
-        #expect(throws: LibraryError.self) { try library.setSyncFolder(directory.path + "/not-made-yet") }
-        try library.setSyncFolder(directory.path)
-        let syncing = try library.syncSettings()
-        try library.setSyncFolder(nil)
+        #expect(throws: LibraryError.self) { try library.sync.setFolder(directory.path + "/not-made-yet") }
+        try library.sync.setFolder(directory.path)
+        let syncing = try library.sync.settings()
+        try library.sync.setFolder(nil)
 
         // Then the device never changed, and the folder is what was said last
         #expect(syncing.device == first.device && syncing.folder == directory.path)
-        let reopened = try LibraryDatabase(path: path).syncSettings()
+        let reopened = try LibraryDatabase(path: path).sync.settings()
         #expect(reopened.device == first.device && reopened.deviceName == first.deviceName && reopened.folder == nil)
         #expect(!first.deviceName.isEmpty)
         // and another library is another device
-        #expect(try LibraryDatabase().syncSettings().device != first.device)
+        #expect(try LibraryDatabase().sync.settings().device != first.device)
     }
 
     @Test func aBookmarksSyncIdIsGivenOnceAndKept() throws {
@@ -35,10 +35,10 @@ import TestSupport
         let war = try library.books.book(matching: "War")
         let item = try library.books.items(ofBook: war.id!)[0]
         let bookmark = try library.bookmarks.add(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
-        let id = try library.syncId(ofBookmark: bookmark.id!)
+        let id = try library.sync.syncId(ofBookmark: bookmark.id!)
         #expect(UUID(uuidString: id) != nil)
-        #expect(try library.syncId(ofBookmark: bookmark.id!) == id)
-        #expect(throws: LibraryError.self) { try library.syncId(ofBookmark: 999_999) }
+        #expect(try library.sync.syncId(ofBookmark: bookmark.id!) == id)
+        #expect(throws: LibraryError.self) { try library.sync.syncId(ofBookmark: 999_999) }
     }
 }
 

@@ -69,7 +69,7 @@ import TestSupport
         #expect(try world.newestPlaceWritten() == .position(item: item, frame: saved.frame))
 
         // And the laptop's next exchange takes it
-        _ = try world.laptop.exchangeSync(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
+        _ = try world.laptop.sync.exchange(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
         let there = try #require(try world.laptop.positions.ofBook(world.theirBook))
         #expect(there.mediaId == world.theirItems[1] && there.frame == saved.frame)
     }
@@ -147,7 +147,7 @@ import TestSupport
         #expect(world.notices(containing: "on at 0:10") == 0)
         #expect(abs((harness.status.bookPosition ?? 0) - here) < 1, "\(harness.status.text)")
         try harness.perform(.pause)
-        #expect(try harness.library.syncSettings().jumpOnStart == false)
+        #expect(try harness.library.sync.settings().jumpOnStart == false)
     }
 
     @Test func aSyncFolderThatGoesAwayIsSaidOnceAndWatchedAgainWhenItIsBack() async throws {
@@ -244,7 +244,7 @@ private struct SyncingPlayer {
     /// The laptop listens at `frame` of its item `item`, `after` seconds from now, and exchanges.
     func laptopListens(item: Int, seconds: Int64, after: TimeInterval) throws {
         try laptop.positions.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
-        _ = try laptop.exchangeSync(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+        _ = try laptop.sync.exchange(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
     }
 
     /// Plays the book over and over (its own setting, before it is loaded: however late a loaded
@@ -260,7 +260,7 @@ private struct SyncingPlayer {
 
     /// The newest place the player has written to its own journal in the folder.
     func newestPlaceWritten() throws -> SyncChange? {
-        let path = SyncJournalFormat.path(of: try harness.library.syncSettings().device, in: shared.path)
+        let path = SyncJournalFormat.path(of: try harness.library.sync.settings().device, in: shared.path)
         return try SyncJournal.read(path: path).records.last { if case .position = $0.change { true } else { false } }?.change
     }
 

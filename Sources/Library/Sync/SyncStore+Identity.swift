@@ -14,9 +14,9 @@ extension SyncBookIdentity {
     func isMatched(byHolding count: Int) -> Bool { 2 * count >= Set(items).count }
 }
 
-extension LibraryDatabase {
+extension SyncStore {
     /// How other libraries recognise `bookId`: its items' fingerprints, title, author and length.
-    public func syncIdentity(ofBook bookId: Int64) throws -> SyncBookIdentity {
+    public func identity(ofBook bookId: Int64) throws -> SyncBookIdentity {
         try writer.read { db in
             guard let book = try Book.fetchOne(db, key: bookId) else { throw LibraryError.invalid("no book \(bookId)") }
             let media = try BookStore.items(db, bookId: bookId)
