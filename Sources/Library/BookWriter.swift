@@ -21,7 +21,7 @@ struct BookWriter: Sendable {
 
     func write(
         _ results: [Result<Importer.Inspected, Importer.ImportFailure>], planned: ImportPlan.PlannedBook,
-        to library: LibraryDatabase, into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
+        to writer: any DatabaseWriter, into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
     ) throws {
         var good: [Importer.Inspected] = []
         for result in results {
@@ -49,7 +49,7 @@ struct BookWriter: Sendable {
                 context.location = holdsBooks ? BookLocation(container: planned.location, file: group[0].file.path)
                     : BookLocation(components: planned.location)
             }
-            let result = try library.writer.write { db in try store(db, files: group, context: context) }
+            let result = try writer.write { db in try store(db, files: group, context: context) }
             written.withLock {
                 $0.report.books.append(result)
                 $0.report.filesImported += result.newFiles

@@ -21,6 +21,7 @@ public final class LibraryDatabase: Sendable {
     public let history: HistoryStore
     public let bookmarks: BookmarkStore
     public let sync: SyncStore
+    public let media: MediaStore
 
     /// Opens (creating if needed) the library at `path` in WAL mode and migrates it. Refuses,
     /// without writing anything, a file that is not an abplayer library, a damaged one, and one
@@ -65,6 +66,7 @@ public final class LibraryDatabase: Sendable {
         history = HistoryStore(writer: writer)
         bookmarks = BookmarkStore(writer: writer)
         sync = SyncStore(writer: writer)
+        media = MediaStore(writer: writer, ownFiles: ownFiles)
         try Self.migrate(writer, name: name)
     }
 

@@ -48,7 +48,7 @@ struct Rescan: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors(database) { try database.rescan(searchRoots: folders) }
+        let report = try reportingLibraryErrors(database) { try database.media.rescan(searchRoots: folders) }
         let lines = LibraryText.rescanLines(report)
         for line in lines.found { print(line) }
         for line in lines.missing { printError("abplayer: \(line)") }

@@ -20,7 +20,7 @@ import TestSupport
         let moved = tree.appending(path: "Moved/War and Peace (renamed)")
         try FileManager.default.createDirectory(at: moved.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: tree.appending(path: "Tolstoy's \"War & Peace\""), to: moved)
-        let report = try library.rescan()
+        let report = try library.media.rescan()
 
         // Then every file is found at its new path, none missing, and everything else is kept
         #expect(report.moved.count == 4)
@@ -47,7 +47,7 @@ import TestSupport
 
         // When one of its files is deleted and the library rescanned
         try FileManager.default.removeItem(atPath: victim.path)
-        let report = try library.rescan()
+        let report = try library.media.rescan()
 
         // Then it is reported and marked missing, but still in the book with its position
         #expect(report.missing == [victim.path])
@@ -59,7 +59,7 @@ import TestSupport
         try FileManager.default.copyItem(
             at: try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита/" + (victim.path as NSString).lastPathComponent),
             to: URL(fileURLWithPath: victim.path))
-        let again = try library.rescan()
+        let again = try library.media.rescan()
         #expect(again.returned == [victim.path] && again.missing.isEmpty)
         #expect(try library.catalog.bookListing(id: book.id!).items.allSatisfy { !$0.isMissing })
     }

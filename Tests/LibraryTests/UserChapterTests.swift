@@ -65,7 +65,7 @@ import TestSupport
         let moved = tree.appending(path: "Elsewhere/War")
         try FileManager.default.createDirectory(at: moved.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: tree.appending(path: "Tolstoy's \"War & Peace\""), to: moved)
-        let report = try library.rescan()
+        let report = try library.media.rescan()
 
         // Then the files are found at their new paths and the chapters are still on the same files
         #expect(report.moved.count == 4 && report.missing.isEmpty)

@@ -56,7 +56,7 @@ final class LibraryCommands {
         case let .importPaths(paths, shelf, layout): try importPaths(paths, shelf: shelf, layout: layout)
         case let .rescan(reference, folders):
             let only = try reference.map { Set(try library.books.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
-            let lines = LibraryText.rescanLines(try library.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
+            let lines = LibraryText.rescanLines(try library.media.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
             lines.found.forEach(say)
             lines.missing.forEach(complain)
             say(lines.summary)
