@@ -66,9 +66,9 @@ struct Export: ParsableCommand {
         let database = try library.open()
         try reportingLibraryErrors(database) {
             if file == "-" {
-                StandardStream.output.write(bytes: try StateExport.encoder.encode(try database.exportState()) + Data("\n".utf8))
+                StandardStream.output.write(bytes: try StateExport.encoder.encode(try database.state.export()) + Data("\n".utf8))
             } else {
-                try database.exportState(toFile: file)
+                try database.state.export(toFile: file)
             }
         }
     }
@@ -82,7 +82,7 @@ struct ImportState: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors(database) { try database.importState(database.readState(fromFile: file)) }
+        let report = try reportingLibraryErrors(database) { try database.state.apply(database.state.read(fromFile: file)) }
         let lines = LibraryText.stateImportLines(report)
         for line in lines.unmatched { printError("abplayer: \(line)") }
         print(lines.summary)

@@ -206,8 +206,8 @@ import TestSupport
         let plain = try importAndReadBack([tree.root.path], library: plainPath).library
 
         // When the first library's state is exported (through JSON) and imported into the second
-        let json = try StateExport.encoder.encode(try laidOut.exportState())
-        _ = try plain.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try laidOut.state.export())
+        _ = try plain.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the second library's books have the series, number, year and narrator the folders gave
         let light = try #require(try LibraryDatabase(path: plainPath).catalog.bookListings().first { $0.items.first?.path.contains("Another Light") == true })

@@ -76,15 +76,15 @@ import TestSupport
         // When the state is exported to the library's own file (or its log), and imported from it
         // Then each is refused with one line naming the file, and the library is as it was
         for path in [database, database + "-wal"] {
-            let refusal = #expect(throws: LibraryError.self) { try setting.library.exportState(toFile: path) }
+            let refusal = #expect(throws: LibraryError.self) { try setting.library.state.export(toFile: path) }
             #expect(refusal?.description.contains("own database file") == true, "\(String(describing: refusal))")
         }
-        #expect(throws: LibraryError.self) { try setting.library.readState(fromFile: database) }
+        #expect(throws: LibraryError.self) { try setting.library.state.read(fromFile: database) }
         #expect(try setting.library.catalog.bookListings().count == 1)
         try Self.expectSavedPlacesReachOtherProcesses(setting)
         // and a file of its own is written as ever
         let json = setting.root.appending(path: "state.json").path
-        #expect(try setting.library.exportState(toFile: json).books.count == 1)
-        #expect(try setting.library.readState(fromFile: json).books.count == 1)
+        #expect(try setting.library.state.export(toFile: json).books.count == 1)
+        #expect(try setting.library.state.read(fromFile: json).books.count == 1)
     }
 }

@@ -25,8 +25,8 @@ import TestSupport
         try library.settings.save(following)
 
         // When the state travels to the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the default is there, the book's own is its own, and the other book follows the default
         #expect(try other.settings.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))

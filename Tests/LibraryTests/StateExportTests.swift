@@ -25,8 +25,8 @@ import TestSupport
         try library.settings.save(following)
 
         // When the state travels to the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the defaults are there, the book's own speed is its own, and the other book follows the default
         let imported = try other.settings.playerPreferences()
@@ -56,8 +56,8 @@ import TestSupport
                                           measuredOver: try library.books.items(ofBook: war.id!))
 
         // When the state travels to the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the defaults and the book's own setting are there; the measure is not (it is
         // measured again from the files)
@@ -99,10 +99,10 @@ import TestSupport
         try library.positions.markFinished(bookId: try library.books.book(matching: "Мастер").id!)
 
         // When it is exported to JSON and imported into the other library (twice)
-        let json = try StateExport.encoder.encode(try library.exportState())
+        let json = try StateExport.encoder.encode(try library.state.export())
         let state = try StateExport.decoder.decode(StateExport.self, from: json)
-        let report = try other.importState(state)
-        _ = try other.importState(state)
+        let report = try other.state.apply(state)
+        _ = try other.state.apply(state)
 
         // Then every book is matched and the state is the same, bookmarks not doubled
         #expect(report.unmatched.isEmpty && report.matched.count == 4)
@@ -127,11 +127,11 @@ import TestSupport
 
     @Test func aStateFileOfAnotherFormatIsRefused() throws {
         let library = try LibraryDatabase()
-        var state = try library.exportState()
+        var state = try library.state.export()
         state.format = "something-else"
-        #expect(throws: LibraryError.self) { _ = try library.importState(state) }
+        #expect(throws: LibraryError.self) { _ = try library.state.apply(state) }
         state.format = "abplayer-state"
         state.version = 3
-        #expect(throws: LibraryError.self) { _ = try library.importState(state) }
+        #expect(throws: LibraryError.self) { _ = try library.state.apply(state) }
     }
 }

@@ -32,7 +32,7 @@ import TestSupport
 
         // When it is exported to a file
         let file = try BuildProducts.temporaryDirectory("state-v2").appending(path: "state.json")
-        try StateExport.encoder.encode(try library.exportState()).write(to: file)
+        try StateExport.encoder.encode(try library.state.export()).write(to: file)
 
         // Then the file is version 2 with the new units and no old field
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -44,7 +44,7 @@ import TestSupport
         #expect(exported["sleepTimerMinutes"] == nil)
 
         // When the file is imported into the other library
-        let report = try other.importState(try read(file))
+        let report = try other.state.apply(try read(file))
 
         // Then the settings arrive unchanged
         #expect(report.matched.count == 2 && report.unmatched.isEmpty)
@@ -74,7 +74,7 @@ import TestSupport
             """.utf8).write(to: file)
 
         // When it is imported
-        let report = try library.importState(try read(file))
+        let report = try library.state.apply(try read(file))
 
         // Then volume is in percent (the factor x 100, at most 150), speed at least 0.5, the sleep
         // timer in seconds
@@ -89,7 +89,7 @@ import TestSupport
     @Test func aVersion2FileWithSettingsOutOfRangeIsRefusedWholeNamingTheBook() throws {
         // Given a version 2 file whose second book has a volume of 200 %
         let (library, other) = try twoLibraries()
-        var state = try library.exportState()
+        var state = try library.state.export()
         #expect(state.version == 2)
         for index in state.books.indices {
             state.books[index].settings = .init(volume: 90, speed: 1, shuffle: false, skipIntervalSeconds: 30,
@@ -99,7 +99,7 @@ import TestSupport
 
         // When it is imported
         #expect {
-            _ = try other.importState(state)
+            _ = try other.state.apply(state)
         } throws: { error in
             // Then it is refused with the book's name and the ranges
             "\(error)".contains(state.books[1].title) && "\(error)".contains("volume 0–150 %")

@@ -90,8 +90,8 @@ import TestSupport
         ])
 
         // When the state is exported as JSON and imported into the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the other library's book has them, on the items with the same contents
         let otherWar = try other.books.book(matching: "War")
@@ -119,7 +119,7 @@ import TestSupport
             """
 
         // When it is imported
-        let report = try library.importState(try StateExport.decoder.decode(StateExport.self, from: Data(old.utf8)))
+        let report = try library.state.apply(try StateExport.decoder.decode(StateExport.self, from: Data(old.utf8)))
 
         // Then its position is taken and the book's own chapters are kept
         #expect(report.matched == ["War"])

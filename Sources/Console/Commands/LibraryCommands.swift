@@ -83,11 +83,11 @@ final class LibraryCommands {
                                        days: LibraryText.statsDays).forEach(say)
         case let .export(path):
             let file = Self.expandingTilde(path)
-            let state = try library.exportState(toFile: file)
+            let state = try library.state.export(toFile: file)
             say("exported \(LibraryText.counted(state.books.count, "book")) to \(file)")
         case let .importState(path):
-            let state = try library.readState(fromFile: Self.expandingTilde(path))
-            let lines = LibraryText.stateImportLines(try player.edit(.stateImported) { try library.importState(state) })
+            let state = try library.state.read(fromFile: Self.expandingTilde(path))
+            let lines = LibraryText.stateImportLines(try player.edit(.stateImported) { try library.state.apply(state) })
             lines.unmatched.forEach(complain)
             say(lines.summary)
         }
