@@ -16,7 +16,7 @@ extension Completer {
     /// `words`: the command's words before the one being typed (`typed`).
     func libraryCandidates(_ words: [String], typed: String) -> Candidates? {
         let position = words.count // the word being typed is words[position]
-        let books = { (try? library.bookTitles()) ?? [] }
+        let books = { (try? library.catalog.bookTitles()) ?? [] }
         switch (words[0], position) {
         case ("import", _):
             if words.last == "--shelf" { return .names(shelfNames(under: typed)) }
@@ -34,7 +34,7 @@ extension Completer {
         case ("browse", 1): return .names(LibraryCommand.browseFields)
         case ("browse", 2):
             let field = words[1] == "author" ? BrowseField.artist : BrowseField(rawValue: words[1])
-            return field.map { field in .names(((try? library.browse(field)) ?? []).map(\.value)) }
+            return field.map { field in .names(((try? library.catalog.browse(field)) ?? []).map(\.value)) }
         case ("bookmarks", 1), ("history", 1), ("stats", 1), ("rescan", 1): return .names(books())
         case ("queue", 1): return .names(["add"])
         case ("queue", 2) where words[1] == "add": return .names(books())

@@ -35,13 +35,13 @@ public struct Completer: Sendable {
         case "help" where words.count == 1: names = Self.commandNames
         case "cd" where words.count == 1: names = shelfNames(under: current.value)
         case "play" where words.count == 1, "find" where words.count == 1:
-            names = (try? library.bookTitles()) ?? []
+            names = (try? library.catalog.bookTitles()) ?? []
         case "output" where words.count == 1: names = outputNames
         case "chapter" where words.count == 1: names = ["next", "prev", "add", "rename", "rm"]
-        case "chapters" where words.count == 1: names = ["reset", "detect"] + ((try? library.bookTitles()) ?? [])
+        case "chapters" where words.count == 1: names = ["reset", "detect"] + ((try? library.catalog.bookTitles()) ?? [])
         case "chapters" where words.count >= 2 && words[1].value == "detect":
-            names = ["--yes"] + ((try? library.bookTitles()) ?? [])
-        case "chapters" where words.count == 2 && words[1].value == "reset": names = (try? library.bookTitles()) ?? []
+            names = ["--yes"] + ((try? library.catalog.bookTitles()) ?? [])
+        case "chapters" where words.count == 2 && words[1].value == "reset": names = (try? library.catalog.bookTitles()) ?? []
         case "status" where words.count == 1: names = ["--json"]
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:
@@ -51,7 +51,7 @@ public struct Completer: Sendable {
         case "silence" where words.count == 1: names = ["skip"]
         case "silence" where words.count == 2: names = ["on", "off", "default"]
         case "loudness" where words.count == 1: names = ["on", "off", "default", "measure"]
-        case "loudness" where words.count == 2 && words[1].value == "measure": names = (try? library.bookTitles()) ?? []
+        case "loudness" where words.count == 2 && words[1].value == "measure": names = (try? library.catalog.bookTitles()) ?? []
         case "sync" where words.count == 1: names = ["status", "now", "dir", "jump", "auto-jump"]
         case "sync" where words.count == 2 && words[1].value == "auto-jump": names = ["on", "off"]
         case let name? where Self.libraryCommandNames.contains(name):
@@ -90,7 +90,7 @@ public struct Completer: Sendable {
         let directory = typed.contains("/") ? String(typed[..<typed.lastIndex(of: "/")!]) : ""
         let base = typed.hasPrefix("/") ? directory : [here, directory].filter { !$0.isEmpty }.joined(separator: "/")
         let prefix = base.isEmpty ? "" : base + "/"
-        let shelves = (try? library.shelfTree()) ?? []
+        let shelves = (try? library.shelves.shelfTree()) ?? []
         return shelves.compactMap { shelf in
             guard shelf.path.hasPrefix(prefix), !shelf.path.dropFirst(prefix.count).contains("/") else { return nil }
             let name = String(shelf.path.dropFirst(prefix.count))

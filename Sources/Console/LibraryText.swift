@@ -55,9 +55,9 @@ public enum LibraryText {
 
     /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
     public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {
-        let titles = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.id, $0.title) })
+        let titles = Dictionary(uniqueKeysWithValues: try library.catalog.bookListings().map { ($0.id, $0.title) })
         let formatter = ISO8601DateFormatter()
-        return try library.sessions(ofBook: book, limit: limit).map { session in
+        return try library.history.sessions(ofBook: book, limit: limit).map { session in
             "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(TerminalText.visible(titles[session.bookId] ?? "?"))"
         }
     }
@@ -66,18 +66,18 @@ public enum LibraryText {
     /// Where skip silence saved time, how much, per book and in total.
     public static func statsLines(_ library: LibraryDatabase, book: Int64?, days: Int) throws -> [String] {
         if let book {
-            return try library.itemPlays(ofBook: book).map { "\($0.playCount)×  \(TerminalText.visible($0.title))" }
-                + silenceSkippedLine(try library.silenceSkippedSeconds(ofBook: book), suffix: "")
+            return try library.history.itemPlays(ofBook: book).map { "\($0.playCount)×  \(TerminalText.visible($0.title))" }
+                + silenceSkippedLine(try library.history.silenceSkippedSeconds(ofBook: book), suffix: "")
         }
         return ["per day:"]
-            + (try library.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
+            + (try library.history.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
             + ["per book:"]
-            + (try library.listeningPerBook().map {
-                let skipped = try library.silenceSkippedSeconds(ofBook: $0.bookId)
+            + (try library.history.listeningPerBook().map {
+                let skipped = try library.history.silenceSkippedSeconds(ofBook: $0.bookId)
                 let saved = skipped > 0 ? "  silence skipped: \(Timecode.format(seconds: skipped))" : ""
                 return "  \(duration($0.wallSeconds))  \($0.sessions) sessions\(saved)  \(TerminalText.visible($0.title))"
             })
-            + silenceSkippedLine(try library.silenceSkippedSeconds(), suffix: " in total")
+            + silenceSkippedLine(try library.history.silenceSkippedSeconds(), suffix: " in total")
     }
 
     /// "silence skipped: 12:34" (nothing when skip silence never saved a second).

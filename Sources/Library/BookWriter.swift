@@ -21,7 +21,7 @@ struct BookWriter: Sendable {
 
     func write(
         _ results: [Result<Importer.Inspected, Importer.ImportFailure>], planned: ImportPlan.PlannedBook,
-        to library: LibraryDatabase, into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
+        to writer: any DatabaseWriter, into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
     ) throws {
         var good: [Importer.Inspected] = []
         for result in results {
@@ -49,7 +49,7 @@ struct BookWriter: Sendable {
                 context.location = holdsBooks ? BookLocation(container: planned.location, file: group[0].file.path)
                     : BookLocation(components: planned.location)
             }
-            let result = try library.writer.write { db in try store(db, files: group, context: context) }
+            let result = try writer.write { db in try store(db, files: group, context: context) }
             written.withLock {
                 $0.report.books.append(result)
                 $0.report.filesImported += result.newFiles
@@ -97,14 +97,14 @@ struct BookWriter: Sendable {
         if let existingBookId {
             let present = try Set(Int64.fetchAll(db, sql: "SELECT mediaId FROM bookItem WHERE bookId = ?", arguments: [existingBookId]))
             let added = mediaIds.filter { !present.contains($0) }
-            let current = try LibraryDatabase.items(db, bookId: existingBookId).map { $0.id! }
-            if !added.isEmpty { try LibraryDatabase.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
+            let current = try BookStore.items(db, bookId: existingBookId).map { $0.id! }
+            if !added.isEmpty { try BookStore.replaceItems(db, bookId: existingBookId, mediaIds: current + added) }
             let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [existingBookId]) ?? ""
             return ImportReport.BookResult(id: existingBookId, title: title, newFiles: added.count, existed: true)
         }
         var book = try makeBook(db, ordered: ordered, context: context)
         try book.insert(db)
-        try LibraryDatabase.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
+        try BookStore.replaceItems(db, bookId: book.id!, mediaIds: mediaIds)
         return ImportReport.BookResult(id: book.id!, title: book.title, newFiles: mediaIds.count, existed: false)
     }
 
@@ -129,8 +129,8 @@ struct BookWriter: Sendable {
         let series = json?.firstSeries ?? location?.series.map { ($0, location?.name.seriesNumber) }
         var shelfId = self.shelfId
         if let author = location?.author {
-            let prefix = try shelfId.flatMap { try LibraryDatabase.shelfPath(db, id: $0) }.map(LibraryDatabase.shelfNames) ?? []
-            shelfId = try LibraryDatabase.createShelves(db, names: prefix + [author] + (location?.series.map { [$0] } ?? []))
+            let prefix = try shelfId.flatMap { try ShelfStore.shelfPath(db, id: $0) }.map(ShelfStore.shelfNames) ?? []
+            shelfId = try ShelfStore.createShelves(db, names: prefix + [author] + (location?.series.map { [$0] } ?? []))
         }
         return Book(
             id: nil, shelfId: shelfId, title: Self.nonBlank(json?.title) ?? album ?? fallback,

@@ -31,7 +31,9 @@ public struct ImportReport: Sendable {
 /// fingerprints every file (in parallel: the files are independent and the machine has cores),
 /// orders each book's items, and writes each book in its own transaction.
 public struct Importer: Sendable {
-    public let library: LibraryDatabase
+    let writer: any DatabaseWriter
+    /// The database's own files, never imported (`LibraryFiles`).
+    let ownFiles: LibraryFiles?
     public let inspector: any MediaInspector
     /// Files inspected per batch between progress reports.
     static let batchSize = 64
@@ -40,7 +42,13 @@ public struct Importer: Sendable {
     var singleFileBookSeconds: Double = 20 * 60
 
     public init(library: LibraryDatabase, inspector: any MediaInspector) {
-        self.library = library
+        self.init(writer: library.writer, ownFiles: library.media.ownFiles, inspector: inspector)
+    }
+
+    /// Into the database `writer` writes (the library watch's imports, from `MediaStore`).
+    init(writer: any DatabaseWriter, ownFiles: LibraryFiles?, inspector: any MediaInspector) {
+        self.writer = writer
+        self.ownFiles = ownFiles
         self.inspector = inspector
     }
 
@@ -57,10 +65,10 @@ public struct Importer: Sendable {
         _ paths: [String], shelf: String? = nil, layout: ImportLayout = .folders,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportReport {
-        let plan = ImportPlan(paths: paths, excluding: library.ownFiles)
+        let plan = ImportPlan(paths: paths, excluding: ownFiles)
         var report = ImportReport()
         report.skipped = plan.unreadable
-        let shelfId = try shelf.map { try library.createShelves(path: $0) }
+        let shelfId = try shelf.map { try ShelfStore(writer: writer).createShelves(path: $0) }
         let options = BookWriter(shelfId: shelfId, layout: layout, singleFileBookSeconds: singleFileBookSeconds)
 
         // Books are written on a serial queue while the next files are inspected: writing is
@@ -91,10 +99,10 @@ public struct Importer: Sendable {
                 let first = nextBook == 0 ? 0 : bookEnds[nextBook - 1]
                 let bookResults = results[first..<bookEnds[nextBook]].map { $0! }
                 let planned = plan.books[nextBook]
-                writes.async { [library] in
+                writes.async { [writer] in
                     guard written.withLock({ $0.error == nil }) else { return }
                     do {
-                        try options.write(bookResults, planned: planned, to: library, into: written)
+                        try options.write(bookResults, planned: planned, to: writer, into: written)
                     } catch {
                         written.withLock { $0.error = error }
                     }
@@ -162,49 +170,5 @@ public struct Importer: Sendable {
             media.discNumber, media.discCount, media.sampleRate, media.durationFrames, media.chapters, media.hasCover,
         ])
         return db.lastInsertedRowID
-    }
-}
-
-extension LibraryDatabase {
-    /// Imports `paths` (files) and appends them to a book, in the given order. Returns how many
-    /// were added and the files skipped with their reasons.
-    /// `path` as `addFiles` names it (in `skipped`): absolute, with `.` and `..` resolved.
-    public static func absolutePath(_ path: String) -> String { ImportPlan.absolute(path) }
-
-    public func addFiles(_ paths: [String], toBook bookId: Int64, inspector: any MediaInspector)
-        throws -> (added: Int, skipped: [(path: String, reason: String)])
-    {
-        var skipped: [(path: String, reason: String)] = []
-        var mediaIds: [Int64] = []
-        for path in paths.map(ImportPlan.absolute) {
-            if ownFiles?.contains(path) == true {
-                skipped.append((path, "the library's own database file, not audio"))
-                continue
-            }
-            switch FileKind.of(path: path).kind {
-            case .regular: break
-            case .missing:
-                skipped.append((path, "no such file"))
-                continue
-            default:
-                skipped.append((path, "not a regular file"))
-                continue
-            }
-            guard let (size, fingerprint) = Fingerprint.of(path: path) else {
-                skipped.append((path, "cannot read the file"))
-                continue
-            }
-            do {
-                let description = try inspector.inspect(path: path)
-                let inspected = Importer.Inspected(file: .init(path: path, folderDisc: nil), size: size,
-                                                   fingerprint: fingerprint, description: description)
-                mediaIds.append(try writer.write { db in try Importer.upsertMedia(db, inspected) })
-            } catch {
-                skipped.append((path, "\(error)"))
-            }
-        }
-        let before = try items(ofBook: bookId).count
-        try addItems(toBook: bookId, mediaIds: mediaIds)
-        return (try items(ofBook: bookId).count - before, skipped)
     }
 }

@@ -42,7 +42,7 @@ public final class LibraryWatch: @unchecked Sendable {
     /// Watches the library's folders as they are now and starts the watching thread. The
     /// watches are in place when this returns, so a file copied afterwards is seen.
     public func start() throws {
-        let folders = try library.watchedFolders()
+        let folders = try library.media.watchedFolders()
         guard state.withLock({ state in
             guard case .idle = state else { return false }
             state = .running
@@ -114,11 +114,11 @@ public final class LibraryWatch: @unchecked Sendable {
             changes.writing = pending.writing
             pending.taken()
             do {
-                let (all, postponed) = try library.applyWatched(changes, folders: folders, inspector: inspector)
+                let (all, postponed) = try library.media.applyWatched(changes, folders: folders, inspector: inspector)
                 // Taken again with the pass the writer's IN_CLOSE_WRITE brings.
                 pending.changes.appeared.formUnion(postponed)
                 let reported = all.filter { !$0.isEmpty }
-                folders = try library.watchedFolders()
+                folders = try library.media.watchedFolders()
                 if changes.overflowed {
                     for folder in folders.books.keys { watchTree(folder) }
                     for parent in folders.parents { inotify.watch(parent) }

@@ -167,7 +167,7 @@ public struct Position: Codable, Sendable, Equatable, FetchableRecord, Persistab
 /// them in range; the front ends parse and refuse through the player's `SettingText`).
 ///
 /// Speed and skip interval are the book's own when set (`ownSpeed`, `ownSkipIntervalSeconds`),
-/// else the listener's defaults (`defaults`, filled in by `LibraryDatabase.settings(ofBook:)`):
+/// else the listener's defaults (`defaults`, filled in by `SettingsStore.ofBook(_:)`):
 /// `speed` and `skipIntervalSeconds` read what applies, and assigning them makes it the book's own.
 /// Saved, a setting that is not the book's own is NULL, so a default changed later still applies.
 public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRecord {

@@ -58,7 +58,7 @@ public final class ListeningRecorder {
             if lastSave.map({ clock.now - $0 >= saveInterval }) ?? true { save() }
         case let .itemChanged(info):
             failedItems.remove(info.index)
-            attempt { try library.countPlay(mediaId: mediaIds[info.index]) }
+            attempt { try library.positions.countPlay(mediaId: mediaIds[info.index]) }
             if let heard, heard.item != info.index { self.heard = PlaybackPosition(item: info.index, frame: 0) }
             save()
         case let .failed(item, _):
@@ -91,7 +91,7 @@ public final class ListeningRecorder {
         case .ended:
             closeSession()
             if heard?.item == lastItemInOrder, !failedItems.contains(lastItemInOrder) {
-                attempt { try library.markFinished(bookId: bookId) }
+                attempt { try library.positions.markFinished(bookId: bookId) }
             }
         }
     }
@@ -121,13 +121,13 @@ public final class ListeningRecorder {
     /// at the place being left, so "undo the last jump" can go back.
     public func recordJump(_ kind: BookmarkKind) {
         guard kind.isAutomatic, let heard, mediaIds.indices.contains(heard.item) else { return }
-        attempt { try library.addBookmark(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame, kind: kind) }
+        attempt { try library.bookmarks.add(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame, kind: kind) }
     }
 
     private func openSession() {
         guard session == nil, let heard, mediaIds.indices.contains(heard.item) else { return }
         attempt {
-            let id = try library.startSession(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame, speed: speed)
+            let id = try library.positions.startSession(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame, speed: speed)
             session = (id, clock.now)
             silenceSkippedInSession = 0
         }
@@ -142,10 +142,10 @@ public final class ListeningRecorder {
         guard let heard, mediaIds.indices.contains(heard.item) else { return }
         let wall = session.map { (clock.now - $0.started).seconds } ?? 0
         attempt {
-            try library.saveProgress(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame,
-                                     session: session?.id, wallSeconds: wall)
+            try library.positions.saveProgress(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame,
+                                               session: session?.id, wallSeconds: wall)
             if let id = session?.id, silenceSkippedInSession > 0 {
-                try library.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
+                try library.history.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
             }
         }
         lastSave = clock.now

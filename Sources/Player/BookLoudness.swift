@@ -26,8 +26,8 @@ final class BookLoudness {
     @discardableResult
     func apply(to session: PlayerSession) -> PlayerNotice? {
         // Unreadable preferences are no reason to refuse to play: the defaults then.
-        let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
-        let stored = try? library.loudness(ofBook: session.book.id!)
+        let preferences = (try? library.settings.playerPreferences()) ?? PlayerPreferences()
+        let stored = try? library.settings.loudness(ofBook: session.book.id!)
         // Skip silence's threshold lies under the book's own measured level, evened out or not
         // (without a measure it estimates the level from the audio heard).
         session.engine.setReferenceLoudness(stored?.integratedLUFS)
@@ -57,7 +57,7 @@ final class BookLoudness {
         guard !measuring.contains(bookId) else { return nil }
         let media: [Media]
         do {
-            media = try library.items(ofBook: bookId)
+            media = try library.books.items(ofBook: bookId)
         } catch {
             return .problem("loudness: \(error)")
         }
@@ -76,7 +76,7 @@ final class BookLoudness {
             let result = Result { () throws(LoudnessFailure) -> LoudnessReading in
                 let reading = try meter.measure(paths: media.map(\.path))
                 do {
-                    try library.saveLoudness(reading, ofBook: bookId, measuredOver: media)
+                    try library.settings.saveLoudness(reading, ofBook: bookId, measuredOver: media)
                 } catch {
                     // Not kept (a read-only library): said, and measured again when next played.
                     throw LoudnessFailure("measured, but not stored in the library: \(error)")
@@ -95,7 +95,7 @@ final class BookLoudness {
     func measured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>, session: PlayerSession?) -> [PlayerNotice] {
         measuring.remove(bookId)
         let loaded = session.flatMap { $0.book.id == bookId ? $0 : nil }
-        let title = loaded?.book.title ?? (try? library.book(matching: "#\(bookId)"))?.title
+        let title = loaded?.book.title ?? (try? library.books.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
             if let loaded, loaded.loudness != .off { loaded.loudness = .failed(failure.description) }
@@ -121,7 +121,7 @@ final class BookLoudness {
         case let .set(on):
             guard let session else { throw nothingPlaying }
             session.settings.loudness = on
-            try library.saveSettings(session.settings)
+            try library.settings.save(session.settings)
             let problem = apply(to: session)
             return (.loudness(try report(ofBook: session.book.id!, session: session)), problem)
         case let .measure(bookId):
@@ -134,10 +134,10 @@ final class BookLoudness {
 
     /// What `loudness` says of a book: the loaded one's state, or another's stored measure.
     func report(ofBook bookId: Int64, session: PlayerSession?, measuring measuringNow: Bool = false) throws -> LoudnessReport {
-        let preferences = try library.playerPreferences()
-        let settings = try library.settings(ofBook: bookId)
+        let preferences = try library.settings.playerPreferences()
+        let settings = try library.settings.ofBook(bookId)
         let target = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
-        let title = try library.book(matching: "#\(bookId)").title
+        let title = try library.books.book(matching: "#\(bookId)").title
         let state: LoudnessState
         if !Loudness.isOn(settings, preferences) {
             state = .off
@@ -145,7 +145,7 @@ final class BookLoudness {
             state = .measuring
         } else if let session, session.book.id == bookId {
             state = session.loudness
-        } else if let reading = try library.loudness(ofBook: bookId) {
+        } else if let reading = try library.settings.loudness(ofBook: bookId) {
             state = .measured(reading, gain: Loudness.gain(for: reading, target: target))
         } else {
             state = .notMeasured

@@ -54,7 +54,7 @@ struct BookSettingsControl {
 
     private func changeSettings(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
         change(&session.settings)
-        try library.saveSettings(session.settings)
+        try library.settings.save(session.settings)
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
         return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
@@ -68,7 +68,7 @@ struct BookSettingsControl {
                                            replanning: Bool) throws -> BookSettings {
         if let value {
             session.settings[keyPath: setting] = value
-            try library.saveSettings(session.settings)
+            try library.settings.save(session.settings)
             Self.applyOrder(session, replanning: replanning)
         }
         return session.settings
@@ -97,7 +97,7 @@ struct BookSettingsControl {
     private func skipSilence(_ setting: SkipSilence?) throws -> PlayerOutcome {
         if let setting {
             session.settings.skipSilence = setting
-            try library.saveSettings(session.settings)
+            try library.settings.save(session.settings)
             Self.applySkipSilence(session)
         }
         return try skipSilenceOutcome()
@@ -105,7 +105,7 @@ struct BookSettingsControl {
 
     private func skipSilenceOutcome() throws -> PlayerOutcome {
         .skipSilence(session.settings.skipSilence, ownSetting: session.settings.ownSkipSilence != nil,
-                     savedSeconds: try library.silenceSkippedSeconds(ofBook: session.book.id!))
+                     savedSeconds: try library.history.silenceSkippedSeconds(ofBook: session.book.id!))
     }
 
     static func applySkipSilence(_ session: PlayerSession) {
@@ -124,8 +124,8 @@ struct BookSettingsControl {
         case .rewind, .sleep, .loudness, .loudnessTarget:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
-        session.settings.defaults = BookSettings.Defaults(try library.playerPreferences())
-        try library.saveSettings(session.settings)
+        session.settings.defaults = BookSettings.Defaults(try library.settings.playerPreferences())
+        try library.settings.save(session.settings)
         session.engine.setSpeed(session.settings.speed)
         Self.applySkipSilence(session)
         if setting == .silence { return try skipSilenceOutcome() }

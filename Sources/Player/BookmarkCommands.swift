@@ -27,8 +27,8 @@ struct BookmarkCommands {
     func bookmark(note: String?) throws -> PlayerOutcome {
         let session = try playing()
         let here = session.position
-        let mark = try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
-                                           kind: .user, note: note)
+        let mark = try library.bookmarks.add(bookId: session.book.id!, mediaId: session.mediaIds[here.item], frame: here.frame,
+                                             kind: .user, note: note)
         return .bookmarked(place(of: mark, in: session))
     }
 
@@ -36,11 +36,11 @@ struct BookmarkCommands {
     /// opening count) when nil.
     func bookmarks(ofBook bookId: Int64?, all: Bool) throws -> PlayerOutcome {
         if let bookId, bookId != session?.book.id {
-            let book = try library.book(matching: "#\(bookId)")
+            let book = try library.books.book(matching: "#\(bookId)")
             return .bookmarks(book: book.title, try BookmarkPlace.places(ofBook: bookId, in: library, all: all))
         }
         let session = try playing()
-        let marks = try library.bookmarks(ofBook: session.book.id!, includeAutomatic: all)
+        let marks = try library.bookmarks.all(ofBook: session.book.id!, includeAutomatic: all)
         return .bookmarks(book: session.book.title,
                           BookmarkPlace.places(marks, timeline: session.timeline, mediaIds: session.mediaIds))
     }
@@ -50,9 +50,9 @@ struct BookmarkCommands {
     /// silently switching books would lose the listener's bearings (`play BOOK` then `jump N` does it).
     func gotoBookmark(_ id: Int64) throws -> PlayerOutcome {
         let session = try playing()
-        guard let mark = try library.bookmark(id: id) else { throw try unknownBookmark(id, of: session) }
+        guard let mark = try library.bookmarks.bookmark(id: id) else { throw try unknownBookmark(id, of: session) }
         guard mark.bookId == session.book.id else {
-            let owner = try library.book(matching: "#\(mark.bookId)")
+            let owner = try library.books.book(matching: "#\(mark.bookId)")
             throw PlayerError("bookmark #\(id) is in #\(owner.id!) \(owner.title), not in \(session.book.title): "
                 + "'play #\(owner.id!)' first, then 'jump \(id)'")
         }
@@ -65,25 +65,25 @@ struct BookmarkCommands {
 
     func removeBookmark(_ id: Int64) throws -> PlayerOutcome {
         let place = try anyBookmark(id)
-        try library.deleteBookmark(id: id)
+        try library.bookmarks.delete(id: id)
         return .bookmarkRemoved(place)
     }
 
     func noteBookmark(_ id: Int64, note: String?) throws -> PlayerOutcome {
         _ = try anyBookmark(id)
-        try library.updateBookmarkNote(id: id, note: note)
+        try library.bookmarks.updateNote(id: id, note: note)
         return .bookmarkNoted(try anyBookmark(id))
     }
 
     /// Bookmark `id` of any book (ids are the library's, so `bookmark rm N` needs nothing loaded).
     private func anyBookmark(_ id: Int64) throws -> BookmarkPlace {
-        guard let mark = try library.bookmark(id: id) else {
+        guard let mark = try library.bookmarks.bookmark(id: id) else {
             if let session { throw try unknownBookmark(id, of: session) }
             throw PlayerError("there is no bookmark #\(id): 'bookmarks BOOK' lists a book's bookmarks")
         }
         if let session, mark.bookId == session.book.id { return place(of: mark, in: session) }
-        let media = try library.items(ofBook: mark.bookId)
-        let timeline = BookTimeline(media: media, userChapters: try library.userChapters(ofBook: mark.bookId))
+        let media = try library.books.items(ofBook: mark.bookId)
+        let timeline = BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: mark.bookId))
         return BookmarkPlace(mark, timeline: timeline, mediaIds: media.map { $0.id! })
     }
 
@@ -93,7 +93,7 @@ struct BookmarkCommands {
 
     /// "no bookmark #9 in Walk: its bookmarks are #1, #4 ('bookmarks' lists them)".
     private func unknownBookmark(_ id: Int64, of session: PlayerSession) throws -> PlayerError {
-        let ids = try library.bookmarks(ofBook: session.book.id!, includeAutomatic: false).map { "#\($0.id!)" }
+        let ids = try library.bookmarks.all(ofBook: session.book.id!, includeAutomatic: false).map { "#\($0.id!)" }
         guard !ids.isEmpty else {
             return PlayerError("no bookmark #\(id) in \(session.book.title), which has none: 'bookmark [NOTE]' makes one "
                 + "('bookmarks --all' lists the automatic ones)")

@@ -63,9 +63,9 @@ public struct BookmarkPlace: Sendable, Equatable {
     /// The bookmarks of a book that is not loaded (or from a front end with no player:
     /// `abplayer bookmarks BOOK`), oldest first; `all`: the automatic ones too.
     public static func places(ofBook bookId: Int64, in library: LibraryDatabase, all: Bool) throws -> [BookmarkPlace] {
-        let media = try library.items(ofBook: bookId)
-        return try places(library.bookmarks(ofBook: bookId, includeAutomatic: all),
-                          timeline: BookTimeline(media: media, userChapters: try library.userChapters(ofBook: bookId)), mediaIds: media.map { $0.id! })
+        let media = try library.books.items(ofBook: bookId)
+        return try places(library.bookmarks.all(ofBook: bookId, includeAutomatic: all),
+                          timeline: BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId)), mediaIds: media.map { $0.id! })
     }
 
     static func places(_ bookmarks: [Bookmark], timeline: BookTimeline, mediaIds: [Int64]) -> [BookmarkPlace] {

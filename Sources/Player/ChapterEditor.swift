@@ -29,7 +29,7 @@ struct ChapterEditor {
             return .chapterEdited(.removed(number: number, start: start, title: removed.title, count: starts.count))
         case let .reset(bookId):
             let (book, media) = try bookAndItems(bookId)
-            try library.replaceUserChapters(ofBook: book.id!, with: [])
+            try library.books.replaceUserChapters(ofBook: book.id!, with: [])
             refreshChapters(ofBook: book.id!, to: [])
             return .chapterEdited(.reset(book: book.title, count: BookTimeline(media: media).chapters.count))
         case let .store(bookId, places):
@@ -38,7 +38,7 @@ struct ChapterEditor {
                 media.indices.contains(place.item)
                     ? UserChapterStart(mediaId: media[place.item].id!, frame: place.frame, title: "Chapter \(number + 1)") : nil
             }
-            let stored = try library.replaceUserChapters(ofBook: book.id!, with: starts)
+            let stored = try library.books.replaceUserChapters(ofBook: book.id!, with: starts)
             refreshChapters(ofBook: book.id!, to: stored)
             return .chapterEdited(.stored(book: book.title, count: stored.count))
         }
@@ -82,7 +82,7 @@ struct ChapterEditor {
     }
 
     private func storeChapters(_ starts: [UserChapterStart], of session: PlayerSession) throws {
-        session.timeline.userChapters = try library.replaceUserChapters(ofBook: session.book.id!, with: starts)
+        session.timeline.userChapters = try library.books.replaceUserChapters(ofBook: session.book.id!, with: starts)
     }
 
     private func refreshChapters(ofBook bookId: Int64, to chapters: [UserChapter]) {
@@ -91,10 +91,10 @@ struct ChapterEditor {
 
     private func bookAndItems(_ bookId: Int64?) throws -> (Book, [Media]) {
         if let session, bookId == nil || bookId == session.book.id {
-            return (session.book, try library.items(ofBook: session.book.id!))
+            return (session.book, try library.books.items(ofBook: session.book.id!))
         }
         guard let bookId else { throw PlayerError("nothing is playing: name a book") }
-        return (try library.book(matching: "#\(bookId)"), try library.items(ofBook: bookId))
+        return (try library.books.book(matching: "#\(bookId)"), try library.books.items(ofBook: bookId))
     }
 
     private func noChapter(_ number: Int, in session: PlayerSession) -> PlayerError {

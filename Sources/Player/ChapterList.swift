@@ -18,11 +18,11 @@ struct ChapterList {
             (timeline, title, here) = (session.timeline, session.book.title, session.position)
         } else {
             guard let bookId else { throw PlayerError("nothing is playing: 'chapters BOOK' lists a book's chapters") }
-            let book = try library.book(matching: "#\(bookId)")
-            let media = try library.items(ofBook: bookId)
-            timeline = BookTimeline(media: media, userChapters: try library.userChapters(ofBook: bookId))
+            let book = try library.books.book(matching: "#\(bookId)")
+            let media = try library.books.items(ofBook: bookId)
+            timeline = BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId))
             title = book.title
-            here = try library.position(ofBook: bookId).flatMap { saved in
+            here = try library.positions.ofBook(bookId).flatMap { saved in
                 media.firstIndex { $0.id == saved.mediaId }.map { PlaybackPosition(item: $0, frame: saved.frame) }
             }
         }

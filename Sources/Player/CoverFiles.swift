@@ -19,11 +19,11 @@ final class CoverFiles {
     /// The book's cover as its file holds it: the first item that has one, read by its decoder;
     /// else the image file found beside the audio at import (cover.jpg, folder.png).
     func picture(ofBook bookId: Int64) -> Picture? {
-        let media = (try? library.items(ofBook: bookId)) ?? []
+        let media = (try? library.books.items(ofBook: bookId)) ?? []
         let embedded = media.filter { $0.hasCover && !$0.isMissing }.lazy
             .compactMap { try? self.decoders.openDecoder(path: $0.path).metadata.cover }.first
         if let embedded { return embedded }
-        guard let path = (try? library.bookListing(id: bookId))?.coverPath,
+        guard let path = (try? library.catalog.bookListing(id: bookId))?.coverPath,
               let data = FileManager.default.contents(atPath: path) else { return nil }
         let isPNG = path.lowercased().hasSuffix(".png")
         return Picture(type: 3, mimeType: isPNG ? "image/png" : "image/jpeg", data: [UInt8](data))

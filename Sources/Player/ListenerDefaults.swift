@@ -3,7 +3,7 @@ import PlayerCore
 
 /// The listener's defaults (`set speed 1.3`, `set skip 30`, `set rewind 20`, `set sleep 30m`):
 /// stored in the library's preferences, they apply to every book with no setting of its own
-/// (`LibraryDatabase.settings(ofBook:)` falls back to them); `speed default` makes the book
+/// (`SettingsStore.ofBook(_:)` falls back to them); `speed default` makes the book
 /// loaded follow the default again.
 public struct ListenerDefaults: Sendable, Equatable {
     /// nil: none set (1x).
@@ -58,7 +58,7 @@ struct DefaultsControl {
     /// Shows the defaults, or sets one; a problem applying loudness to the book loaded is said
     /// beside the outcome.
     func perform(_ command: DefaultsCommand) throws -> (PlayerOutcome, PlayerNotice?) {
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         guard case let .set(setting, value) = command else { return (.defaults(ListenerDefaults(preferences), changed: nil), nil) }
         do throws(RefusedValue) {
             switch (setting, value) {
@@ -91,7 +91,7 @@ struct DefaultsControl {
             }
             preferences.loudnessTargetLUFS = value
         }
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         // The book loaded follows a new default at once where it has no setting of its own; a
         // sleep default waits for the next book to start.
         var problem: PlayerNotice?
@@ -107,7 +107,7 @@ struct DefaultsControl {
 
     /// `rewind auto|off|MAX`: auto-rewind for every book, the book loaded at once.
     func setRewind(_ setting: RewindSetting?) throws -> PlayerOutcome {
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         switch setting {
         case nil: break
         case .auto:
@@ -118,7 +118,7 @@ struct DefaultsControl {
             preferences.autoRewind = true
             preferences.autoRewindMaxSeconds = seconds
         }
-        if setting != nil { try library.savePlayerPreferences(preferences) }
+        if setting != nil { try library.settings.savePlayerPreferences(preferences) }
         let maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
         session?.rewind.maxSeconds = maxSeconds
         return .rewind(maxSeconds: maxSeconds)

@@ -122,7 +122,7 @@ struct Navigation {
     }
 
     private func undo() throws -> PlayerOutcome {
-        guard let last = try library.popLastJump(bookId: session.book.id!),
+        guard let last = try library.bookmarks.popLastJump(bookId: session.book.id!),
               let item = session.mediaIds.firstIndex(of: last.mediaId) else {
             throw PlayerError("no jump to undo")
         }

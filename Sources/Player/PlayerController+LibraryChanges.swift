@@ -13,7 +13,7 @@ extension PlayerController {
         guard let session, let bookId = session.book.id, changes.contains(where: { $0.bookId == bookId }) else { return }
         let media: [Media]
         do {
-            media = try library.items(ofBook: bookId)
+            media = try library.books.items(ofBook: bookId)
         } catch {
             onNotice(.problem("reading the new items of \(session.book.title): \(error)"))
             return

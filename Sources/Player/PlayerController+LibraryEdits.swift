@@ -39,7 +39,7 @@ extension PlayerController {
             return edited == bookId
         case let .shelfDeleted(path):
             // Unreadable: stopped, to be safe (the book may be going).
-            guard let listing = try? library.bookListing(id: bookId) else { return true }
+            guard let listing = try? library.catalog.bookListing(id: bookId) else { return true }
             guard let shelf = listing.shelf else { return false }
             return shelf == path || shelf.hasPrefix(path + "/")
         case .stateImported:
@@ -51,7 +51,7 @@ extension PlayerController {
     /// that took one away is `itemsRemoved`'s; should the list not be a renumbering anyway, the
     /// book is loaded again.)
     private func takeNewItems(of session: PlayerSession, reason: String) {
-        guard let bookId = session.book.id, let media = try? library.items(ofBook: bookId),
+        guard let bookId = session.book.id, let media = try? library.books.items(ofBook: bookId),
               let renumbering = ItemRenumbering(from: session.mediaIds, to: media.map { $0.id! }) else {
             let wasPlaying = session.state == .playing
             close()
@@ -67,7 +67,7 @@ extension PlayerController {
     /// else ready, paused; said in one line. Nothing when it cannot load (a problem then).
     private func loadAgain(_ bookId: Int64, playing: Bool, reason: String) {
         do {
-            let book = try library.book(matching: "#\(bookId)")
+            let book = try library.books.book(matching: "#\(bookId)")
             let outcome = try load(book, playing: playing)
             let seconds: Double? = switch outcome {
             case let .started(_, seconds, _, _, _), let .cued(_, seconds, _, _): seconds

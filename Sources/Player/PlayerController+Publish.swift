@@ -7,7 +7,7 @@ extension PlayerController {
     func currentStatus() throws -> Status {
         let session = try playing()
         var status = Status(session: session)
-        status.queue = try library.queue().count
+        status.queue = try library.queue.books().count
         let elsewhere = placesElsewhere(ofBook: session.book.id!)
         if !elsewhere.isEmpty { status.elsewhere = elsewhere.map(Status.Elsewhere.init) }
         return status
@@ -27,7 +27,7 @@ extension PlayerController {
         if isPositionEvent, let current = broadcast.current {
             status.queue = current.queue
         } else {
-            status.queue = (try? library.queue().count) ?? 0
+            status.queue = (try? library.queue.books().count) ?? 0
         }
         let jumped = session.jumps != publishedJumps
         publishedJumps = session.jumps

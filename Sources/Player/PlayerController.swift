@@ -72,7 +72,7 @@ public final class PlayerController {
     private func run(_ command: PlayerCommand) throws -> PlayerOutcome {
         switch command {
         case let .play(bookId): return try play(bookId)
-        case let .playUntil(bookId, end): return try load(try library.book(matching: "#\(bookId)"), end: end)
+        case let .playUntil(bookId, end): return try load(try library.books.book(matching: "#\(bookId)"), end: end)
         case let .playItem(item):
             let session = try playing()
             guard session.timeline.items.indices.contains(item) else { throw Navigation.itemRangeError(session) }
@@ -187,7 +187,7 @@ public final class PlayerController {
     }
 
     private func play(_ bookId: Int64?) throws -> PlayerOutcome {
-        if let bookId { return try load(try library.book(matching: "#\(bookId)")) }
+        if let bookId { return try load(try library.books.book(matching: "#\(bookId)")) }
         if let session {
             try resume(session)
             return .done
@@ -204,14 +204,14 @@ public final class PlayerController {
             return
         }
         if session.hasEnded {
-            if let next = try library.dequeue() {
+            if let next = try library.queue.dequeue() {
                 onNotice(.queueNext(next))
                 if case let .started(book, seconds, item, count, output) = try load(next) {
                     onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
                 }
                 return
             }
-            try library.markUnfinished(bookId: session.book.id!)
+            try library.positions.markUnfinished(bookId: session.book.id!)
             session.jump(to: PlaybackPosition(item: session.shufflePlan?.first ?? 0, frame: 0), kind: nil)
             onNotice(.playingAgain(book: session.book.title))
         } else if let back = session.rewindAfterPause() {
@@ -238,8 +238,8 @@ public final class PlayerController {
     /// With nothing loaded, `play` (or Play from a media key) carries on with the book in
     /// progress, else the one played last.
     private func bookListenedToLast() throws -> Book {
-        guard let last = try library.books(on: .inProgress, limit: 1).first ?? library.books(on: .recentlyPlayed, limit: 1).first else {
-            if try library.hasNoBooks {
+        guard let last = try library.catalog.books(on: .inProgress, limit: 1).first ?? library.catalog.books(on: .recentlyPlayed, limit: 1).first else {
+            if try library.books.hasNoBooks {
                 throw PlayerError("the library has no books yet: 'import FOLDER' adds the books in a folder, then 'play BOOK'")
             }
             throw PlayerError("nothing is playing and no book has been played yet: 'play BOOK'")
@@ -262,7 +262,7 @@ public final class PlayerController {
     /// Loads `book` at its saved place and plays it (`playing`; else paused there, cued), to
     /// `end` when given, else to its end.
     func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
-        let media = try library.items(ofBook: book.id!)
+        let media = try library.books.items(ofBook: book.id!)
         if let missing = media.first(where: \.isMissing) {
             // A plain rescan searches only above the file's old place: a file moved elsewhere is
             // found by naming the folder it is in now.
@@ -272,7 +272,7 @@ public final class PlayerController {
         // Another device's later listening is taken first (at the player's start, the first
         // exchange may still be reading the folder).
         sync.waitForFirstExchange()
-        let start = try library.startingPlace(ofBook: book.id!)
+        let start = try library.positions.startingPlace(ofBook: book.id!)
         let automatic = chosenOutput == nil ? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2)) : nil
         let outputName = chosenOutput ?? automatic?.name ?? ""
         if let warning = automatic?.warning { onNotice(.noOutputAnswered(warning)) }
@@ -283,9 +283,9 @@ public final class PlayerController {
         let wake = wake
         let engine = PlaybackEngine(decoders: decoders, sinks: sinks) { wake(.engine($0, generation: generation)) }
         let startPosition = PlaybackPosition(item: start.item, frame: start.frame)
-        let session = PlayerSession(book: book, media: media, settings: try library.settings(ofBook: book.id!),
+        let session = PlayerSession(book: book, media: media, settings: try library.settings.ofBook(book.id!),
                                     library: library, engine: engine, outputName: outputName, start: startPosition, clock: clock)
-        session.timeline.userChapters = try library.userChapters(ofBook: book.id!)
+        session.timeline.userChapters = try library.books.userChapters(ofBook: book.id!)
         let title = book.title
         session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
         self.session = session
@@ -314,7 +314,7 @@ public final class PlayerController {
         if let problem = loudness.apply(to: session) { onNotice(problem) }
         BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
-        let preferences = (try? library.playerPreferences()) ?? PlayerPreferences()
+        let preferences = (try? library.settings.playerPreferences()) ?? PlayerPreferences()
         session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
     }
 
@@ -362,14 +362,14 @@ public final class PlayerController {
         // next book with what is left (a sleep default, armed at every start, must not stop the queue).
         var countdown: (set: Double, left: Double)?
         if case let .duration(set) = session.sleepTimer.mode { countdown = (set, session.sleepTimer.remaining().seconds) }
-        if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue().isEmpty) != false {
+        if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue.books().isEmpty) != false {
             onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
             session.sleepTimer.set(.off, playing: false)
             onNotice(.sleepTimerOff)
             return
         }
         do {
-            guard let next = try library.dequeue() else {
+            guard let next = try library.queue.dequeue() else {
                 onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
                 return
             }

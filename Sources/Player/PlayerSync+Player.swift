@@ -12,8 +12,8 @@ extension PlayerSync {
         case .status:
             guard let settings, let folder = settings.folder else { throw PlayerError(PlayerSync.notSyncing) }
             // As many devices a book as the status shows: the others are only counted, not made seconds into the book.
-            let (books, problems) = try library.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName,
-                                                           devicesPerBook: SyncText.devicesShown)
+            let (books, problems) = try library.sync.status(folder: folder, device: settings.device, deviceName: settings.deviceName,
+                                                            devicesPerBook: SyncText.devicesShown)
             return .sync(.status(settings, books, problems: problems))
         case .now:
             var report = try exchangeNow(playing: session?.book.id)
@@ -116,7 +116,7 @@ extension PlayerSync {
     /// Where another device's place is in the session's items; nil when the book no longer has
     /// the file it was in.
     private func place(of move: SyncExchangeReport.Move, in session: PlayerSession) throws -> PlaybackPosition? {
-        let media = try library.items(ofBook: session.book.id!)
+        let media = try library.books.items(ofBook: session.book.id!)
         guard let mediaId = media.first(where: { $0.fingerprint == move.claim.item })?.id,
               let item = session.mediaIds.firstIndex(of: mediaId) else { return nil }
         return PlaybackPosition(item: item, frame: move.claim.frame)

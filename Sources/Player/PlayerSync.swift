@@ -57,7 +57,7 @@ final class PlayerSync {
     init(library: LibraryDatabase, wake: @escaping @Sendable (PlayerInput) -> Void) {
         self.library = library
         self.wake = wake
-        settings = try? library.syncSettings()
+        settings = try? library.sync.settings()
         startWatching()
     }
 
@@ -100,7 +100,7 @@ final class PlayerSync {
             guard let request = waiting.take(), let folder = request.settings.folder else { return }
             let (settings, playing) = (request.settings, request.playing)
             do {
-                let report = try library.exchangeSync(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
+                let report = try library.sync.exchange(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
                 wake(.syncExchanged(.success(report)))
             } catch {
                 wake(.syncExchanged(.failure(SyncProblem(text: "sync: \(error)"))))
@@ -112,7 +112,7 @@ final class PlayerSync {
     func exchangeNow(playing: Int64?) throws -> SyncExchangeReport {
         guard let settings, let folder = settings.folder else { throw PlayerError(Self.notSyncing) }
         return try queue.sync {
-            try library.exchangeSync(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
+            try library.sync.exchange(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
         }
     }
 
@@ -120,12 +120,12 @@ final class PlayerSync {
     /// for (after any exchange under way on the queue).
     func writeJournalNow() throws {
         guard let settings, let folder = settings.folder else { return }
-        _ = try queue.sync { try library.writeSyncJournal(folder: folder, device: settings.device, deviceName: settings.deviceName) }
+        _ = try queue.sync { try library.sync.writeJournal(folder: folder, device: settings.device, deviceName: settings.deviceName) }
     }
 
     func setFolder(_ folder: String?) throws -> SyncSettings {
-        try library.setSyncFolder(folder)
-        let settings = try library.syncSettings()
+        try library.sync.setFolder(folder)
+        let settings = try library.sync.settings()
         self.settings = settings
         offer = nil
         lastProblem = nil
@@ -136,7 +136,7 @@ final class PlayerSync {
     /// This library became another device in an exchange (another copy of it wrote its
     /// journal): the exchanges go on as the new one, and the watch ignores its journal instead.
     func deviceChanged() {
-        settings = try? library.syncSettings()
+        settings = try? library.sync.settings()
         watch?.stop()
         watch = nil
         watchFolder()
@@ -148,8 +148,8 @@ final class PlayerSync {
     }
 
     func setJumpOnStart(_ jump: Bool) throws -> SyncSettings {
-        try library.setSyncJumpOnStart(jump)
-        let settings = try library.syncSettings()
+        try library.sync.setJumpOnStart(jump)
+        let settings = try library.sync.settings()
         self.settings = settings
         return settings
     }

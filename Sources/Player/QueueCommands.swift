@@ -12,19 +12,19 @@ struct QueueCommands {
         do {
             switch command {
             case .list:
-                return .queue(try library.queue())
+                return .queue(try library.queue.books())
             case let .add(bookId):
-                let book = try library.book(matching: "#\(bookId)")
+                let book = try library.books.book(matching: "#\(bookId)")
                 if loadedBookId == book.id { throw PlayerError("\(book.title) is playing now") }
-                guard try library.enqueue(bookId: bookId) else { return .alreadyQueued(book) }
-                return .queued(book, count: try library.queue().count)
+                guard try library.queue.enqueue(bookId: bookId) else { return .alreadyQueued(book) }
+                return .queued(book, count: try library.queue.books().count)
             case let .move(from, to):
-                try library.moveQueued(from: from - 1, to: to - 1)
+                try library.queue.move(from: from - 1, to: to - 1)
                 return .queueMoved(from: from, to: to)
             case let .remove(index):
-                return .unqueued(bookId: try library.removeQueued(at: index - 1))
+                return .unqueued(bookId: try library.queue.remove(at: index - 1))
             case .clear:
-                try library.clearQueue()
+                try library.queue.clear()
                 return .queueCleared
             }
         } catch let error as QueueIndexError {

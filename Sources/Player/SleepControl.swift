@@ -86,7 +86,7 @@ struct SleepControl {
     /// Arms the book's sleep default, or else the listener's (`set sleep`), as a book starts.
     func armDefault(_ session: PlayerSession) {
         // Unreadable preferences are no reason to refuse to play: no timer then.
-        guard let seconds = session.settings.sleepTimerSeconds ?? (try? library.playerPreferences())?.defaultSleepSeconds
+        guard let seconds = session.settings.sleepTimerSeconds ?? (try? library.settings.playerPreferences())?.defaultSleepSeconds
         else { return }
         session.sleepTimer.set(.duration(set: seconds), seconds: seconds, playing: session.engine.state == .playing)
         scheduleSleepWakeUp(session)
@@ -128,7 +128,7 @@ struct SleepControl {
             session.sleepTimer.set(.off, playing: false)
             session.sleepTimer.expectedCancels = 0
             do {
-                try library.addBookmark(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
+                try library.bookmarks.add(bookId: session.book.id!, mediaId: session.mediaIds[place.item], frame: place.frame, kind: .sleepTimer)
             } catch {
                 notices.append(.problem("sleep timer: bookmarking \(session.book.title): \(error)"))
             }

@@ -18,7 +18,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.renameBook(database.book(matching: book).id!, to: title) }
+            try reportingLibraryErrors(database) { try database.books.renameBook(database.books.book(matching: book).id!, to: title) }
         }
     }
 
@@ -30,7 +30,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.moveBook(database.book(matching: book).id!, toShelf: shelf) }
+            try reportingLibraryErrors(database) { try database.books.moveBook(database.books.book(matching: book).id!, toShelf: shelf) }
         }
     }
 
@@ -41,7 +41,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.deleteBook(database.book(matching: book).id!) }
+            try reportingLibraryErrors(database) { try database.books.deleteBook(database.books.book(matching: book).id!) }
         }
     }
 
@@ -54,7 +54,7 @@ struct BookCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.moveItem(ofBook: database.book(matching: book).id!, from: from - 1, to: to - 1) }
+            try reportingLibraryErrors(database) { try database.books.moveItem(ofBook: database.books.book(matching: book).id!, from: from - 1, to: to - 1) }
         }
     }
 
@@ -69,8 +69,8 @@ struct BookCommand: ParsableCommand {
             let database = try library.openForEditing()
             let inspector = DecoderInspector(decoders: try plugins.makeRegistry())
             try reportingLibraryErrors(database) {
-                let target = try database.book(matching: book)
-                let (added, skipped) = try database.addFiles(files, toBook: target.id!, inspector: inspector)
+                let target = try database.books.book(matching: book)
+                let (added, skipped) = try database.books.addFiles(files, toBook: target.id!, inspector: inspector)
                 for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
                 print(TerminalText.visible("added \(added) files to #\(target.id!) \(target.title)"))
             }
@@ -86,12 +86,12 @@ struct BookCommand: ParsableCommand {
         func run() throws {
             let database = try library.openForEditing()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
-                let media = try database.items(ofBook: id)
+                let id = try database.books.book(matching: book).id!
+                let media = try database.books.items(ofBook: id)
                 guard items.allSatisfy({ media.indices.contains($0 - 1) }) else {
                     throw LibraryError.invalid("item numbers run from 1 to \(media.count)")
                 }
-                try database.removeItems(fromBook: id, mediaIds: items.map { media[$0 - 1].id! })
+                try database.books.removeItems(fromBook: id, mediaIds: items.map { media[$0 - 1].id! })
             }
         }
     }
@@ -137,8 +137,8 @@ struct BookCommand: ParsableCommand {
                 || speedDefault || skipDefault || self.skipSilence != nil || loudness != nil
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
-                var settings = try database.settings(ofBook: id)
+                let id = try database.books.book(matching: book).id!
+                var settings = try database.settings.ofBook(id)
                 if let volume { settings.volume = volume }
                 if let speed { settings.speed = speed }
                 if let shuffle { settings.shuffle = shuffle }
@@ -151,7 +151,7 @@ struct BookCommand: ParsableCommand {
                 if skipSilenceDefault { settings.ownSkipSilence = nil }
                 if let loudness { settings.loudness = loudness == "default" ? nil : loudness == "on" }
                 if changes {
-                    try database.saveSettings(settings)
+                    try database.settings.save(settings)
                 }
                 print(Self.describe(settings))
             }

@@ -20,9 +20,9 @@ struct Bookmarks: ParsableCommand {
         func run() throws {
             let database = try library.open()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
+                let id = try database.books.book(matching: book).id!
                 if json {
-                    for bookmark in try database.bookmarks(ofBook: id, includeAutomatic: all) { print(JSONEncoder.forScripts.line(bookmark)) }
+                    for bookmark in try database.bookmarks.all(ofBook: id, includeAutomatic: all) { print(JSONEncoder.forScripts.line(bookmark)) }
                     return
                 }
                 // The REPL's lines: the same times (one rounding rule) and places in the book.
@@ -44,14 +44,14 @@ struct Bookmarks: ParsableCommand {
             let at = try self.at
             let database = try library.openForEditing()
             try reportingLibraryErrors(database) {
-                let id = try database.book(matching: book).id!
-                let items = try database.items(ofBook: id)
-                let saved = try database.position(ofBook: id)
+                let id = try database.books.book(matching: book).id!
+                let items = try database.books.items(ofBook: id)
+                let saved = try database.positions.ofBook(id)
                 let index = item.map { $0 - 1 } ?? saved.flatMap { p in items.firstIndex { $0.id == p.mediaId } } ?? 0
                 guard items.indices.contains(index) else { throw LibraryError.invalid("item numbers run from 1 to \(items.count)") }
                 let frame = at.map { Int64($0 * Double(items[index].sampleRate)) }
                     ?? (saved?.mediaId == items[index].id ? saved!.frame : 0)
-                let bookmark = try database.addBookmark(bookId: id, mediaId: items[index].id!, frame: frame, kind: .user, note: note)
+                let bookmark = try database.bookmarks.add(bookId: id, mediaId: items[index].id!, frame: frame, kind: .user, note: note)
                 print("#\(bookmark.id!)")
             }
         }
@@ -64,7 +64,7 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.deleteBookmark(id: id) }
+            try reportingLibraryErrors(database) { try database.bookmarks.delete(id: id) }
         }
     }
 }

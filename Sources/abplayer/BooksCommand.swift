@@ -28,9 +28,9 @@ struct Books: ParsableCommand {
         let database = try library.open()
         let listings = try reportingLibraryErrors(database) {
             if let smart {
-                return try database.books(on: smart).map { try database.bookListing(id: $0.id!) }
+                return try database.catalog.books(on: smart).map { try database.catalog.bookListing(id: $0.id!) }
             }
-            return try database.bookListings(shelf: shelf)
+            return try database.catalog.bookListings(shelf: shelf)
         }
         let encoder = JSONEncoder.forScripts
         let elsewhere = placesElsewhere(database)
@@ -82,8 +82,8 @@ private struct BookJSON: Encodable {
 /// Where the other devices syncing with this library are in each book, by book id; none when
 /// the library does not sync (a sync folder that went missing is `sync status`'s to say).
 private func placesElsewhere(_ database: LibraryDatabase) -> [Int64: [SyncBookStatus.Place]] {
-    guard let settings = try? database.syncSettings(), let folder = settings.folder,
-          let (books, _) = try? database.syncStatus(folder: folder, device: settings.device, deviceName: settings.deviceName) else { return [:] }
+    guard let settings = try? database.sync.settings(), let folder = settings.folder,
+          let (books, _) = try? database.sync.status(folder: folder, device: settings.device, deviceName: settings.deviceName) else { return [:] }
     return Dictionary(books.map { ($0.bookId, $0.elsewhere) }, uniquingKeysWith: { a, _ in a })
 }
 
@@ -107,7 +107,7 @@ struct Shelves: ParsableCommand {
 
     func run() throws {
         let database = try library.open()
-        let tree = try reportingLibraryErrors(database) { try database.shelfTree() }
+        let tree = try reportingLibraryErrors(database) { try database.shelves.shelfTree() }
         let encoder = JSONEncoder.forScripts
         for shelf in tree {
             if json { print(encoder.line(shelf)); continue }

@@ -13,6 +13,6 @@ struct GenerateLibrary: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        try reportingLibraryErrors(database) { try database.insertSyntheticBooks(books: books, itemsPerBook: items) }
+        try reportingLibraryErrors(database) { try database.books.insertSyntheticBooks(books: books, itemsPerBook: items) }
     }
 }

@@ -14,9 +14,9 @@ struct History: ParsableCommand {
     func run() throws {
         let database = try library.open()
         try reportingLibraryErrors(database) {
-            let bookId = try book.map { try database.book(matching: $0).id! }
+            let bookId = try book.map { try database.books.book(matching: $0).id! }
             if json {
-                for session in try database.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
+                for session in try database.history.sessions(ofBook: bookId, limit: limit) { print(JSONEncoder.forScripts.line(session)) }
                 return
             }
             for line in try LibraryText.historyLines(database, book: bookId, limit: limit) { print(line) }
@@ -33,7 +33,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let database = try library.open()
         try reportingLibraryErrors(database) {
-            let id = try book.map { try database.book(matching: $0).id! }
+            let id = try book.map { try database.books.book(matching: $0).id! }
             for line in try LibraryText.statsLines(database, book: id, days: days) { print(line) }
         }
     }
@@ -48,7 +48,7 @@ struct Rescan: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors(database) { try database.rescan(searchRoots: folders) }
+        let report = try reportingLibraryErrors(database) { try database.media.rescan(searchRoots: folders) }
         let lines = LibraryText.rescanLines(report)
         for line in lines.found { print(line) }
         for line in lines.missing { printError("abplayer: \(line)") }
@@ -66,9 +66,9 @@ struct Export: ParsableCommand {
         let database = try library.open()
         try reportingLibraryErrors(database) {
             if file == "-" {
-                StandardStream.output.write(bytes: try StateExport.encoder.encode(try database.exportState()) + Data("\n".utf8))
+                StandardStream.output.write(bytes: try StateExport.encoder.encode(try database.state.export()) + Data("\n".utf8))
             } else {
-                try database.exportState(toFile: file)
+                try database.state.export(toFile: file)
             }
         }
     }
@@ -82,7 +82,7 @@ struct ImportState: ParsableCommand {
 
     func run() throws {
         let database = try library.openForEditing()
-        let report = try reportingLibraryErrors(database) { try database.importState(database.readState(fromFile: file)) }
+        let report = try reportingLibraryErrors(database) { try database.state.apply(database.state.read(fromFile: file)) }
         let lines = LibraryText.stateImportLines(report)
         for line in lines.unmatched { printError("abplayer: \(line)") }
         print(lines.summary)
@@ -102,16 +102,16 @@ struct Browse: ParsableCommand {
         let database = try addTo == nil ? library.open() : library.openForEditing()
         try reportingLibraryErrors(database) {
             if let by, value == nil {
-                for entry in try database.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
+                for entry in try database.catalog.browse(by, search: search) { print(LibraryText.browseLine(entry)) }
                 return
             }
-            let media = try database.media(where: by, equals: value, search: search)
+            let media = try database.catalog.media(where: by, equals: value, search: search)
             for item in media { print(LibraryText.mediaLine(item)) }
             if let addTo {
-                let book = try database.book(matching: addTo)
-                let before = try database.items(ofBook: book.id!).count
-                try database.addItems(toBook: book.id!, mediaIds: media.map { $0.id! })
-                print(TerminalText.visible("added \(try database.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)"))
+                let book = try database.books.book(matching: addTo)
+                let before = try database.books.items(ofBook: book.id!).count
+                try database.books.addItems(toBook: book.id!, mediaIds: media.map { $0.id! })
+                print(TerminalText.visible("added \(try database.books.items(ofBook: book.id!).count - before) items to #\(book.id!) \(book.title)"))
             }
         }
     }

@@ -36,7 +36,7 @@ struct Listen: AsyncParsableCommand {
         }
         // Released by the service as it closes; here when it never ran.
         defer { lock.release() }
-        let target = try reportingLibraryErrors(database) { try database.book(matching: book) }
+        let target = try reportingLibraryErrors(database) { try database.books.book(matching: book) }
         let registry = try plugins.makeRegistry()
         // `listen` is a face of the player service like the REPL: the controller loads the book at
         // its saved place, saves it, and says what happens; the command grammar runs the lines

@@ -27,8 +27,8 @@ struct LoudnessCommand: ParsableCommand {
             let database = try library.openForEditing()
             let meter = LoudnessMeter(decoders: try plugins.makeRegistry(), truePeak: !samplePeak)
             try reportingLibraryErrors(database) {
-                let target = try database.book(matching: book)
-                let media = try database.items(ofBook: target.id!)
+                let target = try database.books.book(matching: book)
+                let media = try database.books.items(ofBook: target.id!)
                 let reading: LoudnessReading
                 do {
                     reading = try meter.measure(paths: media.map(\.path))
@@ -36,9 +36,9 @@ struct LoudnessCommand: ParsableCommand {
                     printError("abplayer: loudness of #\(target.id!) \(target.title) could not be measured: \(error)")
                     throw ExitCode.failure
                 }
-                try database.saveLoudness(reading, ofBook: target.id!, measuredOver: media)
-                let preferences = try database.playerPreferences()
-                let settings = try database.settings(ofBook: target.id!)
+                try database.settings.saveLoudness(reading, ofBook: target.id!, measuredOver: media)
+                let preferences = try database.settings.playerPreferences()
+                let settings = try database.settings.ofBook(target.id!)
                 let goal = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
                 let state: LoudnessState = Loudness.isOn(settings, preferences)
                     ? .measured(reading, gain: Loudness.gain(for: reading, target: goal)) : .off

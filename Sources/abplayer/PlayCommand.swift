@@ -167,32 +167,32 @@ struct FilesBook {
 
     init(files: [String], library: LibraryDatabase, inspector: any MediaInspector) throws {
         self.library = library
-        id = try library.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
-        skipped = try library.addFiles(files, toBook: id, inspector: inspector).skipped
+        id = try library.books.createBook(title: ((files[0] as NSString).lastPathComponent as NSString).deletingPathExtension)
+        skipped = try library.books.addFiles(files, toBook: id, inspector: inspector).skipped
         // Skipped files are named by their absolute path: whether the first and the last file
         // given are in decides whether --from and --to apply.
         let refused = Set(skipped.map(\.path))
-        media = try library.items(ofBook: id)
-        firstGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[0]))
-        lastGivenPlays = !refused.contains(LibraryDatabase.absolutePath(files[files.count - 1]))
+        media = try library.books.items(ofBook: id)
+        firstGivenPlays = !refused.contains(BookStore.absolutePath(files[0]))
+        lastGivenPlays = !refused.contains(BookStore.absolutePath(files[files.count - 1]))
     }
 
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
     /// resumes where it paused, like a music player.
     func prepare(from: Double?, speed: Double, volume: Double, skipSilence: SkipSilence = .off) throws {
-        var settings = try library.settings(ofBook: id)
+        var settings = try library.settings.ofBook(id)
         settings.skipSilence = skipSilence
         settings.speed = speed
         settings.volume = volume
-        try library.saveSettings(settings)
-        var preferences = try library.playerPreferences()
+        try library.settings.save(settings)
+        var preferences = try library.settings.playerPreferences()
         preferences.autoRewind = false
         // Files played as given are heard as they are, like a music player plays them; a
         // library in memory would measure their loudness again at every run.
         preferences.loudness = false
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
         if let from, firstGivenPlays, let first = media.first {
-            try library.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
+            try library.positions.savePosition(bookId: id, mediaId: first.id!, frame: Self.frames(from, rate: first.sampleRate))
         }
     }
 

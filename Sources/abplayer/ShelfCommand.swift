@@ -14,7 +14,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { _ = try database.createShelf(path: path) }
+            try reportingLibraryErrors(database) { _ = try database.shelves.createShelf(path: path) }
         }
     }
 
@@ -26,7 +26,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.renameShelf(path: path, to: name) }
+            try reportingLibraryErrors(database) { try database.shelves.renameShelf(path: path, to: name) }
         }
     }
 
@@ -38,7 +38,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            try reportingLibraryErrors(database) { try database.moveShelf(path: path, under: parent) }
+            try reportingLibraryErrors(database) { try database.shelves.moveShelf(path: path, under: parent) }
         }
     }
 
@@ -50,7 +50,7 @@ struct ShelfCommand: ParsableCommand {
 
         func run() throws {
             let database = try library.openForEditing()
-            let removed = try reportingLibraryErrors(database) { try database.deleteShelf(path: path, force: force) }
+            let removed = try reportingLibraryErrors(database) { try database.shelves.deleteShelf(path: path, force: force) }
             if force { print("deleted \(removed.shelves) shelves and \(LibraryText.counted(removed.books, "book")) (their media stay in the library)") }
         }
     }

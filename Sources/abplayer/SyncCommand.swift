@@ -27,8 +27,8 @@ struct Sync: ParsableCommand {
             // A running player keeps the settings it read: the change must go through it.
             let database = try library.openForEditing(remote: "sync auto-jump \(setting)")
             try reportingLibraryErrors(database) {
-                try database.setSyncJumpOnStart(setting == "on")
-                print(SyncText.jumpOnStartLine(try database.syncSettings()))
+                try database.sync.setJumpOnStart(setting == "on")
+                print(SyncText.jumpOnStartLine(try database.sync.settings()))
             }
         }
     }
@@ -46,12 +46,12 @@ struct Sync: ParsableCommand {
             let database = try library.openForEditing(remote: "sync dir \(Tokenizer.quoted(named))")
             try reportingLibraryErrors(database) {
                 if folder == "off" {
-                    try database.setSyncFolder(nil)
+                    try database.sync.setFolder(nil)
                     print("not syncing")
                     return
                 }
-                try database.setSyncFolder(named)
-                let settings = try database.syncSettings()
+                try database.sync.setFolder(named)
+                let settings = try database.sync.settings()
                 print(TerminalText.visible(SyncText.folderLine(settings)))
             }
         }
@@ -73,8 +73,8 @@ struct Sync: ParsableCommand {
             defer { lock.release() }
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
-                let report = try database.exchangeSync(folder: settings.folder!, device: settings.device,
-                                                       deviceName: settings.deviceName, playing: nil, placesElsewhere: false)
+                let report = try database.sync.exchange(folder: settings.folder!, device: settings.device,
+                                                        deviceName: settings.deviceName, playing: nil, placesElsewhere: false)
                 for problem in report.problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 for line in SyncText.exchangeReport(report) { print(TerminalText.visible(line)) }
             }
@@ -92,8 +92,8 @@ struct Sync: ParsableCommand {
             try reportingLibraryErrors(database) {
                 let settings = try syncingSettings(database)
                 let shown = all ? nil : SyncText.devicesShown
-                let (books, problems) = try database.syncStatus(folder: settings.folder!, device: settings.device,
-                                                                deviceName: settings.deviceName, devicesPerBook: shown)
+                let (books, problems) = try database.sync.status(folder: settings.folder!, device: settings.device,
+                                                                 deviceName: settings.deviceName, devicesPerBook: shown)
                 for problem in problems { printError("abplayer: sync: \(TerminalText.visible(problem))") }
                 let lines = SyncText.statusReport(settings, books, devicesPerBook: shown)
                 for line in lines { print(TerminalText.visible(line)) }
@@ -136,7 +136,7 @@ extension Sync {
 
 /// The sync settings of a library that syncs; otherwise one line saying how to start.
 private func syncingSettings(_ database: LibraryDatabase) throws -> SyncSettings {
-    let settings = try database.syncSettings()
+    let settings = try database.sync.settings()
     guard settings.folder != nil else {
         printError("abplayer: sync: no sync folder set; 'abplayer sync dir FOLDER' names one that Syncthing (or the like) keeps the same on each computer")
         throw ExitCode.failure

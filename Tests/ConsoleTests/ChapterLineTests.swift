@@ -43,7 +43,7 @@ import Testing
 
     @Test func theNewWordsComplete() throws {
         let library = try LibraryDatabase()
-        try library.insertSyntheticBooks(books: 2, itemsPerBook: 1, shelfFanout: 1)
+        try library.books.insertSyntheticBooks(books: 2, itemsPerBook: 1, shelfFanout: 1)
         let completer = Completer(library: library, location: ShelfLocation(), outputNames: [])
         #expect(completer.complete("chapter re")?.replacement == "rename ")
         #expect(completer.complete("chapter r")?.candidates == ["rename", "rm"])

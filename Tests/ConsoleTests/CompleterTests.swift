@@ -13,8 +13,8 @@ import Testing
 
     init() throws {
         library = try LibraryDatabase()
-        try library.insertSyntheticBooks(books: 4, itemsPerBook: 2, shelfFanout: 2)
-        try library.renameBook(try library.book(matching: "Book 3").id!, to: "Ender's Game")
+        try library.books.insertSyntheticBooks(books: 4, itemsPerBook: 2, shelfFanout: 2)
+        try library.books.renameBook(try library.books.book(matching: "Book 3").id!, to: "Ender's Game")
         completer = Completer(library: library, location: location, outputNames: ["pulse", "null", "wav:"])
     }
 
@@ -79,8 +79,8 @@ import Testing
 
     init() throws {
         library = try LibraryDatabase()
-        try library.insertSyntheticBooks(books: 4, itemsPerBook: 2, shelfFanout: 2)
-        try library.renameBook(try library.book(matching: "Book 3").id!, to: "Ender's Game")
+        try library.books.insertSyntheticBooks(books: 4, itemsPerBook: 2, shelfFanout: 2)
+        try library.books.renameBook(try library.books.book(matching: "Book 3").id!, to: "Ender's Game")
         completer = Completer(library: library, location: ShelfLocation(), outputNames: ["pulse", "alsa", "jack", "null", "wav:"])
     }
 

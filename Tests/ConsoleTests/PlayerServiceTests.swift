@@ -62,7 +62,7 @@ import TestSupport
         // and the terminal's own shelf never moved
         #expect(harness.service.commands.location.current == "")
         // and closing saved the place heard (2 s into the first item)
-        let saved = try harness.library.startingPoint(ofBook: try harness.library.book(matching: "Blue Book").id!)
+        let saved = try harness.library.positions.startingPoint(ofBook: try harness.library.books.book(matching: "Blue Book").id!)
         #expect(saved.item == 0 && abs(Double(saved.frame) / 22050 - 2) < 0.05, "\(saved)")
     }
 
@@ -115,8 +115,8 @@ import TestSupport
         // (left at the top of item 2 before: a `goto 2` after `play` raced the listening, the
         // engine's jump stopping the output half-way through a take, and the second heard was
         // part item 1, part item 2)
-        let second = try harness.library.items(ofBook: bookId)[1]
-        try harness.library.savePosition(bookId: bookId, mediaId: second.id!, frame: 0)
+        let second = try harness.library.books.items(ofBook: bookId)[1]
+        try harness.library.positions.savePosition(bookId: bookId, mediaId: second.id!, frame: 0)
         let found = Found()
         await harness.run([
             { client in
@@ -142,7 +142,7 @@ import TestSupport
         #expect(found.reply("rm")?.ok == true, "\(String(describing: found.reply("rm")))")
         #expect(found.reply("after rm")?.status == nil)
         #expect(found.reply("after rm")?.output == ["nothing is playing"] || found.reply("after rm")?.errors.isEmpty == false)
-        #expect(throws: (any Error).self) { try harness.library.bookListing(id: bookId) }
+        #expect(throws: (any Error).self) { try harness.library.catalog.bookListing(id: bookId) }
     }
 
     @Test func subscribersAreToldWhenAClientEditsTheLibraryAndNotWhenItReadsIt() async throws {

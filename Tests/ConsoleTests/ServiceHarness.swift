@@ -50,7 +50,7 @@ final class ServiceHarness {
         }
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
         _ = try importer.importPaths([bookFolder.path], shelf: shelf)
-        return try library.book(matching: title).id!
+        return try library.books.book(matching: title).id!
     }
 
     /// Runs the service with `clients` each on a thread of its own, until every one of them is

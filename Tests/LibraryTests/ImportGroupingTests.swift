@@ -22,7 +22,7 @@ import TestSupport
         #expect(books.allSatisfy { $0.items.count == 1 })
         let library = try LibraryDatabase(path: tree.newLibraryPath())
         for book in books {
-            let media = try library.items(ofBook: book.id)
+            let media = try library.books.items(ofBook: book.id)
             #expect(media.first?.chapterMarks.map(\.title) == ["Opening", "Middle"], "\(book.title)")
         }
     }

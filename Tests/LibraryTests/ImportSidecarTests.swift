@@ -46,7 +46,7 @@ import TestSupport
         #expect(discworld.map(\.title) == ["Wyrd Start", "Another Light", "Third Tale"])
         #expect(discworld.map(\.seriesNumber) == [1, 2, 3])
         #expect(discworld.allSatisfy { $0.series == "Discworld" })
-        let shelves = try library.shelfTree().map(\.path)
+        let shelves = try library.shelves.shelfTree().map(\.path)
         #expect(shelves.contains("Fantasy/Ursula K. Le Guin/Earthsea"))
 
         // And the folder names give the year, narrator and series number, the folders the author
@@ -77,7 +77,7 @@ import TestSupport
         #expect(wyrd.narrator == "Nigel Planer, Tony Robinson" && wyrd.year == 1983)
         #expect(wyrd.series == "Discworld" && wyrd.seriesNumber == 1 && wyrd.description == "The first one.")
         #expect(wyrd.coverPath?.hasSuffix("Book 1 - Wyrd Start/cover.jpg") == true)
-        let media = try library.items(ofBook: wyrd.id)
+        let media = try library.books.items(ofBook: wyrd.id)
         #expect(media.map { $0.chapterMarks.map(\.title) } == [["Rincewind", "Twoflower"], ["The Luggage"]])
         // 2.5 s into the book is 0.5 s into the second (2 s) file, at 22.05 kHz
         #expect(media.last?.chapterMarks.first?.startFrame == 11025)
@@ -127,7 +127,7 @@ import TestSupport
 
         // Then the single file has the sheet's chapters (75 cue frames a second) and the split rip's files its titles
         let cue = try #require(books.first { $0.title == "Cue Book" })
-        let marks = try library.items(ofBook: cue.id).first?.chapterMarks ?? []
+        let marks = try library.books.items(ofBook: cue.id).first?.chapterMarks ?? []
         #expect(marks.map(\.title) == ["Prologue", "The Middle", "Epilogue"])
         #expect(marks.map(\.startFrame) == [0, 2 * 22050, Int64((4 + 37.0 / 75) * 22050)])
         let split = try #require(books.first { $0.title == "Split" })
@@ -148,11 +148,11 @@ import TestSupport
 
         // Then the list's chapters are the MP3's; the M4B keeps its own
         let listed = try #require(books.first { $0.title == "Listed" })
-        let marks = try library.items(ofBook: listed.id).first?.chapterMarks ?? []
+        let marks = try library.books.items(ofBook: listed.id).first?.chapterMarks ?? []
         #expect(marks.map(\.title) == ["Start", "Second Part", "Last"])
         #expect(marks.map(\.startFrame) == [0, 33075, 71663])
         let embedded = try #require(books.first { $0.title == "Embedded" })
-        #expect(try library.items(ofBook: embedded.id).first?.chapterMarks.map(\.title) == ["Own One", "Own Two"])
+        #expect(try library.books.items(ofBook: embedded.id).first?.chapterMarks.map(\.title) == ["Own One", "Own Two"])
     }
 
     @Test func anOlderMetadataAbsFileIsReadToo() throws {
@@ -193,7 +193,7 @@ import TestSupport
         #expect(book.title == "Old Format" && book.author == "First Author, Second Author" && book.narrator == "A Reader")
         #expect(book.series == "Sagas" && book.seriesNumber == 4.5 && book.year == 2001)
         #expect(book.description == "Two lines\nof description.")
-        #expect(try library.items(ofBook: book.id).first?.chapterMarks.map(\.title) == ["Begin", "End"])
+        #expect(try library.books.items(ofBook: book.id).first?.chapterMarks.map(\.title) == ["Begin", "End"])
     }
 }
 
@@ -206,11 +206,11 @@ import TestSupport
         let plain = try importAndReadBack([tree.root.path], library: plainPath).library
 
         // When the first library's state is exported (through JSON) and imported into the second
-        let json = try StateExport.encoder.encode(try laidOut.exportState())
-        _ = try plain.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try laidOut.state.export())
+        _ = try plain.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the second library's books have the series, number, year and narrator the folders gave
-        let light = try #require(try LibraryDatabase(path: plainPath).bookListings().first { $0.items.first?.path.contains("Another Light") == true })
+        let light = try #require(try LibraryDatabase(path: plainPath).catalog.bookListings().first { $0.items.first?.path.contains("Another Light") == true })
         #expect(light.series == "Discworld" && light.seriesNumber == 2 && light.year == 1986 && light.narrator == "Nigel Planer")
     }
 }

@@ -20,7 +20,7 @@ import TestSupport
         #expect(report.skipped.first?.path.hasSuffix("Untagged Book/garbage.mp3") == true)
         #expect(report.skipped.first?.reason.isEmpty == false)
 
-        let books = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.title, $0) })
+        let books = Dictionary(uniqueKeysWithValues: try library.catalog.bookListings().map { ($0.title, $0) })
         #expect(Set(books.keys) == ["War & Peace", "Мастер и Маргарита", "吾輩は猫である 🐱", "Untagged Book"])
 
         // Disc folders first, then the clean track tags within each disc
@@ -62,7 +62,7 @@ import TestSupport
         let tree = try Fixtures.audiobookTree()
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.path])
-        let before = try library.bookListings()
+        let before = try library.catalog.bookListings()
 
         // When the same folders are imported again, one of them by its own path
         let again = try importer(library).importPaths([tree.path, tree.appending(path: "Мастер и Маргарита").path])
@@ -70,7 +70,7 @@ import TestSupport
         // Then no book or file is added, and the books are reported as existing
         #expect(again.filesImported == 0)
         #expect(again.books.allSatisfy { $0.existed })
-        #expect(try library.bookListings() == before)
+        #expect(try library.catalog.bookListings() == before)
         let mediaCount = try library.writer.read { db in try Media.fetchCount(db) }
         #expect(mediaCount == Fixtures.audiobookTreeFiles.count)
     }
@@ -86,7 +86,7 @@ import TestSupport
         let report = try importer(library).importPaths(files, shelf: "Inbox")
 
         // Then one book named from the album tag holds them in track order; the bad file is skipped
-        let books = try library.bookListings(shelf: "Inbox")
+        let books = try library.catalog.bookListings(shelf: "Inbox")
         #expect(books.map(\.title) == ["Мастер и Маргарита"])
         #expect(books.first?.fileNames == ["02 Глава.mp3", "03 Глава.mp3"])
         #expect(report.skipped.map { ($0.path as NSString).lastPathComponent } == ["garbage.mp3"])
@@ -97,22 +97,22 @@ import TestSupport
         let tree = try Fixtures.audiobookTree()
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.appending(path: "吾輩は猫である 🐱").path])
-        let book = try library.book(matching: "猫")
-        let media = try library.items(ofBook: book.id!)
-        try library.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 11025)
+        let book = try library.books.book(matching: "猫")
+        let media = try library.books.items(ofBook: book.id!)
+        try library.positions.savePosition(bookId: book.id!, mediaId: media[1].id!, frame: 11025)
 
         // When the last item is moved first, then the first item removed, and the book renamed and moved
-        try library.moveItem(ofBook: book.id!, from: 2, to: 0)
-        try library.removeItems(fromBook: book.id!, mediaIds: [media[2].id!])
-        try library.renameBook(book.id!, to: "I Am a Cat")
-        try library.moveBook(book.id!, toShelf: "Japan/Meiji")
+        try library.books.moveItem(ofBook: book.id!, from: 2, to: 0)
+        try library.books.removeItems(fromBook: book.id!, mediaIds: [media[2].id!])
+        try library.books.renameBook(book.id!, to: "I Am a Cat")
+        try library.books.moveBook(book.id!, toShelf: "Japan/Meiji")
 
         // Then the order, the title, the shelf and the position (by media) are as edited
-        let listing = try library.bookListing(id: book.id!)
+        let listing = try library.catalog.bookListing(id: book.id!)
         #expect(listing.fileNames == ["Chapter 1.mp3", "Chapter 9.mp3"])
         #expect(listing.title == "I Am a Cat")
         #expect(listing.shelf == "Japan/Meiji")
-        #expect(try library.position(ofBook: book.id!)?.mediaId == media[1].id!)
+        #expect(try library.positions.ofBook(book.id!)?.mediaId == media[1].id!)
         #expect(listing.positionSeconds == 1.5)   // one 1 s item before it, then 11025 frames at 22.05 kHz
     }
 }

@@ -15,9 +15,9 @@ import TestSupport
     /// of a library that lost its locks still finds the log, and deletes it as it closes.
     static func expectSavedPlacesReachOtherProcesses(_ setting: Setting) throws {
         let database = setting.database
-        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
+        let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
         for frame: Int64 in [44_100, 88_200] {
-            try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
+            try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: frame)
             let read = try Command.run("sqlite3", [database, "SELECT frame FROM position WHERE bookId = \(setting.bookId)"]).requireSuccess()
             #expect(read.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines) == "\(frame)")
         }
@@ -70,21 +70,21 @@ import TestSupport
         let setting = try Setting("own-export")
         setting.watch.stop()
         let database = try #require(setting.library.path)
-        let mediaId = try #require(try setting.library.items(ofBook: setting.bookId).first?.id)
-        try setting.library.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
+        let mediaId = try #require(try setting.library.books.items(ofBook: setting.bookId).first?.id)
+        try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: mediaId, frame: 44_100)
 
         // When the state is exported to the library's own file (or its log), and imported from it
         // Then each is refused with one line naming the file, and the library is as it was
         for path in [database, database + "-wal"] {
-            let refusal = #expect(throws: LibraryError.self) { try setting.library.exportState(toFile: path) }
+            let refusal = #expect(throws: LibraryError.self) { try setting.library.state.export(toFile: path) }
             #expect(refusal?.description.contains("own database file") == true, "\(String(describing: refusal))")
         }
-        #expect(throws: LibraryError.self) { try setting.library.readState(fromFile: database) }
-        #expect(try setting.library.bookListings().count == 1)
+        #expect(throws: LibraryError.self) { try setting.library.state.read(fromFile: database) }
+        #expect(try setting.library.catalog.bookListings().count == 1)
         try Self.expectSavedPlacesReachOtherProcesses(setting)
         // and a file of its own is written as ever
         let json = setting.root.appending(path: "state.json").path
-        #expect(try setting.library.exportState(toFile: json).books.count == 1)
-        #expect(try setting.library.readState(fromFile: json).books.count == 1)
+        #expect(try setting.library.state.export(toFile: json).books.count == 1)
+        #expect(try setting.library.state.read(fromFile: json).books.count == 1)
     }
 }

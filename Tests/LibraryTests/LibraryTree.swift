@@ -39,7 +39,7 @@ func importAndReadBack(
     if let singleFileBookSeconds { worker.singleFileBookSeconds = singleFileBookSeconds }
     let report = try worker.importPaths(paths, shelf: shelf, layout: layout)
     let reopened = try LibraryDatabase(path: path)
-    return (report, try reopened.bookListings(), reopened)
+    return (report, try reopened.catalog.bookListings(), reopened)
 }
 
 /// A short MP3 with these tags (one per distinct tag set: fingerprints differ by tags).

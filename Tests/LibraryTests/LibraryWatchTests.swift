@@ -50,7 +50,7 @@ import TestSupport
 
         deinit { watch.stop() }
 
-        var fileNames: [String] { (try? library.bookListing(id: bookId).fileNames) ?? [] }
+        var fileNames: [String] { (try? library.catalog.bookListing(id: bookId).fileNames) ?? [] }
         var duneReports: [LibraryChange] { reports.list.withLock { $0.flatMap { $0.filter { $0.bookId == bookId } } } }
     }
 
@@ -118,21 +118,21 @@ import TestSupport
     @Test func aRenamedFileKeepsItsIdentityPositionAndBookmarks() throws {
         // Given a watched library with a position and a bookmark in Dune's second file
         let setting = try Setting("rename")
-        let second = try setting.library.items(ofBook: setting.bookId)[1]
-        try setting.library.savePosition(bookId: setting.bookId, mediaId: second.id!, frame: 4321)
-        try setting.library.addBookmark(bookId: setting.bookId, mediaId: second.id!, frame: 99, kind: .user, note: "spice")
+        let second = try setting.library.books.items(ofBook: setting.bookId)[1]
+        try setting.library.positions.savePosition(bookId: setting.bookId, mediaId: second.id!, frame: 4321)
+        try setting.library.bookmarks.add(bookId: setting.bookId, mediaId: second.id!, frame: 99, kind: .user, note: "spice")
 
         // When the file is renamed
         let renamed = setting.dune.appending(path: "02 The Spice.mp3").path
         try FileManager.default.moveItem(atPath: second.path, toPath: renamed)
 
         // Then the same media has the new path, and the position and bookmark still point at it
-        #expect(Self.eventually { (try? setting.library.items(ofBook: setting.bookId).first { $0.id == second.id }?.path) == renamed })
-        let items = try setting.library.items(ofBook: setting.bookId)
+        #expect(Self.eventually { (try? setting.library.books.items(ofBook: setting.bookId).first { $0.id == second.id }?.path) == renamed })
+        let items = try setting.library.books.items(ofBook: setting.bookId)
         #expect(items.count == 3 && items.allSatisfy { !$0.isMissing })
-        #expect(try setting.library.position(ofBook: setting.bookId)?.mediaId == second.id)
-        #expect(try setting.library.position(ofBook: setting.bookId)?.frame == 4321)
-        #expect(try setting.library.bookmarks(ofBook: setting.bookId).map(\.mediaId) == [second.id!])
+        #expect(try setting.library.positions.ofBook(setting.bookId)?.mediaId == second.id)
+        #expect(try setting.library.positions.ofBook(setting.bookId)?.frame == 4321)
+        #expect(try setting.library.bookmarks.all(ofBook: setting.bookId).map(\.mediaId) == [second.id!])
         #expect(Self.eventually { setting.duneReports.map(\.filesMoved) == [1] })
         #expect(setting.duneReports.first?.filesAdded == 0)
     }
@@ -140,13 +140,13 @@ import TestSupport
     @Test func aDeletedFileIsMarkedMissingAndStaysInTheBook() throws {
         // Given a watched library with Dune
         let setting = try Setting("delete")
-        let last = try setting.library.items(ofBook: setting.bookId)[2]
+        let last = try setting.library.books.items(ofBook: setting.bookId)[2]
 
         // When its last file is deleted
         try FileManager.default.removeItem(atPath: last.path)
 
         // Then it is marked missing, still listed in its place
-        #expect(Self.eventually { (try? setting.library.items(ofBook: setting.bookId).map(\.isMissing)) == [false, false, true] })
+        #expect(Self.eventually { (try? setting.library.books.items(ofBook: setting.bookId).map(\.isMissing)) == [false, false, true] })
         #expect(setting.fileNames == ["01.mp3", "02.mp3", "04.mp3"])
         #expect(Self.eventually { setting.duneReports.map(\.filesMissing) == [1] })
     }
@@ -154,7 +154,7 @@ import TestSupport
     @Test func aRenamedBookFolderKeepsItsBookAndTakesNewFilesIntoIt() throws {
         // Given a watched library with Dune
         let setting = try Setting("rename-folder")
-        let first = try setting.library.items(ofBook: setting.bookId)[0]
+        let first = try setting.library.books.items(ofBook: setting.bookId)[0]
 
         // When Dune's folder is renamed
         let renamed = setting.books.appending(path: "Dune (1965)")
@@ -162,16 +162,16 @@ import TestSupport
 
         // Then its files are found there, the same media
         #expect(Self.eventually {
-            (try? setting.library.items(ofBook: setting.bookId).map(\.path)) == ["01.mp3", "02.mp3", "04.mp3"].map { renamed.appending(path: $0).path }
+            (try? setting.library.books.items(ofBook: setting.bookId).map(\.path)) == ["01.mp3", "02.mp3", "04.mp3"].map { renamed.appending(path: $0).path }
         })
-        #expect(try setting.library.items(ofBook: setting.bookId)[0].id == first.id)
+        #expect(try setting.library.books.items(ofBook: setting.bookId)[0].id == first.id)
 
         // When a file is then copied into the renamed folder
         try Self.writeMP3(3, to: renamed.appending(path: "03.mp3"))
 
         // Then it joins the same book (no new book), and the library still has one book
         #expect(Self.eventually { setting.fileNames.contains("03.mp3") })
-        #expect(try setting.library.bookListings().count == 1)
+        #expect(try setting.library.catalog.bookListings().count == 1)
         #expect(setting.duneReports.allSatisfy { !$0.isNewBook })
     }
 
@@ -187,7 +187,7 @@ import TestSupport
 
         // Then it is a book of its own, with both files, on Dune's shelf
         func messiahListing() -> BookListing? {
-            try? setting.library.bookListings().first { $0.id != setting.bookId }
+            try? setting.library.catalog.bookListings().first { $0.id != setting.bookId }
         }
         #expect(Self.eventually { messiahListing()?.fileNames == ["1.mp3", "2.mp3"] })
         #expect(messiahListing()?.title == "Dune Messiah")
@@ -208,12 +208,12 @@ import TestSupport
         try FileManager.default.copyItem(at: m4b, to: setting.books.appending(path: "Children of Dune.m4b"))
 
         // Then the M4B is a book on Dune's shelf, and the MP3 is no book
-        func newListings() -> [BookListing] { ((try? setting.library.bookListings()) ?? []).filter { $0.id != setting.bookId } }
+        func newListings() -> [BookListing] { ((try? setting.library.catalog.bookListings()) ?? []).filter { $0.id != setting.bookId } }
         #expect(Self.eventually { newListings().map(\.fileNames) == [["Children of Dune.m4b"]] })
         #expect(newListings().first?.shelf == "Sci-Fi")
         // (the report comes once the pass has written the book: waited for too)
         #expect(Self.eventually { setting.reports.list.withLock { $0.flatMap { $0.filter(\.isNewBook) } }.count == 1 })
-        #expect(try setting.library.bookListings().count == 2)
+        #expect(try setting.library.catalog.bookListings().count == 2)
     }
 
     @Test func aBurstOf200FilesIsOneReportForTheBook() throws {

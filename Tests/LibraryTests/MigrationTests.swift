@@ -37,16 +37,16 @@ import TestSupport
         // Then every migration is applied and everything is still there
         let applied = try library.writer.read { db in try LibrarySchema.migrator.appliedMigrations(db) }
         #expect(applied == LibrarySchema.migrator.migrations)
-        let book = try library.bookListing(id: 7)
+        let book = try library.catalog.bookListing(id: 7)
         #expect(book.title == "The Old Book" && book.author == "Someone" && book.shelf == "Old shelf")
         #expect(book.items.map(\.title) == ["One", "Two"])
         #expect(book.positionSeconds == 11)   // item 1 is 10 s, then 1 s into item 2
         #expect(book.finished == false)
-        let settings = try library.settings(ofBook: 7)
+        let settings = try library.settings.ofBook(7)
         #expect(settings.volume == 50 && settings.speed == 1.25 && settings.skipIntervalSeconds == 15)   // 0.5 was a gain
         // and the new tables work with the old rows
-        try library.addBookmark(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
-        #expect(try library.bookmarks(ofBook: 7).map(\.note) == ["after migration"])
+        try library.bookmarks.add(bookId: 7, mediaId: 4, frame: 100, kind: .user, note: "after migration")
+        #expect(try library.bookmarks.all(ofBook: 7).map(\.note) == ["after migration"])
     }
 
     @Test func aLibraryMadeBeforeTheMarkIsRecognisedAndMarked() throws {
@@ -151,10 +151,10 @@ import TestSupport
         }
         var settings = BookSettings(bookId: bookId)
         settings.speed = 2
-        try library.saveSettings(settings)
+        try library.settings.save(settings)
         settings.speed = 10
-        #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
-        #expect(try library.settings(ofBook: bookId).speed == 2)
+        #expect(throws: LibraryError.self) { try library.settings.save(settings) }
+        #expect(try library.settings.ofBook(bookId).speed == 2)
         // WAL on disk
         let path = try BuildProducts.temporaryDirectory("wal").appending(path: "l.sqlite").path
         let onDisk = try LibraryDatabase(path: path)
@@ -183,15 +183,15 @@ import TestSupport
 
         // When today's abplayer opens it and the listener sets a default speed and skip
         let library = try LibraryDatabase(path: path)
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.defaultSpeed = 1.3
         preferences.defaultSkipSeconds = 20
-        try library.savePlayerPreferences(preferences)
+        try library.settings.savePlayerPreferences(preferences)
 
         // Then the chosen settings are the book's own; the built-in ones follow the defaults
-        let chosen = try library.settings(ofBook: 1)
+        let chosen = try library.settings.ofBook(1)
         #expect(chosen.ownSpeed == 1.25 && chosen.speed == 1.25 && chosen.skipIntervalSeconds == 15)
-        let builtIn = try library.settings(ofBook: 2)
+        let builtIn = try library.settings.ofBook(2)
         #expect(builtIn.ownSpeed == nil && builtIn.speed == 1.3 && builtIn.skipIntervalSeconds == 20)
         #expect(builtIn.volume == 80 && builtIn.repeatMode == .book)
         let stored = try library.writer.read { db in
@@ -199,9 +199,9 @@ import TestSupport
         }
         #expect(stored?[0] as Double? == nil && stored?[1] as Double? == nil)
         // and the bookmarks are all there, with the new kind accepted and the CHECK still on
-        #expect(try library.bookmarks(ofBook: 1).map(\.kind) == [.user, .beforeSeek])
-        try library.addBookmark(bookId: 1, mediaId: 1, frame: 300, kind: .beforeBookmarkJump)
-        #expect(try library.bookmarks(ofBook: 1).map(\.kind).last == .beforeBookmarkJump)
+        #expect(try library.bookmarks.all(ofBook: 1).map(\.kind) == [.user, .beforeSeek])
+        try library.bookmarks.add(bookId: 1, mediaId: 1, frame: 300, kind: .beforeBookmarkJump)
+        #expect(try library.bookmarks.all(ofBook: 1).map(\.kind).last == .beforeBookmarkJump)
         #expect(throws: DatabaseError.self) {
             try library.writer.write { db in
                 try db.execute(sql: "INSERT INTO bookmark (bookId, mediaId, frame, kind, createdAt) VALUES (1, 1, 1, 'other', '2025-01-01')")
@@ -209,6 +209,6 @@ import TestSupport
         }
         // and defaults out of range are refused by the database
         preferences.defaultSpeed = 9
-        #expect(throws: LibraryError.self) { try library.savePlayerPreferences(preferences) }
+        #expect(throws: LibraryError.self) { try library.settings.savePlayerPreferences(preferences) }
     }
 }

@@ -12,27 +12,27 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let other = try LibraryDatabase()
         _ = try importer(other).importPaths([try copyOfAudiobookTree("export-skip-silence").path])
-        var preferences = try library.playerPreferences()
+        var preferences = try library.settings.playerPreferences()
         preferences.defaultSkipSilence = .on(minimumMs: 900)
-        try library.savePlayerPreferences(preferences)
-        let war = try library.book(matching: "War")
-        var own = try library.settings(ofBook: war.id!)
+        try library.settings.savePlayerPreferences(preferences)
+        let war = try library.books.book(matching: "War")
+        var own = try library.settings.ofBook(war.id!)
         own.skipSilence = .off
-        try library.saveSettings(own)
-        let master = try library.book(matching: "Мастер")
-        var following = try library.settings(ofBook: master.id!)
+        try library.settings.save(own)
+        let master = try library.books.book(matching: "Мастер")
+        var following = try library.settings.ofBook(master.id!)
         following.volume = 120
-        try library.saveSettings(following)
+        try library.settings.save(following)
 
         // When the state travels to the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the default is there, the book's own is its own, and the other book follows the default
-        #expect(try other.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))
-        let otherWar = try other.settings(ofBook: try other.book(matching: "War").id!)
+        #expect(try other.settings.playerPreferences().defaultSkipSilence == .on(minimumMs: 900))
+        let otherWar = try other.settings.ofBook(try other.books.book(matching: "War").id!)
         #expect(otherWar.ownSkipSilence == .off && otherWar.skipSilence == .off)
-        let otherMaster = try other.settings(ofBook: try other.book(matching: "Мастер").id!)
+        let otherMaster = try other.settings.ofBook(try other.books.book(matching: "Мастер").id!)
         #expect(otherMaster.ownSkipSilence == nil && otherMaster.skipSilence == .on(minimumMs: 900))
     }
 
@@ -40,25 +40,25 @@ import TestSupport
         // Given two books, each with a session
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War")
-        let master = try library.book(matching: "Мастер")
-        let first = try library.startSession(bookId: war.id!, mediaId: try library.items(ofBook: war.id!)[0].id!, frame: 0, speed: 1)
-        let second = try library.startSession(bookId: master.id!, mediaId: try library.items(ofBook: master.id!)[0].id!, frame: 0, speed: 1)
+        let war = try library.books.book(matching: "War")
+        let master = try library.books.book(matching: "Мастер")
+        let first = try library.positions.startSession(bookId: war.id!, mediaId: try library.books.items(ofBook: war.id!)[0].id!, frame: 0, speed: 1)
+        let second = try library.positions.startSession(bookId: master.id!, mediaId: try library.books.items(ofBook: master.id!)[0].id!, frame: 0, speed: 1)
         // When skip silence saved 12.5 s in one and 3 s in the other (a session's running total)
-        try library.saveSilenceSkipped(session: first, seconds: 10)
-        try library.saveSilenceSkipped(session: first, seconds: 12.5)
-        try library.saveSilenceSkipped(session: second, seconds: 3)
+        try library.history.saveSilenceSkipped(session: first, seconds: 10)
+        try library.history.saveSilenceSkipped(session: first, seconds: 12.5)
+        try library.history.saveSilenceSkipped(session: second, seconds: 3)
         // Then each book has its own, and the library the sum
-        #expect(try library.silenceSkippedSeconds(ofBook: war.id!) == 12.5)
-        #expect(try library.silenceSkippedSeconds(ofBook: master.id!) == 3)
-        #expect(try library.silenceSkippedSeconds() == 15.5)
+        #expect(try library.history.silenceSkippedSeconds(ofBook: war.id!) == 12.5)
+        #expect(try library.history.silenceSkippedSeconds(ofBook: master.id!) == 3)
+        #expect(try library.history.silenceSkippedSeconds() == 15.5)
     }
 
     @Test func aSettingOutOfRangeIsRefusedByTheDatabase() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        var settings = try library.settings(ofBook: try library.book(matching: "War").id!)
+        var settings = try library.settings.ofBook(try library.books.book(matching: "War").id!)
         settings.skipSilence = .on(minimumMs: 100)
-        #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
+        #expect(throws: LibraryError.self) { try library.settings.save(settings) }
     }
 }

@@ -12,8 +12,8 @@ import TestSupport
         // audio only when the test pulls), recorded from speed 1
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
-        let book = try library.book(matching: "Мастер")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "Мастер")
+        let media = try library.books.items(ofBook: book.id!)
         let recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: media.map { $0.id! },
                                          start: PlaybackPosition(item: 0, frame: 0))
         let output = ClockedOutput()
@@ -38,7 +38,7 @@ import TestSupport
         for await event in engine.events { recorder.handle(event) }
         recorder.finish(at: last)
         // Then two sessions were recorded, at 1 and then at 2
-        let sessions = try library.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
+        let sessions = try library.history.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
         #expect(sessions.map(\.speed) == [1, 2])
         #expect(sessions.last?.toMediaId == media[2].id)
     }

@@ -9,9 +9,9 @@ import TestSupport
     /// Two libraries of the same made-up books (the same fingerprints).
     func twoLibraries() throws -> (LibraryDatabase, LibraryDatabase) {
         let first = try LibraryDatabase()
-        try first.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
+        try first.books.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
         let second = try LibraryDatabase()
-        try second.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
+        try second.books.insertSyntheticBooks(books: 2, itemsPerBook: 2, shelfFanout: 1)
         return (first, second)
     }
 
@@ -22,17 +22,17 @@ import TestSupport
     @Test func aVersion2FileCarriesPercentAndSecondsThereAndBack() throws {
         // Given a book at 80 %, 1.25x, skip 15 s, sleep timer 30 min
         let (library, other) = try twoLibraries()
-        let book = try library.book(matching: "Book 1")
-        var settings = try library.settings(ofBook: book.id!)
+        let book = try library.books.book(matching: "Book 1")
+        var settings = try library.settings.ofBook(book.id!)
         settings.volume = 80
         settings.speed = 1.25
         settings.skipIntervalSeconds = 15
         settings.sleepTimerSeconds = 1800
-        try library.saveSettings(settings)
+        try library.settings.save(settings)
 
         // When it is exported to a file
         let file = try BuildProducts.temporaryDirectory("state-v2").appending(path: "state.json")
-        try StateExport.encoder.encode(try library.exportState()).write(to: file)
+        try StateExport.encoder.encode(try library.state.export()).write(to: file)
 
         // Then the file is version 2 with the new units and no old field
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -44,14 +44,14 @@ import TestSupport
         #expect(exported["sleepTimerMinutes"] == nil)
 
         // When the file is imported into the other library
-        let report = try other.importState(try read(file))
+        let report = try other.state.apply(try read(file))
 
         // Then the settings arrive unchanged
         #expect(report.matched.count == 2 && report.unmatched.isEmpty)
-        let otherBook = try other.book(matching: "Book 1").id!
+        let otherBook = try other.books.book(matching: "Book 1").id!
         var expected = settings
         expected.bookId = otherBook
-        #expect(try other.settings(ofBook: otherBook) == expected)
+        #expect(try other.settings.ofBook(otherBook) == expected)
     }
 
     @Test func aVersion1FileIsReadInTheNewUnits() throws {
@@ -59,7 +59,7 @@ import TestSupport
         // minutes, a speed the engine never played (0.3), and a volume above what it played (2.5)
         let (library, _) = try twoLibraries()
         let items = { (book: Int) in
-            let fingerprints = try library.items(ofBook: try library.book(matching: "Book \(book)").id!).map(\.fingerprint)
+            let fingerprints = try library.books.items(ofBook: try library.books.book(matching: "Book \(book)").id!).map(\.fingerprint)
             return String(decoding: try JSONEncoder().encode(fingerprints), as: UTF8.self)
         }
         let file = try BuildProducts.temporaryDirectory("state-v1").appending(path: "old.json")
@@ -74,22 +74,22 @@ import TestSupport
             """.utf8).write(to: file)
 
         // When it is imported
-        let report = try library.importState(try read(file))
+        let report = try library.state.apply(try read(file))
 
         // Then volume is in percent (the factor x 100, at most 150), speed at least 0.5, the sleep
         // timer in seconds
         #expect(report.matched == ["Book 0", "Book 1"])
-        let first = try library.settings(ofBook: try library.book(matching: "Book 0").id!)
+        let first = try library.settings.ofBook(try library.books.book(matching: "Book 0").id!)
         #expect(first.volume == 80 && first.speed == 0.5 && first.shuffle && first.skipIntervalSeconds == 15)
         #expect(first.sleepTimerSeconds == 1800 && first.repeatMode == .book)
-        let second = try library.settings(ofBook: try library.book(matching: "Book 1").id!)
+        let second = try library.settings.ofBook(try library.books.book(matching: "Book 1").id!)
         #expect(second.volume == 150 && second.speed == 1.5 && second.sleepTimerSeconds == nil)
     }
 
     @Test func aVersion2FileWithSettingsOutOfRangeIsRefusedWholeNamingTheBook() throws {
         // Given a version 2 file whose second book has a volume of 200 %
         let (library, other) = try twoLibraries()
-        var state = try library.exportState()
+        var state = try library.state.export()
         #expect(state.version == 2)
         for index in state.books.indices {
             state.books[index].settings = .init(volume: 90, speed: 1, shuffle: false, skipIntervalSeconds: 30,
@@ -99,12 +99,12 @@ import TestSupport
 
         // When it is imported
         #expect {
-            _ = try other.importState(state)
+            _ = try other.state.apply(state)
         } throws: { error in
             // Then it is refused with the book's name and the ranges
             "\(error)".contains(state.books[1].title) && "\(error)".contains("volume 0–150 %")
         }
         // and nothing was written, not even the first book's settings
-        #expect(try other.settings(ofBook: try other.book(matching: state.books[0].title).id!).volume == 100)
+        #expect(try other.settings.ofBook(try other.books.book(matching: state.books[0].title).id!).volume == 100)
     }
 }

@@ -23,14 +23,14 @@ import Testing
 
     @Test func aSavedPositionReadsBackAsTheSameMillisecond() throws {
         let library = try LibraryDatabase()
-        let book = try library.createBook(title: "Dates")
+        let book = try library.books.createBook(title: "Dates")
         let when = Date(timeIntervalSince1970: 1_764_000_000.25)
         var media = Media(id: nil, path: "/dates/1.mp3", size: 1, fingerprint: "1:1", isMissing: false, title: nil, artist: nil,
                           album: nil, trackNumber: nil, sampleRate: 44100, durationFrames: 44100, chapters: "[]", hasCover: false)
         try library.writer.write { db in try media.insert(db) }
-        try library.addItems(toBook: book, mediaIds: [media.id!])
-        try library.savePosition(bookId: book, mediaId: media.id!, frame: 10, at: when)
-        let stored = try #require(try library.position(ofBook: book))
+        try library.books.addItems(toBook: book, mediaIds: [media.id!])
+        try library.positions.savePosition(bookId: book, mediaId: media.id!, frame: 10, at: when)
+        let stored = try #require(try library.positions.ofBook(book))
         #expect(stored.updatedAt == when)
         let text = try library.writer.read { db in try String.fetchOne(db, sql: "SELECT updatedAt FROM position") }
         #expect(text == "2025-11-24 16:00:00.250")
@@ -40,21 +40,21 @@ import Testing
         // Given a finished book whose dates were stored out of range (as a sync journal once
         // carried them: year 31690708, year -2) and a bookmark whose date is no date at all
         let library = try LibraryDatabase()
-        let book = try library.createBook(title: "Dates")
+        let book = try library.books.createBook(title: "Dates")
         var media = Media(id: nil, path: "/dates/1.mp3", size: 1, fingerprint: "1:1", isMissing: false, title: nil, artist: nil,
                           album: nil, trackNumber: nil, sampleRate: 44100, durationFrames: 44100, chapters: "[]", hasCover: false)
         try library.writer.write { db in try media.insert(db) }
-        try library.addItems(toBook: book, mediaIds: [media.id!])
-        try library.addBookmark(bookId: book, mediaId: media.id!, frame: 10, kind: .user, note: "here")
+        try library.books.addItems(toBook: book, mediaIds: [media.id!])
+        try library.bookmarks.add(bookId: book, mediaId: media.id!, frame: 10, kind: .user, note: "here")
         try library.writer.write { db in
             try db.execute(sql: "UPDATE book SET finishedAt = '31690708-07-05 01:46:40.000', finishedChangedAt = '-2-01-01 00:00:00.000'")
             try db.execute(sql: "UPDATE bookmark SET createdAt = 'garbage'")
         }
 
         // When the library is read as the listings read it
-        let listings = try library.bookListings()
-        let finished = try library.book(matching: "Dates").finishedAt
-        let bookmarks = try library.bookmarks(ofBook: book)
+        let listings = try library.catalog.bookListings()
+        let finished = try library.books.book(matching: "Dates").finishedAt
+        let bookmarks = try library.bookmarks.all(ofBook: book)
 
         // Then the book is listed, finished at the last day of year 9999, and the bookmark dated 1970
         #expect(listings.map(\.title) == ["Dates"])

@@ -27,7 +27,7 @@ import TestSupport
         }
 
         @discardableResult
-        func exchange() throws -> SyncExchangeReport { try library.exchangeSync(folder: folder, device: device, playing: nil) }
+        func exchange() throws -> SyncExchangeReport { try library.sync.exchange(folder: folder, device: device, playing: nil) }
 
         /// The library in its file, opened again: what the exchange left on disk.
         func reopened() throws -> LibraryDatabase { try LibraryDatabase(path: try #require(library.path)) }
@@ -37,9 +37,9 @@ import TestSupport
         let files = try BuildProducts.temporaryDirectory("hostile-\(name)-library").path
         let library = try LibraryDatabase(path: files + "/here.sqlite")
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War").id!
+        let war = try library.books.book(matching: "War").id!
         return Here(library: library, folder: try BuildProducts.temporaryDirectory("hostile-\(name)-folder").path, war: war,
-                    warItems: try library.items(ofBook: war), identity: try library.syncIdentity(ofBook: war))
+                    warItems: try library.books.items(ofBook: war), identity: try library.sync.identity(ofBook: war))
     }
 
     /// Milliseconds since 1970 of now, as a journal writes a time.
@@ -51,10 +51,10 @@ import TestSupport
         // Given War with settings of its own, and another device's settings lines whose skip and
         // sleep timer are 1e308 s (which trapped every player) or 4.9e-324 s (below the CLI's 1 s)
         let h = try here("settings")
-        var settings = try h.library.settings(ofBook: h.war)
+        var settings = try h.library.settings.ofBook(h.war)
         settings.speed = 1.25
-        try h.library.saveSettings(settings)
-        let before = try h.library.settings(ofBook: h.war)
+        try h.library.settings.save(settings)
+        let before = try h.library.settings.ofBook(h.war)
         let lines = ["sleep=1e308", "skip=1e308", "sleep=4.9e-324", "skip=4.9e-324", "skip=3600.5", "sleep=0.5"]
         try h.journal(lines.map { "S\t\(h.reference)\t\(now)\tspeed=2\t\($0)" })
 
@@ -66,7 +66,7 @@ import TestSupport
         #expect(alone.damagedLines == Array(3...8) && alone.records.isEmpty)
         #expect(report.settingsChanged == 0)
         #expect(report.problems == ["\(h.folder)/EVIL.abplayer-journal: 6 damaged lines skipped (the first is line 3)"])
-        #expect(try h.reopened().settings(ofBook: h.war) == before)
+        #expect(try h.reopened().settings.ofBook(h.war) == before)
     }
 
     @Test func theSyncRangesAreTheCLIs() {
@@ -104,9 +104,9 @@ import TestSupport
         #expect(report.finishedChanged == 0 && report.moved.isEmpty && report.bookmarksAdded == 0)
         // and the library, opened again, still lists its books and reads War's place and bookmarks back
         let library = try h.reopened()
-        #expect(try library.book(matching: "War").finishedAt == nil)
-        #expect(try library.position(ofBook: h.war) == nil && library.bookmarks(ofBook: h.war).isEmpty)
-        #expect(try !library.books(on: .notStarted).isEmpty && library.books(on: .finished).isEmpty)
+        #expect(try library.books.book(matching: "War").finishedAt == nil)
+        #expect(try library.positions.ofBook(h.war) == nil && library.bookmarks.all(ofBook: h.war).isEmpty)
+        #expect(try !library.catalog.books(on: .notStarted).isEmpty && library.catalog.books(on: .finished).isEmpty)
         // and the same times at the edges are read: 2000-01-01 and the time now
         try h.journal(["F\t\(h.reference)\t946684800000\t1", "F\t\(h.reference)\t\(now)\t1"])
         #expect(try SyncJournal.read(path: h.folder + "/EVIL.abplayer-journal").damagedLines.isEmpty)
@@ -164,7 +164,7 @@ import TestSupport
         try text.write(toFile: elsewhere, atomically: true, encoding: .utf8)
         let own = SyncJournalFormat.path(of: h.device, in: h.folder)
         try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: elsewhere)
-        try h.library.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000)
+        try h.library.positions.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000)
 
         // When the library exchanges
         // Then it fails naming the link (and `sync repair`), and the file it points to is as it was
@@ -204,7 +204,7 @@ import TestSupport
         // into its first item, a bookmark one frame past the item's end, and a chapter list with
         // a chapter past it
         let h = try here("impossible")
-        try h.library.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000, at: Date().addingTimeInterval(-3600))
+        try h.library.positions.savePosition(bookId: h.war, mediaId: h.warItems[0].id!, frame: 1000, at: Date().addingTimeInterval(-3600))
         let length = try #require(h.warItems[0].durationFrames)
         try h.journal([
             "P\t\(h.reference)\t\(now)\t0\t999999999999999999",
@@ -220,9 +220,9 @@ import TestSupport
         #expect(report.problems == ["\(h.folder)/EVIL.abplayer-journal: 3 damaged records not applied (the first: a place in '\(h.identity.title)' "
                                     + "past the end of its item: frame 999999999999999999 of \(length))"])
         let library = try h.reopened()
-        let place = try #require(try library.position(ofBook: h.war))
+        let place = try #require(try library.positions.ofBook(h.war))
         #expect(place.mediaId == h.warItems[0].id && place.frame == 1000)
-        #expect(try library.bookmarks(ofBook: h.war).isEmpty && library.userChapters(ofBook: h.war).isEmpty)
+        #expect(try library.bookmarks.all(ofBook: h.war).isEmpty && library.books.userChapters(ofBook: h.war).isEmpty)
 
         // When a true place of another device, older than the impossible one, comes too
         try h.journal(["P\t\(h.reference)\t\(now - 60_000)\t1\t2000"], device: "TRUE")
@@ -230,13 +230,13 @@ import TestSupport
 
         // Then the impossible place does not keep it out: the true one is taken
         #expect(withTrue.moved.map(\.claim.device) == [DeviceID("TRUE")!])
-        #expect(try h.reopened().position(ofBook: h.war).map { [$0.mediaId, $0.frame] } == [h.warItems[1].id!, 2000])
+        #expect(try h.reopened().positions.ofBook(h.war).map { [$0.mediaId, $0.frame] } == [h.warItems[1].id!, 2000])
 
         // and a place at the item's very end is applied
         try h.journal(["P\t\(h.reference)\t\(now)\t0\t\(length)"])
         let next = try h.exchange()
         #expect(next.problems.isEmpty && next.moved.map(\.bookId) == [h.war])
-        #expect(try h.reopened().position(ofBook: h.war)?.frame == length)
+        #expect(try h.reopened().positions.ofBook(h.war)?.frame == length)
     }
 
     // MARK: The fuzzer's findings

@@ -69,20 +69,20 @@ import TestSupport
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
         let there = try LibraryDatabase()
         _ = try importer(there).importPaths([try copyOfAudiobookTree("sync-identity").path])
-        let war = try here.book(matching: "War")
+        let war = try here.books.book(matching: "War")
 
         // When the other library looks for this one's book
-        let identity = try here.syncIdentity(ofBook: war.id!)
-        let found = try there.bookId(matching: identity)
+        let identity = try here.sync.identity(ofBook: war.id!)
+        let found = try there.sync.bookId(matching: identity)
 
         // Then it finds its own copy; by title, author and length when the files differ; and nothing when the length is another
-        #expect(found == (try there.book(matching: "War").id))
+        #expect(found == (try there.books.book(matching: "War").id))
         var retagged = identity
         retagged.items = identity.items.map { $0 + "0" }
-        #expect(try there.bookId(matching: retagged) == found)
+        #expect(try there.sync.bookId(matching: retagged) == found)
         var abridged = retagged // another edition: a minute longer
         abridged.seconds = try #require(identity.seconds) + 60
-        #expect(try there.bookId(matching: abridged) == nil)
-        #expect(try there.bookId(matching: SyncBookIdentity(items: ["9:ffffffffffffffff"], title: "Nothing", author: nil, seconds: 1)) == nil)
+        #expect(try there.sync.bookId(matching: abridged) == nil)
+        #expect(try there.sync.bookId(matching: SyncBookIdentity(items: ["9:ffffffffffffffff"], title: "Nothing", author: nil, seconds: 1)) == nil)
     }
 }

@@ -18,7 +18,7 @@ import TestSupport
         _ = try importer(here).importPaths([try Fixtures.audiobookTree().path])
         let there = try LibraryDatabase()
         _ = try importer(there).importPaths([try copyOfAudiobookTree(name).path])
-        return (here, there, try here.book(matching: "War").id!, try there.book(matching: "War").id!)
+        return (here, there, try here.books.book(matching: "War").id!, try there.books.book(matching: "War").id!)
     }
 
     /// Waits until `folder` holds `device`'s journal with `count` records; the journal, or nil at the deadline.
@@ -37,7 +37,7 @@ import TestSupport
 
     /// The place each library's merge gives `book` (this library's own claim included).
     func place(in library: LibraryDatabase, of book: Int64, journals: [SyncJournal], local: DeviceID) throws -> PositionClaim? {
-        let merged = SyncMergeRules.merge(journals) { try? library.bookId(matching: $0) }
+        let merged = SyncMergeRules.merge(journals) { try? library.sync.bookId(matching: $0) }
         return SyncMergeRules(local: local).winningPosition(merged[book]?.positions ?? [])
     }
 
@@ -45,7 +45,7 @@ import TestSupport
         // Given two libraries of the same books at different paths, and a Syncthing pair sharing a folder
         let (here, there, war, theirWar) = try twoLibraries("sync-syncthing")
         let pair = try await offThePool { try SyncthingPair() }
-        let identity = try here.syncIdentity(ofBook: war)
+        let identity = try here.sync.identity(ofBook: war)
         let start = Date().addingTimeInterval(-3600)
 
         // When the laptop writes where it is in War and a bookmark into its journal
@@ -59,13 +59,13 @@ import TestSupport
         let delivered = try #require(try await journal(of: laptop, in: pair.b.folder, records: 2))
         let theirPlace = try #require(try place(in: there, of: theirWar, journals: [delivered], local: desktop))
         #expect(theirPlace.device == laptop && theirPlace.frame == 44_100 * 2)
-        #expect(theirPlace.item == (try there.items(ofBook: theirWar))[1].fingerprint)
-        let merged = SyncMergeRules.merge([delivered]) { try? there.bookId(matching: $0) }
+        #expect(theirPlace.item == (try there.books.items(ofBook: theirWar))[1].fingerprint)
+        let merged = SyncMergeRules.merge([delivered]) { try? there.sync.bookId(matching: $0) }
         #expect(merged[theirWar]?.bookmarks.map(\.note) == ["the duel"])
 
         // When the desktop listens on later and writes its own journal
         try SyncJournalWriter(folder: pair.b.folder.path, device: desktop).append([
-            SyncRecord(book: try there.syncIdentity(ofBook: theirWar), at: start.addingTimeInterval(600),
+            SyncRecord(book: try there.sync.identity(ofBook: theirWar), at: start.addingTimeInterval(600),
                        change: .position(item: identity.items[1], frame: 44_100 * 3)),
         ])
 
@@ -83,7 +83,7 @@ import TestSupport
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
         while clock.now < deadline {
-            let report = try library.exchangeSync(folder: folder.path, device: device, playing: nil)
+            let report = try library.sync.exchange(folder: folder.path, device: device, playing: nil)
             if try done(report) { return report }
             try await Task.sleep(for: .milliseconds(150))
         }
@@ -95,33 +95,33 @@ import TestSupport
         // own copy of a folder that Syncthing keeps the same
         let (here, there, war, theirWar) = try twoLibraries("sync-offline")
         let pair = try await offThePool { try SyncthingPair() }
-        let (mine, theirs) = (try here.items(ofBook: war), try there.items(ofBook: theirWar))
+        let (mine, theirs) = (try here.books.items(ofBook: war), try there.books.items(ofBook: theirWar))
         let hour = Date().addingTimeInterval(-3600)
 
         // When the laptop listens to War's second file and exchanges (places inside its one second
         // at 22,050 Hz: one past an item's end is damaged and not applied)
-        try here.savePosition(bookId: war, mediaId: mine[1].id!, frame: 20_000, at: hour)
-        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
+        try here.positions.savePosition(bookId: war, mediaId: mine[1].id!, frame: 20_000, at: hour)
+        _ = try here.sync.exchange(folder: pair.a.folder.path, device: laptop, playing: nil)
 
         // Then the desktop, once Syncthing has delivered, is there too
         let moved = try #require(try await exchange(there, as: desktop, in: pair.b.folder) { !$0.moved.isEmpty })
         #expect(moved.moved.map(\.bookId) == [theirWar])
-        #expect(try there.position(ofBook: theirWar)?.mediaId == theirs[1].id && there.position(ofBook: theirWar)?.frame == 20_000)
+        #expect(try there.positions.ofBook(theirWar)?.mediaId == theirs[1].id && there.positions.ofBook(theirWar)?.frame == 20_000)
 
         // When the desktop bookmarks a place, then the laptop has the bookmark
-        try there.addBookmark(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
-        _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
+        try there.bookmarks.add(bookId: theirWar, mediaId: theirs[0].id!, frame: 2205, kind: .user, note: "the ball", at: hour)
+        _ = try there.sync.exchange(folder: pair.b.folder.path, device: desktop, playing: nil)
         #expect(try await exchange(here, as: laptop, in: pair.a.folder) { $0.bookmarksAdded == 1 } != nil)
-        #expect(try here.bookmarks(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
+        #expect(try here.bookmarks.all(ofBook: war, includeAutomatic: false).map(\.note) == ["the ball"])
 
         // When both go offline and both listen, the desktop later, each exchanging with its own folder
         try pair.a.setPaused(true)
         try pair.b.setPaused(true)
-        try here.savePosition(bookId: war, mediaId: mine[0].id!, frame: 11_025, at: hour.addingTimeInterval(600))
-        try there.savePosition(bookId: theirWar, mediaId: theirs[1].id!, frame: 16_000, at: hour.addingTimeInterval(1200))
-        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
-        _ = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
-        #expect(try here.position(ofBook: war)?.frame == 11_025, "offline, each keeps its own place")
+        try here.positions.savePosition(bookId: war, mediaId: mine[0].id!, frame: 11_025, at: hour.addingTimeInterval(600))
+        try there.positions.savePosition(bookId: theirWar, mediaId: theirs[1].id!, frame: 16_000, at: hour.addingTimeInterval(1200))
+        _ = try here.sync.exchange(folder: pair.a.folder.path, device: laptop, playing: nil)
+        _ = try there.sync.exchange(folder: pair.b.folder.path, device: desktop, playing: nil)
+        #expect(try here.positions.ofBook(war)?.frame == 11_025, "offline, each keeps its own place")
 
         // and come back
         try pair.a.setPaused(false)
@@ -130,20 +130,20 @@ import TestSupport
         // Then the laptop takes the desktop's later place and keeps its own as an undo point
         let caughtUp = try #require(try await exchange(here, as: laptop, in: pair.a.folder, timeout: 120) { !$0.moved.isEmpty })
         #expect(caughtUp.moved.first?.leftUndoPoint == true)
-        #expect(try here.position(ofBook: war)?.mediaId == mine[1].id && here.position(ofBook: war)?.frame == 16_000)
-        let undo = try here.bookmarks(ofBook: war).filter { $0.kind == .beforeSyncJump }
+        #expect(try here.positions.ofBook(war)?.mediaId == mine[1].id && here.positions.ofBook(war)?.frame == 16_000)
+        let undo = try here.bookmarks.all(ofBook: war).filter { $0.kind == .beforeSyncJump }
         #expect(undo.map(\.frame) == [11_025] && undo.map(\.mediaId) == [mine[0].id])
         // and the desktop, once the laptop's journal is back, stays where it listened last
         #expect(try await journal(of: laptop, in: pair.b.folder, records: 3, timeout: 120) != nil) // its place, the bookmark it took, its offline place
-        let settled = try there.exchangeSync(folder: pair.b.folder.path, device: desktop, playing: nil)
+        let settled = try there.sync.exchange(folder: pair.b.folder.path, device: desktop, playing: nil)
         #expect(settled.moved.isEmpty && settled.waiting == nil)
-        #expect(try there.position(ofBook: theirWar)?.frame == 16_000)
+        #expect(try there.positions.ofBook(theirWar)?.frame == 16_000)
 
         // When the laptop marks War finished, then the desktop has it finished too
-        try here.markFinished(bookId: war)
-        _ = try here.exchangeSync(folder: pair.a.folder.path, device: laptop, playing: nil)
+        try here.positions.markFinished(bookId: war)
+        _ = try here.sync.exchange(folder: pair.a.folder.path, device: laptop, playing: nil)
         #expect(try await exchange(there, as: desktop, in: pair.b.folder) { $0.finishedChanged == 1 } != nil)
-        #expect(try there.book(matching: "#\(theirWar)").finishedAt != nil)
+        #expect(try there.books.book(matching: "#\(theirWar)").finishedAt != nil)
     }
 
     @Test func theSameJournalCopiedByRsyncReadsTheSame() async throws {
@@ -151,7 +151,7 @@ import TestSupport
         let (here, there, war, theirWar) = try twoLibraries("sync-rsync")
         let source = try BuildProducts.temporaryDirectory("sync-rsync-source")
         let copy = try BuildProducts.temporaryDirectory("sync-rsync-copy")
-        let identity = try here.syncIdentity(ofBook: war)
+        let identity = try here.sync.identity(ofBook: war)
         try SyncJournalWriter(folder: source.path, device: laptop).append([
             SyncRecord(book: identity, at: Date(), change: .position(item: identity.items[0], frame: 777)),
             SyncRecord(book: identity, at: Date(), change: .finished(true)),
@@ -164,7 +164,7 @@ import TestSupport
 
         // Then it finds its own War at the same place, finished, with nothing damaged
         #expect(contents.problems.isEmpty)
-        let merged = SyncMergeRules.merge(contents.journals) { try? there.bookId(matching: $0) }
+        let merged = SyncMergeRules.merge(contents.journals) { try? there.sync.bookId(matching: $0) }
         #expect(merged[theirWar]?.positions.map(\.frame) == [777])
         #expect(merged[theirWar]?.finished?.value == true)
     }

@@ -24,16 +24,16 @@ import TestSupport
         let files = try BuildProducts.temporaryDirectory("own-journal-\(name)").path
         let library = try LibraryDatabase(path: files + "/library.sqlite")
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War").id!
-        let items = try library.items(ofBook: war).map { $0.id! }
-        try library.savePosition(bookId: war, mediaId: items[0], frame: 1000)
+        let war = try library.books.book(matching: "War").id!
+        let items = try library.books.items(ofBook: war).map { $0.id! }
+        try library.positions.savePosition(bookId: war, mediaId: items[0], frame: 1000)
         let folder = try folder ?? BuildProducts.temporaryDirectory("own-journal-\(name)-folder").path
         return Syncing(library: library, war: war, warItems: items, folder: folder,
                        journal: SyncJournalFormat.path(of: device, in: folder))
     }
 
     func exchange(_ s: Syncing) throws -> SyncExchangeReport {
-        try s.library.exchangeSync(folder: s.folder, device: device, playing: nil)
+        try s.library.sync.exchange(folder: s.folder, device: device, playing: nil)
     }
 
     @Test func aLinkPlantedUnderThisDevicesJournalNameIsNeverWrittenThroughUntilRepaired() throws {
@@ -52,7 +52,7 @@ import TestSupport
             // Then both are refused, naming the link and the way out, and nothing is written through it
             #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) { try exchange(s) }
             #expect(throws: SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink)) {
-                try s.library.writeSyncJournal(folder: s.folder, device: device)
+                try s.library.sync.writeJournal(folder: s.folder, device: device)
             }
             #expect("\(SyncJournalWriteError.notARegularFile(path: s.journal, kind: .symbolicLink))".contains("abplayer sync repair"))
             #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "alias ls='ls -F'\n")
@@ -84,7 +84,7 @@ import TestSupport
         // pipe's other end, the test says so instead of hanging the run)
         let device = device
         let outcome = onAThread(within: 60) { () -> SyncJournalWriteError? in
-            do { _ = try s.library.exchangeSync(folder: s.folder, device: device, playing: nil); return nil } catch {
+            do { _ = try s.library.sync.exchange(folder: s.folder, device: device, playing: nil); return nil } catch {
                 return error as? SyncJournalWriteError
             }
         }
@@ -107,7 +107,7 @@ import TestSupport
         try handle.close()
 
         // When the place moves and the library exchanges
-        try s.library.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 2205)
+        try s.library.positions.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 2205)
         let report = try exchange(s)
 
         // Then the new place is a whole line of its own (only the half line is damaged)
@@ -129,9 +129,9 @@ import TestSupport
         let before = try Data(contentsOf: URL(fileURLWithPath: s.journal))
         let filler = mount.appending(path: "filler")
         try Data(count: disk.freeBytes).write(to: filler)
-        try s.library.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 31_641)
+        try s.library.positions.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 31_641)
         let note = String(repeating: "a long note ", count: 1000)
-        try s.library.addBookmark(bookId: s.war, mediaId: s.warItems[1], frame: 500, kind: .user, note: note)
+        try s.library.bookmarks.add(bookId: s.war, mediaId: s.warItems[1], frame: 500, kind: .user, note: note)
 
         // When the library exchanges
         // Then the write fails in one line that says write, and the journal is byte for byte as it was
@@ -159,37 +159,37 @@ import TestSupport
         // Given a library syncing as its own device, and a copy of its file made on a second
         // computer (same device id), both on one folder
         let s = try syncing("copy")
-        try s.library.setSyncFolder(s.folder)
-        let original = try s.library.syncSettings().device
-        _ = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+        try s.library.sync.setFolder(s.folder)
+        let original = try s.library.sync.settings().device
+        _ = try s.library.sync.exchange(folder: s.folder, device: original, playing: nil)
         let copyPath = try BuildProducts.temporaryDirectory("own-journal-copy").path + "/library.sqlite"
         try s.library.writer.backup(to: try DatabaseQueue(path: copyPath))
         let copy = try LibraryDatabase(path: copyPath)
-        #expect(try copy.syncSettings().device == original)
+        #expect(try copy.sync.settings().device == original)
 
         // When the copy listens further and exchanges, then the original exchanges
-        try copy.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 4410)
-        let copyReport = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
-        let report = try s.library.exchangeSync(folder: s.folder, device: original, playing: nil)
+        try copy.positions.savePosition(bookId: s.war, mediaId: s.warItems[1], frame: 4410)
+        let copyReport = try copy.sync.exchange(folder: s.folder, device: original, playing: nil)
+        let report = try s.library.sync.exchange(folder: s.folder, device: original, playing: nil)
 
         // Then the copy, which wrote the journal as it left it, stays the device; the original
         // says another copy wrote its journal, becomes a new device, and takes the copy's place
         // from the old journal as another device's
         #expect(copyReport.newDevice == nil && copyReport.problems.isEmpty)
         let taken = try #require(report.newDevice)
-        let device = try s.library.syncSettings().device
+        let device = try s.library.sync.settings().device
         #expect(taken != original && device == taken)
         #expect(report.problems.count == 1 && report.problems[0].contains("another copy of this library"), "\(report.problems)")
-        #expect(try s.library.position(ofBook: s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[1], 4410])
+        #expect(try s.library.positions.ofBook(s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[1], 4410])
         #expect(FileManager.default.fileExists(atPath: SyncJournalFormat.path(of: taken, in: s.folder)))
 
         // When each listens and exchanges again
-        try s.library.savePosition(bookId: s.war, mediaId: s.warItems[0], frame: 8820, at: Date().addingTimeInterval(1))
-        let again = try s.library.exchangeSync(folder: s.folder, device: taken, playing: nil)
-        let copyAgain = try copy.exchangeSync(folder: s.folder, device: original, playing: nil)
+        try s.library.positions.savePosition(bookId: s.war, mediaId: s.warItems[0], frame: 8820, at: Date().addingTimeInterval(1))
+        let again = try s.library.sync.exchange(folder: s.folder, device: taken, playing: nil)
+        let copyAgain = try copy.sync.exchange(folder: s.folder, device: original, playing: nil)
 
         // Then neither is taken for a copy any more, and the copy sees the original's listening
         #expect(again.newDevice == nil && again.problems.isEmpty && copyAgain.newDevice == nil && copyAgain.problems.isEmpty)
-        #expect(try copy.position(ofBook: s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[0], 8820])
+        #expect(try copy.positions.ofBook(s.war).map { [$0.mediaId, $0.frame] } == [s.warItems[0], 8820])
     }
 }

@@ -26,7 +26,7 @@ import TestSupport
 
     /// A book's user chapters as (item's place in the book, frame, title), in the book's order.
     func chapters(_ library: LibraryDatabase, book: Int64, items: [Int64]) throws -> [[String]] {
-        try library.userChapters(ofBook: book)
+        try library.books.userChapters(ofBook: book)
             .map { [String(items.firstIndex(of: $0.mediaId) ?? -1), String($0.frame), $0.title] }
             .sorted { ($0[0], Int($0[1]) ?? 0) < ($1[0], Int($1[1]) ?? 0) }
     }
@@ -39,34 +39,34 @@ import TestSupport
         #expect(try changedAt(p.here, book: p.war) == (nil, nil))
 
         // When only the volume is set (a new row, then a change)
-        var settings = try p.here.settings(ofBook: p.war)
+        var settings = try p.here.settings.ofBook(p.war)
         settings.volume = 80
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         settings.volume = 60
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         // Then the settings are not dated: the volume stays on this machine
         #expect(try changedAt(p.here, book: p.war).settings == nil)
 
         // When the speed is set, they are; saving the same settings again leaves the time alone
         settings.speed = 1.4
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         let stamped = try #require(try changedAt(p.here, book: p.war).settings)
         #expect(StoredDate.date(fromText: stamped).map { abs($0.timeIntervalSinceNow) < 60 } == true)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         settings.volume = 90
-        try p.here.saveSettings(settings)
+        try p.here.settings.save(settings)
         #expect(try changedAt(p.here, book: p.war).settings == stamped)
 
         // and a chapter made, renamed or removed dates the chapters
         #expect(try changedAt(p.here, book: p.war).chapters == nil)
-        let chapter = try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"), toBook: p.war)
+        let chapter = try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"), toBook: p.war)
         let added = try #require(try changedAt(p.here, book: p.war).chapters)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.renameUserChapter(id: chapter.id!, title: "First")
+        try p.here.books.renameUserChapter(id: chapter.id!, title: "First")
         let renamed = try #require(try changedAt(p.here, book: p.war).chapters)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.deleteUserChapter(id: chapter.id!)
+        try p.here.books.deleteUserChapter(id: chapter.id!)
         let removed = try #require(try changedAt(p.here, book: p.war).chapters)
         #expect(added < renamed && renamed < removed)
     }
@@ -76,14 +76,14 @@ import TestSupport
     @Test func speedAndSkipSilenceSetOnOneLibraryArriveOnTheOtherWhoseVolumeIsKept() throws {
         // Given there a volume of its own, and here a speed, skip silence and a volume
         let p = try pair("settings-arrive")
-        var theirs = try p.there.settings(ofBook: p.theirWar)
+        var theirs = try p.there.settings.ofBook(p.theirWar)
         theirs.volume = 70
-        try p.there.saveSettings(theirs)
-        var mine = try p.here.settings(ofBook: p.war)
+        try p.there.settings.save(theirs)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.5
         mine.skipSilence = .on(minimumMs: 800)
         mine.volume = 120
-        try p.here.saveSettings(mine)
+        try p.here.settings.save(mine)
 
         // When here exchanges, then there
         try p.exchangeThere()
@@ -92,7 +92,7 @@ import TestSupport
 
         // Then there plays the book at here's speed, skipping silence as here does, at its own volume
         #expect(report.settingsChanged == 1)
-        let arrived = try reopened(p.there).settings(ofBook: p.theirWar)
+        let arrived = try reopened(p.there).settings.ofBook(p.theirWar)
         #expect(arrived.ownSpeed == 1.5 && arrived.ownSkipSilence == .on(minimumMs: 800))
         #expect(arrived.volume == 70)
         // dated as here changed them, not when they arrived
@@ -102,33 +102,33 @@ import TestSupport
             #expect(try p.exchangeHere().settingsChanged == 0)
             #expect(try p.exchangeThere().settingsChanged == 0)
         }
-        #expect(try reopened(p.here).settings(ofBook: p.war).volume == 120)
-        #expect(try reopened(p.there).settings(ofBook: p.theirWar).volume == 70)
+        #expect(try reopened(p.here).settings.ofBook(p.war).volume == 120)
+        #expect(try reopened(p.there).settings.ofBook(p.theirWar).volume == 70)
     }
 
     @Test func aLaterChangeOnTheOtherLibraryWinsBackWhole() throws {
         // Given here's speed and skip silence taken there
         let p = try pair("settings-back")
-        var mine = try p.here.settings(ofBook: p.war)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.5
         mine.skipSilence = .on(minimumMs: 800)
         mine.volume = 120
-        try p.here.saveSettings(mine)
+        try p.here.settings.save(mine)
         try p.exchangeHere()
         try p.exchangeThere()
 
         // When there then changes the speed, turns skip silence off and repeats the book
-        var theirs = try p.there.settings(ofBook: p.theirWar)
+        var theirs = try p.there.settings.ofBook(p.theirWar)
         theirs.speed = 2
         theirs.skipSilence = .off
         theirs.repeatMode = .book
-        try p.there.saveSettings(theirs)
+        try p.there.settings.save(theirs)
         try p.exchangeThere()
         let report = try p.exchangeHere()
 
         // Then here has there's settings, all of them, and still its own volume
         #expect(report.settingsChanged == 1)
-        let back = try reopened(p.here).settings(ofBook: p.war)
+        let back = try reopened(p.here).settings.ofBook(p.war)
         #expect(back.ownSpeed == 2 && back.ownSkipSilence == .off && back.repeatMode == .book)
         #expect(back.volume == 120)
     }
@@ -136,21 +136,21 @@ import TestSupport
     @Test func theBookPlayingKeepsItsSettingsAndChaptersUntilItStops() throws {
         // Given a speed and a chapter set here
         let p = try pair("settings-playing")
-        var mine = try p.here.settings(ofBook: p.war)
+        var mine = try p.here.settings.ofBook(p.war)
         mine.speed = 1.25
-        try p.here.saveSettings(mine)
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 100, title: "Later"), toBook: p.war)
+        try p.here.settings.save(mine)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 100, title: "Later"), toBook: p.war)
         try p.exchangeHere()
 
         // When there exchanges while the book plays, nothing changes under the listener
         let playing = try p.exchangeThere(playing: p.theirWar)
         #expect(playing.settingsChanged == 0 && playing.chaptersChanged == 0)
-        #expect(try p.there.settings(ofBook: p.theirWar).ownSpeed == nil && (try p.there.userChapters(ofBook: p.theirWar)).isEmpty)
+        #expect(try p.there.settings.ofBook(p.theirWar).ownSpeed == nil && (try p.there.books.userChapters(ofBook: p.theirWar)).isEmpty)
 
         // and once it stops, both arrive
         let stopped = try p.exchangeThere()
         #expect(stopped.settingsChanged == 1 && stopped.chaptersChanged == 1)
-        #expect(try reopened(p.there).settings(ofBook: p.theirWar).ownSpeed == 1.25)
+        #expect(try reopened(p.there).settings.ofBook(p.theirWar).ownSpeed == 1.25)
     }
 
     @Test func aClockAheadOfOursNeverBeatsAChangeMadeHere() {
@@ -178,8 +178,8 @@ import TestSupport
     @Test func userChaptersAddedOnOneLibraryAppearOnTheOtherAtTheSameItemFrameAndTitle() throws {
         // Given two chapters made here, one with a comma, a colon and a tab in its title
         let p = try pair("chapters-add")
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 11_025, title: "The battle, at: dawn\there"), toBook: p.war)
-        try p.here.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "Opening"), toBook: p.war)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[1], frame: 11_025, title: "The battle, at: dawn\there"), toBook: p.war)
+        try p.here.books.addUserChapter(UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "Opening"), toBook: p.war)
 
         // When here exchanges, then there
         try p.exchangeHere()
@@ -199,32 +199,32 @@ import TestSupport
     @Test func chaptersResetOnOneLibraryClearsThemOnTheOther() throws {
         // Given chapters made here and taken there
         let p = try pair("chapters-reset")
-        try p.here.replaceUserChapters(ofBook: p.war, with: [
+        try p.here.books.replaceUserChapters(ofBook: p.war, with: [
             UserChapterStart(mediaId: p.warItems[0], frame: 0, title: "One"),
             UserChapterStart(mediaId: p.warItems[1], frame: 500, title: "Two"),
         ])
         try p.exchangeHere()
         try p.exchangeThere()
-        #expect(try p.there.userChapters(ofBook: p.theirWar).count == 2)
+        #expect(try p.there.books.userChapters(ofBook: p.theirWar).count == 2)
 
         // When here goes back to the files' chapters (`chapters reset`)
         Thread.sleep(forTimeInterval: 0.01)
-        try p.here.replaceUserChapters(ofBook: p.war, with: [])
+        try p.here.books.replaceUserChapters(ofBook: p.war, with: [])
         try p.exchangeHere()
         let report = try p.exchangeThere()
 
         // Then there has none either, and they do not come back to here
         #expect(report.chaptersChanged == 1)
-        #expect(try reopened(p.there).userChapters(ofBook: p.theirWar).isEmpty)
+        #expect(try reopened(p.there).books.userChapters(ofBook: p.theirWar).isEmpty)
         try p.exchangeHere()
-        #expect(try reopened(p.here).userChapters(ofBook: p.war).isEmpty)
+        #expect(try reopened(p.here).books.userChapters(ofBook: p.war).isEmpty)
     }
 
     @Test func aChapterInAnItemThisLibraryLacksIsLeftOutAndTheListIsNotPassedOn() throws {
         // Given another device's list for War with a chapter in a file this library does not have
         let p = try pair("chapters-partial")
         let other = DeviceID("OTHER")!
-        var war = try p.here.syncIdentity(ofBook: p.war)
+        var war = try p.here.sync.identity(ofBook: p.war)
         war.items.append("999:00000000000000ff")
         let list = [SyncChapter(item: war.items[0], frame: 10, title: "Here"), SyncChapter(item: war.items[war.items.count - 1], frame: 20, title: "Elsewhere")]
         try SyncJournalWriter(folder: p.folder, device: other).append([SyncRecord(book: war, at: Date(), change: .chapters(list))])
@@ -237,7 +237,7 @@ import TestSupport
         #expect(try chapters(try reopened(p.here), book: p.war, items: p.warItems) == [["0", "10", "Here"]])
         // and the shortened list is not written on (it would drop the chapter where the file
         // exists), though the journal carries what else changed here
-        try p.here.savePosition(bookId: p.war, mediaId: p.warItems[0], frame: 5, at: Date())
+        try p.here.positions.savePosition(bookId: p.war, mediaId: p.warItems[0], frame: 5, at: Date())
         try p.exchangeHere()
         let own = try SyncJournal.read(path: p.folder + "/HERE.abplayer-journal")
         #expect(own.records.contains { $0.change == .position(item: war.items[0], frame: 5) })

@@ -11,34 +11,34 @@ import TestSupport
         // Given a library file that never synced
         let directory = try BuildProducts.temporaryDirectory("sync-settings")
         let path = directory.appending(path: "library.sqlite").path
-        let first = try LibraryDatabase(path: path).syncSettings()
+        let first = try LibraryDatabase(path: path).sync.settings()
 
         // When it is opened again and given a folder that is not there, then one that is, then the folder is cleared
         let library = try LibraryDatabase(path: path)
-        #expect(throws: LibraryError.self) { try library.setSyncFolder(directory.path + "/not-made-yet") }
-        try library.setSyncFolder(directory.path)
-        let syncing = try library.syncSettings()
-        try library.setSyncFolder(nil)
+        #expect(throws: LibraryError.self) { try library.sync.setFolder(directory.path + "/not-made-yet") }
+        try library.sync.setFolder(directory.path)
+        let syncing = try library.sync.settings()
+        try library.sync.setFolder(nil)
 
         // Then the device never changed, and the folder is what was said last
         #expect(syncing.device == first.device && syncing.folder == directory.path)
-        let reopened = try LibraryDatabase(path: path).syncSettings()
+        let reopened = try LibraryDatabase(path: path).sync.settings()
         #expect(reopened.device == first.device && reopened.deviceName == first.deviceName && reopened.folder == nil)
         #expect(!first.deviceName.isEmpty)
         // and another library is another device
-        #expect(try LibraryDatabase().syncSettings().device != first.device)
+        #expect(try LibraryDatabase().sync.settings().device != first.device)
     }
 
     @Test func aBookmarksSyncIdIsGivenOnceAndKept() throws {
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War")
-        let item = try library.items(ofBook: war.id!)[0]
-        let bookmark = try library.addBookmark(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
-        let id = try library.syncId(ofBookmark: bookmark.id!)
+        let war = try library.books.book(matching: "War")
+        let item = try library.books.items(ofBook: war.id!)[0]
+        let bookmark = try library.bookmarks.add(bookId: war.id!, mediaId: item.id!, frame: 100, kind: .user, note: "x")
+        let id = try library.sync.syncId(ofBookmark: bookmark.id!)
         #expect(UUID(uuidString: id) != nil)
-        #expect(try library.syncId(ofBookmark: bookmark.id!) == id)
-        #expect(throws: LibraryError.self) { try library.syncId(ofBookmark: 999_999) }
+        #expect(try library.sync.syncId(ofBookmark: bookmark.id!) == id)
+        #expect(throws: LibraryError.self) { try library.sync.syncId(ofBookmark: 999_999) }
     }
 }
 
@@ -65,11 +65,11 @@ import TestSupport
 
         // When it is opened (migrated) and bookmarks are added
         let library = try LibraryDatabase(path: path)
-        let added = try library.addBookmark(bookId: 1, mediaId: 10, frame: 400, kind: .user, note: "four")
-        let jump = try library.addBookmark(bookId: 1, mediaId: 10, frame: 500, kind: .beforeSyncJump)
+        let added = try library.bookmarks.add(bookId: 1, mediaId: 10, frame: 400, kind: .user, note: "four")
+        let jump = try library.bookmarks.add(bookId: 1, mediaId: 10, frame: 500, kind: .beforeSyncJump)
 
         // Then the old ones are as they were, and the new ones take numbers never used
-        let kept = try library.bookmarks(ofBook: 1).filter { $0.id! < 3 }.sorted { $0.id! < $1.id! }
+        let kept = try library.bookmarks.all(ofBook: 1).filter { $0.id! < 3 }.sorted { $0.id! < $1.id! }
         #expect(kept.map(\.id) == [1, 2] && kept.map(\.note) == ["one", nil] && kept.map(\.kind) == [.user, .beforeBookmarkJump])
         #expect(added.id == 4 && jump.id == 5 && jump.kind == .beforeSyncJump)
     }

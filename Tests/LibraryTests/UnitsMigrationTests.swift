@@ -80,7 +80,7 @@ import TestSupport
         try queue.close()
         // and the library reads them as typed values
         let library = try LibraryDatabase(path: path)
-        let quiet = try library.settings(ofBook: 1)
+        let quiet = try library.settings.ofBook(1)
         #expect(quiet.volume == 80 && quiet.sleepTimerSeconds == nil && quiet.repeatMode == .book)
     }
 
@@ -107,7 +107,7 @@ import TestSupport
                 .map { [$0[0], $0[1], $0[2]] as [String] }
         }
         #expect(reference == ["book", "id", "CASCADE"])
-        try library.deleteBook(4)
+        try library.books.deleteBook(4)
         #expect(try library.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bookSettings WHERE bookId = 4") } == 0)
         // and a row for a book that does not exist is refused
         #expect(throws: DatabaseError.self) {
@@ -115,20 +115,20 @@ import TestSupport
         }
 
         // and the CHECKs hold exactly the ranges the player accepts: volume 0-150 %, speed 0.5-4
-        var settings = try library.settings(ofBook: 3)
+        var settings = try library.settings.ofBook(3)
         for (volume, speed, accepted) in [(150.0, 0.5, true), (0.0, 4.0, true), (150.01, 1.0, false), (-0.01, 1.0, false),
                                           (100.0, 0.49, false), (100.0, 4.01, false)] {
             settings.volume = volume
             settings.speed = speed
             if accepted {
-                try library.saveSettings(settings)
-                #expect(try library.settings(ofBook: 3) == settings)
+                try library.settings.save(settings)
+                #expect(try library.settings.ofBook(3) == settings)
             } else {
-                #expect(throws: LibraryError.self, "volume \(volume), speed \(speed)") { try library.saveSettings(settings) }
+                #expect(throws: LibraryError.self, "volume \(volume), speed \(speed)") { try library.settings.save(settings) }
             }
         }
         settings.sleepTimerSeconds = 0
-        #expect(throws: LibraryError.self) { try library.saveSettings(settings) }
+        #expect(throws: LibraryError.self) { try library.settings.save(settings) }
         // and a new book's settings start at 100 %
         #expect(BookSettings(bookId: 1).volume == 100)
         let defaulted = try library.writer.write { db in

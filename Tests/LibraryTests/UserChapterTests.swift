@@ -23,14 +23,14 @@ import TestSupport
         // Given an imported book
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let book = try library.book(matching: "War")
-        let media = try library.items(ofBook: book.id!)
+        let book = try library.books.book(matching: "War")
+        let media = try library.books.items(ofBook: book.id!)
 
         // When two chapters are added, one renamed and the other removed
-        let first = try library.addUserChapter(UserChapterStart(mediaId: media[0].id!, frame: 0, title: "Opening"), toBook: book.id!)
-        let second = try library.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 4410, title: "Battle"), toBook: book.id!)
-        try library.renameUserChapter(id: second.id!, title: "The battle")
-        try library.deleteUserChapter(id: first.id!)
+        let first = try library.books.addUserChapter(UserChapterStart(mediaId: media[0].id!, frame: 0, title: "Opening"), toBook: book.id!)
+        let second = try library.books.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 4410, title: "Battle"), toBook: book.id!)
+        try library.books.renameUserChapter(id: second.id!, title: "The battle")
+        try library.books.deleteUserChapter(id: first.id!)
 
         // Then the database holds just the renamed one, at its place
         let stored = try storedChapters(library, bookId: book.id!)
@@ -38,14 +38,14 @@ import TestSupport
         #expect(stored.first.map { $0.0 == media[1].id! && $0.1 == 4410 && $0.2 == "The battle" } == true)
         // and a chapter twice at one place, an empty title, or a chapter that is not there are refused in words
         #expect(throws: LibraryError.invalid("there is already a chapter at that place")) {
-            try library.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 4410, title: "Again"), toBook: book.id!)
+            try library.books.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 4410, title: "Again"), toBook: book.id!)
         }
         #expect(throws: LibraryError.invalid("a chapter needs a title that is not empty")) {
-            try library.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 1, title: "  "), toBook: book.id!)
+            try library.books.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 1, title: "  "), toBook: book.id!)
         }
-        #expect(throws: LibraryError.notFound("no chapter #\(first.id!)")) { try library.deleteUserChapter(id: first.id!) }
+        #expect(throws: LibraryError.notFound("no chapter #\(first.id!)")) { try library.books.deleteUserChapter(id: first.id!) }
         // and replacing the list with nothing leaves the book none
-        try library.replaceUserChapters(ofBook: book.id!, with: [])
+        try library.books.replaceUserChapters(ofBook: book.id!, with: [])
         #expect(try storedChapters(library, bookId: book.id!).isEmpty)
     }
 
@@ -54,9 +54,9 @@ import TestSupport
         let tree = try copyOfAudiobookTree("user-chapters-rescan")
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([tree.path])
-        let book = try library.book(matching: "War & Peace")
-        let media = try library.items(ofBook: book.id!)
-        try library.replaceUserChapters(ofBook: book.id!, with: [
+        let book = try library.books.book(matching: "War & Peace")
+        let media = try library.books.items(ofBook: book.id!)
+        try library.books.replaceUserChapters(ofBook: book.id!, with: [
             UserChapterStart(mediaId: media[0].id!, frame: 0, title: "Start"),
             UserChapterStart(mediaId: media[2].id!, frame: 2205, title: "Second disc"),
         ])
@@ -65,14 +65,14 @@ import TestSupport
         let moved = tree.appending(path: "Elsewhere/War")
         try FileManager.default.createDirectory(at: moved.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: tree.appending(path: "Tolstoy's \"War & Peace\""), to: moved)
-        let report = try library.rescan()
+        let report = try library.media.rescan()
 
         // Then the files are found at their new paths and the chapters are still on the same files
         #expect(report.moved.count == 4 && report.missing.isEmpty)
         let stored = try storedChapters(library, bookId: book.id!)
         #expect(stored.map(\.2) == ["Start", "Second disc"])
         #expect(stored.map(\.0) == [media[0].id!, media[2].id!])
-        let pathOfSecond = try library.items(ofBook: book.id!).first { $0.id == stored[1].0 }?.path
+        let pathOfSecond = try library.books.items(ofBook: book.id!).first { $0.id == stored[1].0 }?.path
         #expect(pathOfSecond?.hasPrefix(moved.path + "/") == true)
     }
 
@@ -82,20 +82,20 @@ import TestSupport
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
         let other = try LibraryDatabase()
         _ = try importer(other).importPaths([try copyOfAudiobookTree("user-chapters-export").path])
-        let war = try library.book(matching: "War")
-        let media = try library.items(ofBook: war.id!)
-        try library.replaceUserChapters(ofBook: war.id!, with: [
+        let war = try library.books.book(matching: "War")
+        let media = try library.books.items(ofBook: war.id!)
+        try library.books.replaceUserChapters(ofBook: war.id!, with: [
             UserChapterStart(mediaId: media[0].id!, frame: 0, title: "Peace"),
             UserChapterStart(mediaId: media[3].id!, frame: 1000, title: "War"),
         ])
 
         // When the state is exported as JSON and imported into the other library
-        let json = try StateExport.encoder.encode(try library.exportState())
-        _ = try other.importState(try StateExport.decoder.decode(StateExport.self, from: json))
+        let json = try StateExport.encoder.encode(try library.state.export())
+        _ = try other.state.apply(try StateExport.decoder.decode(StateExport.self, from: json))
 
         // Then the other library's book has them, on the items with the same contents
-        let otherWar = try other.book(matching: "War")
-        let otherMedia = try other.items(ofBook: otherWar.id!)
+        let otherWar = try other.books.book(matching: "War")
+        let otherMedia = try other.books.items(ofBook: otherWar.id!)
         let stored = try storedChapters(other, bookId: otherWar.id!)
         #expect(stored.map(\.2) == ["Peace", "War"])
         #expect(stored.map(\.1) == [0, 1000])
@@ -109,9 +109,9 @@ import TestSupport
         // Given a library whose book has chapters of its own, and a state file written before user chapters
         let library = try LibraryDatabase()
         _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
-        let war = try library.book(matching: "War")
-        let media = try library.items(ofBook: war.id!)
-        try library.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 10, title: "Mine"), toBook: war.id!)
+        let war = try library.books.book(matching: "War")
+        let media = try library.books.items(ofBook: war.id!)
+        try library.books.addUserChapter(UserChapterStart(mediaId: media[1].id!, frame: 10, title: "Mine"), toBook: war.id!)
         let old = """
             { "format": "abplayer-state", "version": 2, "exportedAt": "2025-01-01T00:00:00Z",
               "books": [ { "title": "War", "items": ["\(media[0].fingerprint)"], "finished": false, "bookmarks": [],
@@ -119,11 +119,11 @@ import TestSupport
             """
 
         // When it is imported
-        let report = try library.importState(try StateExport.decoder.decode(StateExport.self, from: Data(old.utf8)))
+        let report = try library.state.apply(try StateExport.decoder.decode(StateExport.self, from: Data(old.utf8)))
 
         // Then its position is taken and the book's own chapters are kept
         #expect(report.matched == ["War"])
-        #expect(try library.position(ofBook: war.id!)?.frame == 99)
+        #expect(try library.positions.ofBook(war.id!)?.frame == 99)
         #expect(try storedChapters(library, bookId: war.id!).map(\.2) == ["Mine"])
     }
 }

@@ -7,8 +7,8 @@ import Testing
     /// Two synthetic items of 600 s each at 44.1 kHz.
     func timeline() throws -> BookTimeline {
         let library = try LibraryDatabase()
-        try library.insertSyntheticBooks(books: 1, itemsPerBook: 2, shelfFanout: 1)
-        return BookTimeline(media: try library.items(ofBook: try library.book(matching: "Book 0").id!))
+        try library.books.insertSyntheticBooks(books: 1, itemsPerBook: 2, shelfFanout: 1)
+        return BookTimeline(media: try library.books.items(ofBook: try library.books.book(matching: "Book 0").id!))
     }
 
     @Test func bookSecondsMapToItemsAndBack() throws {

@@ -9,14 +9,14 @@ import Testing
     @Test func aBookmarkIsPlacedInItsChapterAtItsBookTimeTruncatedLikeTheClock() throws {
         // Given a book of two 600 s items with three chapters, and bookmarks in them
         let library = try LibraryDatabase()
-        try library.insertSyntheticBooks(books: 1, itemsPerBook: 2, shelfFanout: 1)
-        let book = try library.book(matching: "Book 0").id!
-        let media = try library.items(ofBook: book)
+        try library.books.insertSyntheticBooks(books: 1, itemsPerBook: 2, shelfFanout: 1)
+        let book = try library.books.book(matching: "Book 0").id!
+        let media = try library.books.items(ofBook: book)
         var timeline = BookTimeline(media: media)
         timeline.items[0].chapters = [ChapterMark(startFrame: 0, title: "One"), ChapterMark(startFrame: 44100 * 300, title: "Two")]
         timeline.items[1].chapters = [ChapterMark(startFrame: 44100 * 10, title: "Three")]
-        let inTwo = try library.addBookmark(bookId: book, mediaId: media[0].id!, frame: 44100 * 3723 / 10, kind: .user, note: "n")
-        let beforeThree = try library.addBookmark(bookId: book, mediaId: media[1].id!, frame: 44100 * 5 + 44099, kind: .beforeSeek)
+        let inTwo = try library.bookmarks.add(bookId: book, mediaId: media[0].id!, frame: 44100 * 3723 / 10, kind: .user, note: "n")
+        let beforeThree = try library.bookmarks.add(bookId: book, mediaId: media[1].id!, frame: 44100 * 5 + 44099, kind: .beforeSeek)
 
         // When they are placed
         let places = BookmarkPlace.places([inTwo, beforeThree], timeline: timeline, mediaIds: media.map { $0.id! })

@@ -73,8 +73,8 @@ import Testing
         let second = try player.book("Second", itemSeconds: [31])
         try await loadPaused(player, first)
         guard case let .bookmarked(mine) = try player.perform(.bookmark(note: nil)) else { Issue.record("no bookmark"); return }
-        let secondMedia = try player.library.items(ofBook: second)[0].id!
-        let theirs = try player.library.addBookmark(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
+        let secondMedia = try player.library.books.items(ofBook: second)[0].id!
+        let theirs = try player.library.bookmarks.add(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
 
         // When the listener jumps to a number that is no bookmark, the valid ones are named
         let unknown = mine.id + theirs.id!
@@ -95,14 +95,14 @@ import Testing
         }
         #expect(noted.note == "Don't forget; the duel" && noted.time == mine.time)
         let reopened = try LibraryDatabase(path: player.folder.appending(path: "library.sqlite").path)
-        #expect(try reopened.bookmark(id: mine.id)?.note == "Don't forget; the duel")
+        #expect(try reopened.bookmarks.bookmark(id: mine.id)?.note == "Don't forget; the duel")
         // another book's bookmark can be changed by its id too
         try player.perform(.noteBookmark(theirs.id!, note: "theirs"))
-        #expect(try reopened.bookmark(id: theirs.id!)?.note == "theirs")
+        #expect(try reopened.bookmarks.bookmark(id: theirs.id!)?.note == "theirs")
 
         // When it is removed, it is gone from the file and from the list
         guard case .bookmarkRemoved = try player.perform(.removeBookmark(mine.id)) else { Issue.record("not removed"); return }
-        #expect(try reopened.bookmark(id: mine.id) == nil)
+        #expect(try reopened.bookmarks.bookmark(id: mine.id) == nil)
         guard case let .bookmarks(_, left) = try player.perform(.bookmarks(bookId: nil, all: false)) else { return }
         #expect(left.isEmpty)
         #expect(throws: PlayerError("no bookmark #\(mine.id) in First, which has none: 'bookmark [NOTE]' makes one ('bookmarks --all' lists the automatic ones)")) {
@@ -139,7 +139,7 @@ import Testing
         try player.perform(.speed(1.5))
         #expect(player.status.speed == 1.5 && player.status.speedSource == .book)
         #expect(player.status.text.contains("speed 1.5x (this book)"))
-        #expect(try player.library.settings(ofBook: book).ownSpeed == 1.5)
+        #expect(try player.library.settings.ofBook(book).ownSpeed == 1.5)
         // a new default does not change it
         try player.perform(.defaults(.set(.speed, 1.2)))
         #expect(player.status.speed == 1.5)
@@ -147,7 +147,7 @@ import Testing
         // When the book goes back to the default, the default applies at once
         try player.perform(.useDefault(.speed))
         #expect(player.status.speed == 1.2 && player.status.speedSource == .default)
-        #expect(try player.library.settings(ofBook: book).ownSpeed == nil)
+        #expect(try player.library.settings.ofBook(book).ownSpeed == nil)
 
         // And a volume past 100 % is labelled a boost
         try player.perform(.volume(percent: 120))
@@ -181,9 +181,9 @@ import Testing
         let book = try player.book("Night", itemSeconds: [30])
         let other = try player.book("Day", itemSeconds: [30])
         try player.perform(.defaults(.set(.sleep, 1800)))
-        var settings = try player.library.settings(ofBook: book)
+        var settings = try player.library.settings.ofBook(book)
         settings.sleepTimerSeconds = 1200
-        try player.library.saveSettings(settings)
+        try player.library.settings.save(settings)
 
         // When it starts, its own default is armed; another book gets the listener's
         try player.perform(.play(bookId: book))
@@ -194,7 +194,7 @@ import Testing
         // When a sleep time is typed for this book, it runs now but is not kept as the book's
         try player.perform(.sleep(.duration(300)))
         #expect(player.status.sleep == .counting(secondsLeft: 5 * 60))
-        #expect(try player.library.settings(ofBook: other).sleepTimerSeconds == nil)
+        #expect(try player.library.settings.ofBook(other).sleepTimerSeconds == nil)
         try player.perform(.play(bookId: other))
         #expect(player.status.sleep == .counting(secondsLeft: 30 * 60))
     }

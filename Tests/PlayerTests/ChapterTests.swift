@@ -65,8 +65,8 @@ import Testing
         let player = try ControllerHarness(clocked: "chapters-other")
         let walk = try player.book("Walk", itemSeconds: [3, 3])
         let run = try player.book("Run", itemSeconds: [2, 2, 2])
-        let runItems = try player.library.items(ofBook: run)
-        try player.library.savePosition(bookId: run, mediaId: runItems[1].id!, frame: 22050)
+        let runItems = try player.library.books.items(ofBook: run)
+        try player.library.positions.savePosition(bookId: run, mediaId: runItems[1].id!, frame: 22050)
         try player.perform(.play(bookId: walk))
         try player.perform(.pause)
         // When the other book's chapters are asked for: they are its files, the second marked

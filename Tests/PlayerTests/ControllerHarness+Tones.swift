@@ -22,7 +22,7 @@ extension ControllerHarness {
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
         _ = try importer.importPaths([bookFolder.path])
         _ = try perform(.defaults(.set(.loudness, 0)))
-        return try library.book(matching: title).id!
+        return try library.books.book(matching: title).id!
     }
 
     /// Advances the test's clock a step at a time until `condition` holds; false when `limit`

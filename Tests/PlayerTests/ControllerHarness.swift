@@ -122,7 +122,7 @@ final class ControllerHarness {
         }
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: Self.registry))
         _ = try importer.importPaths([bookFolder.path])
-        return try library.book(matching: title).id!
+        return try library.books.book(matching: title).id!
     }
 
     @discardableResult
@@ -221,6 +221,6 @@ final class ControllerHarness {
     }
 
     func saved(_ bookId: Int64) throws -> (item: Int, frame: Int64) {
-        try library.startingPoint(ofBook: bookId)
+        try library.positions.startingPoint(ofBook: bookId)
     }
 }

@@ -15,9 +15,9 @@ import Testing
         let player = try ControllerHarness(clocked: name)
         let book = try player.book("Long", itemSeconds: [120])
         _ = try player.book("Other", itemSeconds: [10])
-        let item = try player.library.items(ofBook: book)[0]
-        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * rate), at: Date() - 3600)
-        let savedAt = try #require(try player.library.startingPlace(ofBook: book).savedAt)
+        let item = try player.library.books.items(ofBook: book)[0]
+        try player.library.positions.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * rate), at: Date() - 3600)
+        let savedAt = try #require(try player.library.positions.startingPlace(ofBook: book).savedAt)
         return (player, book, savedAt)
     }
 
@@ -36,9 +36,9 @@ import Testing
         // and nothing plays however long it waits, nothing is saved or counted
         player.advance(by: .seconds(5))
         #expect(player.heardSeconds == 0 && player.status.itemPosition == 60)
-        #expect(try player.library.startingPlace(ofBook: book).savedAt == savedAt)
-        #expect(try player.library.sessions(ofBook: book).isEmpty)
-        #expect(try player.library.itemPlays(ofBook: book).isEmpty)
+        #expect(try player.library.positions.startingPlace(ofBook: book).savedAt == savedAt)
+        #expect(try player.library.history.sessions(ofBook: book).isEmpty)
+        #expect(try player.library.history.itemPlays(ofBook: book).isEmpty)
         // and a second start does not load it again
         #expect(player.controller.cueBookListenedToLast() == nil)
 
@@ -53,9 +53,9 @@ import Testing
         // and from now on it is listening: saved, and a session under way
         try player.perform(.pause)
         player.advance(by: .milliseconds(100))
-        let saved = try player.library.startingPlace(ofBook: book)
+        let saved = try player.library.positions.startingPlace(ofBook: book)
         #expect(saved.savedAt != savedAt && abs(Double(saved.frame) / Self.rate - 32) < 0.2, "\(saved)")
-        #expect(try player.library.sessions(ofBook: book).count == 1)
+        #expect(try player.library.history.sessions(ofBook: book).count == 1)
     }
 
     @Test func quittingBeforePlayLeavesThePlaceAndItsTimeAsTheyWere() throws {
@@ -69,9 +69,9 @@ import Testing
 
         // Then the saved place and when it was saved are unchanged (another device's later
         // listening still wins), and no listening was recorded
-        let saved = try player.library.startingPlace(ofBook: book)
+        let saved = try player.library.positions.startingPlace(ofBook: book)
         #expect(saved.item == 0 && saved.frame == Int64(60 * Self.rate) && saved.savedAt == savedAt)
-        #expect(try player.library.sessions(ofBook: book).isEmpty)
+        #expect(try player.library.history.sessions(ofBook: book).isEmpty)
     }
 
     @Test func aSeekBeforePlayIsTheListenersAndIsSaved() throws {
@@ -87,7 +87,7 @@ import Testing
 
         // Then 1:30 is the saved place, and the jump can be undone (an automatic bookmark at 1:00)
         #expect(try player.saved(book) == (item: 0, frame: Int64(90 * Self.rate)))
-        let marks = try player.library.bookmarks(ofBook: book)
+        let marks = try player.library.bookmarks.all(ofBook: book)
         #expect(marks.contains { $0.kind == .beforeSeek && $0.frame == Int64(60 * Self.rate) }, "\(marks)")
     }
 

@@ -41,7 +41,7 @@ extension PlayerControllerTests {
             let lastHeard = player.events.last { if case .position = $0 { true } else { false } }
             guard case let .position(last)? = lastHeard else { Issue.record("nothing heard"); return }
             #expect(last.item == 2 && last.frame > Int64(1.5 * Self.rate), "\(last)")
-            #expect(try player.library.book(matching: "Tail").finishedAt != nil)
+            #expect(try player.library.books.book(matching: "Tail").finishedAt != nil)
         }
 
         @Test func aFileAddedBeforeThePlayingOneShiftsItsNumberNotWhatIsHeard() async throws {
@@ -65,7 +65,7 @@ extension PlayerControllerTests {
                 return player.status.itemPosition > 3 && Self.heardAfterReplacement(player.events)
             }, within: .seconds(5)))
             #expect(Set(numbers) == [2], "\(numbers)")
-            #expect(try player.library.items(ofBook: book).map { ($0.path as NSString).lastPathComponent }
+            #expect(try player.library.books.items(ofBook: book).map { ($0.path as NSString).lastPathComponent }
                 == ["01.mp3", "02.mp3", "03.mp3"])
             // the engine's numbering moved and its audio did not: no jump, no gap, no item reopened
             try Self.expectSeamless(player.events)
@@ -75,8 +75,8 @@ extension PlayerControllerTests {
             // and the position saved at a pause names the file playing, at the frame heard
             try player.perform(.pause)
             #expect(await player.run(until: { player.events.contains { if case .stateChanged(.paused) = $0 { true } else { false } } }))
-            let playing = try #require(try player.library.items(ofBook: book).first { $0.path.hasSuffix("/02.mp3") })
-            let saved = try #require(try player.library.position(ofBook: book))
+            let playing = try #require(try player.library.books.items(ofBook: book).first { $0.path.hasSuffix("/02.mp3") })
+            let saved = try #require(try player.library.positions.ofBook(book))
             let heard = try #require(player.controller.position)
             #expect(saved.mediaId == playing.id && heard.item == 1 && abs(saved.frame - heard.frame) < Int64(Self.rate / 5),
                     "saved \(saved), heard \(heard)")
@@ -104,7 +104,7 @@ extension PlayerControllerTests {
             // Then the library marks it missing, and what is heard goes on: to the end of the file
             // (its decoder has it open) and into the next, with nothing failing
             #expect(await player.run(until: { player.libraryChanges.contains { $0.filesMissing == 1 } }, seconds: 30))
-            #expect(try player.library.items(ofBook: book).first?.isMissing == true)
+            #expect(try player.library.books.items(ofBook: book).first?.isMissing == true)
             #expect(await player.runUntilHeard { $0.item == 1 && $0.frame > 0 })
             #expect(!player.events.contains { if case .failed = $0 { true } else { false } })
             #expect(player.status.itemCount == 2)

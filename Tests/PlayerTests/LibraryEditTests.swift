@@ -21,15 +21,15 @@ import Testing
 
     @Test func itemsReorderedWhilePlayingAreTakenWithoutABreak() async throws {
         let (player, book) = try await Self.playing("edit-reorder")
-        let playingMedia = try player.library.items(ofBook: book)[1].id!
+        let playingMedia = try player.library.books.items(ofBook: book)[1].id!
         let heardBefore = player.heardSeconds
 
         // When the item playing is moved to the end of the book
-        try player.controller.edit(.itemsAddedOrMoved(bookId: book)) { try player.library.moveItem(ofBook: book, from: 1, to: 2) }
+        try player.controller.edit(.itemsAddedOrMoved(bookId: book)) { try player.library.books.moveItem(ofBook: book, from: 1, to: 2) }
 
         // Then it is item 3 now, at the same place, still playing, and it plays on from there
         #expect(player.status.itemNumber == 3 && player.status.state == .playing, "\(player.status.itemNumber)")
-        #expect(try player.library.items(ofBook: book)[2].id == playingMedia)
+        #expect(try player.library.books.items(ofBook: book)[2].id == playingMedia)
         let place = player.status.itemPosition
         player.advance(by: .seconds(2))
         #expect(abs(player.status.itemPosition - (place + 2)) < 0.2, "\(place) -> \(player.status.itemPosition)")
@@ -42,8 +42,8 @@ import Testing
         let place = player.status.itemPosition
 
         // When the first item (not the one playing) is removed from the book
-        let first = try player.library.items(ofBook: book)[0].id!
-        try player.controller.edit(.itemsRemoved(bookId: book)) { try player.library.removeItems(fromBook: book, mediaIds: [first]) }
+        let first = try player.library.books.items(ofBook: book)[0].id!
+        try player.controller.edit(.itemsRemoved(bookId: book)) { try player.library.books.removeItems(fromBook: book, mediaIds: [first]) }
 
         // Then the book is loaded again, the same file at the same place (now item 1 of 2), and
         // plays on; the listener is told in one notice
@@ -59,17 +59,17 @@ import Testing
         let other = try player.book("Other", itemSeconds: [5])
 
         // When another book is deleted, nothing changes for the book playing
-        try player.controller.edit(.bookDeleted(bookId: other)) { try player.library.deleteBook(other) }
+        try player.controller.edit(.bookDeleted(bookId: other)) { try player.library.books.deleteBook(other) }
         #expect(player.status.state == .playing && player.status.book == "Three")
 
         // When the book playing is deleted, it is stopped first (its place saved, said), then gone
         let place = player.status.itemPosition
-        let savedBefore = try player.library.startingPlace(ofBook: book)
+        let savedBefore = try player.library.positions.startingPlace(ofBook: book)
         try player.controller.edit(.bookDeleted(bookId: book)) {
             // (the place was saved before the deletion)
-            let saved = try player.library.startingPlace(ofBook: book)
+            let saved = try player.library.positions.startingPlace(ofBook: book)
             #expect(saved.item == 1 && abs(Double(saved.frame) / Self.rate - place) < 0.1, "\(saved) (was \(savedBefore))")
-            try player.library.deleteBook(book)
+            try player.library.books.deleteBook(book)
         }
         #expect(player.controller.status == nil)
         #expect(player.notices.contains(.stopped(book: "Three", reason: "it is being deleted")), "\(player.notices)")

@@ -28,7 +28,7 @@ import Testing
             try prepare(flac)
             _ = try Importer(library: harness.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
                 .importPaths([folder.path])
-            ids.append(try harness.library.book(matching: book.title).id!)
+            ids.append(try harness.library.books.book(matching: book.title).id!)
         }
         return (harness, output, ids)
     }
@@ -104,7 +104,7 @@ import Testing
         let integrated: Double = row[0]
         #expect(abs(integrated - (Loudness.defaultTargetLUFS - gain)) < 0.01)
         let measuredAt: String = row[3]
-        let media = try harness.library.items(ofBook: ids[0])
+        let media = try harness.library.books.items(ofBook: ids[0])
         #expect((row[2] as String) == "\(media[0].id!):\(media[0].fingerprint)")
 
         // When it is played again
@@ -157,7 +157,7 @@ import Testing
         #expect(heard.frameCount == source.frameCount)
         #expect(heard.samples == source.samples)
         #expect(Self.measured(harness) == 0)
-        #expect(try harness.library.loudness(ofBook: ids[0]) == nil)
+        #expect(try harness.library.settings.loudness(ofBook: ids[0]) == nil)
     }
 
     @Test func aBookWithABrokenFileSaysSoInOneLineAndStillPlays() async throws {
@@ -172,7 +172,7 @@ import Testing
         }
         let broken = harness.folder.appending(path: "Broken/02.flac")
         try Data(repeating: 0x5A, count: 50_000).write(to: broken)
-        #expect(try harness.library.items(ofBook: ids[0]).count == 3)
+        #expect(try harness.library.books.items(ofBook: ids[0]).count == 3)
         // When it plays
         try harness.perform(.play(bookId: ids[0]))
         // Then it plays its first and last items to the end
@@ -193,26 +193,26 @@ import Testing
         // Given a book of two items with a measure stored over them
         let harness = try ControllerHarness(clocked: "loudness-stale")
         let id = try harness.book("Two", itemSeconds: [2, 3])
-        let media = try harness.library.items(ofBook: id)
+        let media = try harness.library.books.items(ofBook: id)
         let reading = LoudnessReading(integratedLUFS: -23, peakDBTP: -3, isTruePeak: true)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: media)
-        #expect(try harness.library.loudness(ofBook: id) == reading)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: media)
+        #expect(try harness.library.settings.loudness(ofBook: id) == reading)
         // When its items are put in another order
-        try harness.library.reorderItems(ofBook: id, mediaIds: media.reversed().map { $0.id! })
+        try harness.library.books.reorderItems(ofBook: id, mediaIds: media.reversed().map { $0.id! })
         // Then the measure no longer applies; measured again over them, it does
-        #expect(try harness.library.loudness(ofBook: id) == nil)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: try harness.library.items(ofBook: id))
-        #expect(try harness.library.loudness(ofBook: id) == reading)
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: try harness.library.books.items(ofBook: id))
+        #expect(try harness.library.settings.loudness(ofBook: id) == reading)
         // and when one is removed, or its file's content changes (a rescan gives it a new
         // fingerprint), it is stale again
-        try harness.library.removeItems(fromBook: id, mediaIds: [media[0].id!])
-        #expect(try harness.library.loudness(ofBook: id) == nil)
-        let left = try harness.library.items(ofBook: id)
-        try harness.library.saveLoudness(reading, ofBook: id, measuredOver: left)
+        try harness.library.books.removeItems(fromBook: id, mediaIds: [media[0].id!])
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
+        let left = try harness.library.books.items(ofBook: id)
+        try harness.library.settings.saveLoudness(reading, ofBook: id, measuredOver: left)
         try harness.library.writer.write { db in
             try db.execute(sql: "UPDATE media SET fingerprint = 'changed' WHERE id = ?", arguments: [left[0].id!])
         }
-        #expect(try harness.library.loudness(ofBook: id) == nil)
+        #expect(try harness.library.settings.loudness(ofBook: id) == nil)
     }
 
     @Test func theTargetAndTheBooksOwnSettingChangeTheGainAtOnce() async throws {
@@ -238,7 +238,7 @@ import Testing
         #expect(report.state == .off && report.source == "book")
         #expect(harness.status.loudness == "loudness off")
         #expect(harness.controller.session?.engine.loudnessGainDecibels == 0)
-        #expect(try harness.library.settings(ofBook: ids[0]).loudness == false)
+        #expect(try harness.library.settings.ofBook(ids[0]).loudness == false)
         // and back to the default, the stored measure applies again without measuring
         try harness.perform(.loudness(.set(nil)))
         #expect(harness.status.loudnessGain == lower)

@@ -59,7 +59,7 @@ import Testing
         try player.perform(.undo)
         #expect(player.status.itemNumber == 2 && player.status.itemPosition == 0)
         // and each jump left an automatic bookmark of its kind in the library
-        let kinds = try player.library.bookmarks(ofBook: book).map(\.kind)
+        let kinds = try player.library.bookmarks.all(ofBook: book).map(\.kind)
         #expect(kinds.contains(.beforeSeek) && kinds.contains(.beforeSkip))
     }
 
@@ -88,7 +88,7 @@ import Testing
         // Then the engine played the items in the order `next` had walked
         #expect(Array(player.itemsOpened().suffix(5)) == byNext, "\(player.itemsOpened())")
         // and the book is finished
-        #expect(try player.library.bookListing(id: book).finished)
+        #expect(try player.library.catalog.bookListing(id: book).finished)
     }
 
     @Test func aBookThatEndsIsFinishedAndTheQueueStartsTheNext() async throws {
@@ -108,11 +108,11 @@ import Testing
         #expect(await player.run(until: { player.controller.status?.bookId == second }, seconds: 60))
 
         // Then it is finished, the second plays from its start, and the queue is empty
-        #expect(try player.library.bookListing(id: first).finished)
+        #expect(try player.library.catalog.bookListing(id: first).finished)
         #expect(player.notices.contains(.ended(book: "First", startsAgain: false)))
         #expect(player.notices.contains { if case let .queueNext(book) = $0 { book.id == second } else { false } })
         #expect(player.status.book == "Second" && player.status.itemNumber == 1)
-        #expect(try player.library.queue().isEmpty)
+        #expect(try player.library.queue.books().isEmpty)
     }
 
     @Test func theEndIsAFullBarAndPlayThereStartsTheBookAgain() async throws {
@@ -124,7 +124,7 @@ import Testing
 
         // Then the book is finished, the place is its very end (the bar full, not a second
         // short), and the notice says what play does now
-        #expect(try player.library.bookListing(id: book).finished)
+        #expect(try player.library.catalog.bookListing(id: book).finished)
         #expect(player.notices.contains(.ended(book: "Short", startsAgain: true)))
         #expect(player.status.state == .finished)
         #expect(player.status.bookPosition == player.status.bookDuration && player.status.bookDuration == 3)
@@ -136,7 +136,7 @@ import Testing
         #expect(player.notices.contains(.playingAgain(book: "Short")))
         #expect(player.status.itemNumber == 1 && player.status.itemPosition == 0)
         #expect(player.status.state == .playing)
-        #expect(try !player.library.bookListing(id: book).finished)
+        #expect(try !player.library.catalog.bookListing(id: book).finished)
         #expect(await player.runUntilHeard { $0.item == 1 })
     }
 
@@ -157,7 +157,7 @@ import Testing
         #expect(player.status.state == .paused)
         #expect(player.status.sleep == nil)
         #expect(abs(player.heardSeconds - 3) < 0.01, "heard \(player.heardSeconds) s")
-        let mark = try #require(try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer })
+        let mark = try #require(try player.library.bookmarks.all(ofBook: book).first { $0.kind == .sleepTimer })
         #expect(abs(Double(mark.frame) / Self.rate - 3) < 0.01, "paused at \(Double(mark.frame) / Self.rate)")
         #expect(try player.saved(book).frame == mark.frame)
         // and it faded out over those 2 s: the ramp starts after the audio the output already
@@ -193,8 +193,8 @@ import Testing
         // Given a book whose place (1:00) was saved an hour ago, by an earlier run of the player
         let player = try ControllerHarness(clocked: "rewind-across-runs")
         let book = try player.book("Long", itemSeconds: [120])
-        let item = try player.library.items(ofBook: book)[0]
-        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
+        let item = try player.library.books.items(ofBook: book)[0]
+        try player.library.positions.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 3600)
 
         // When it is played
         guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {
@@ -212,8 +212,8 @@ import Testing
         // Given a place saved 5 s ago (a restart, a switch of books)
         let player = try ControllerHarness(clocked: "rewind-short")
         let book = try player.book("Short pause", itemSeconds: [120])
-        let item = try player.library.items(ofBook: book)[0]
-        try player.library.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
+        let item = try player.library.books.items(ofBook: book)[0]
+        try player.library.positions.savePosition(bookId: book, mediaId: item.id!, frame: Int64(60 * Self.rate), at: Date() - 5)
 
         // When it is played, it starts exactly there
         guard case let .started(_, seconds, _, _, _) = try player.perform(.play(bookId: book)) else {
@@ -346,16 +346,16 @@ import Testing
         }
         guard case let .settings(speed, volume, _) = try player.perform(.speed(1.5)) else { Issue.record("no settings"); return }
         #expect(speed == 1.5 && volume == 100)
-        #expect(try player.library.settings(ofBook: book).speed == 1.5)
+        #expect(try player.library.settings.ofBook(book).speed == 1.5)
         // The volume is stored, played and reported in percent: no factor between them
         guard case let .settings(_, percent, _) = try player.perform(.volume(percent: 80)) else { Issue.record("no settings"); return }
         #expect(percent == 80)
-        #expect(try player.library.settings(ofBook: book).volume == 80)
+        #expect(try player.library.settings.ofBook(book).volume == 80)
         #expect(player.controller.status?.volume == 80)
         // while a step (a key, `volume +5`) stops at the end of the range, and is saved
         for _ in 0..<20 { try player.perform(.stepVolume(by: 5)) }
         #expect(player.controller.status?.volume == 150)
-        #expect(try player.library.settings(ofBook: book).volume == 150)
+        #expect(try player.library.settings.ofBook(book).volume == 150)
         try player.perform(.stepVolume(by: -149))
         try player.perform(.stepVolume(by: -5))
         #expect(player.controller.status?.volume == 0)
@@ -365,7 +365,7 @@ import Testing
         #expect(player.controller.status?.speed == 1.7)
         for _ in 0..<30 { try player.perform(.stepSpeed(by: 0.1)) }
         #expect(player.controller.status?.speed == 4)
-        #expect(try player.library.settings(ofBook: book).speed == 4)
+        #expect(try player.library.settings.ofBook(book).speed == 4)
         try player.perform(.speed(0.5))
         try player.perform(.stepSpeed(by: -0.1))
         #expect(player.controller.status?.speed == 0.5)

@@ -65,12 +65,12 @@ import TestSupport
         // Then the place saved at quit is the newest in its journal
         let saved = try harness.saved(bookId)
         #expect(saved.item == 1 && saved.frame >= rate)
-        let item = try harness.library.items(ofBook: bookId)[1].fingerprint
+        let item = try harness.library.books.items(ofBook: bookId)[1].fingerprint
         #expect(try world.newestPlaceWritten() == .position(item: item, frame: saved.frame))
 
         // And the laptop's next exchange takes it
-        _ = try world.laptop.exchangeSync(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
-        let there = try #require(try world.laptop.position(ofBook: world.theirBook))
+        _ = try world.laptop.sync.exchange(folder: world.laptopFolder.path, device: world.laptopDevice, deviceName: "laptop", playing: nil)
+        let there = try #require(try world.laptop.positions.ofBook(world.theirBook))
         #expect(there.mediaId == world.theirItems[1] && there.frame == saved.frame)
     }
 
@@ -88,7 +88,7 @@ import TestSupport
         try harness.perform(.seek(.absolute(seconds: 2)))
 
         // Then the newest place in its journal becomes 0:02, without playing again
-        let item = try harness.library.items(ofBook: bookId)[0].fingerprint
+        let item = try harness.library.books.items(ofBook: bookId)[0].fingerprint
         func newestPlace() -> SyncChange? { try? world.newestPlaceWritten() }
         #expect(await harness.run(until: { newestPlace() == .position(item: item, frame: 2 * rate) }, seconds: 180),
                 "newest in the journal: \(String(describing: newestPlace())); saved: \(String(describing: try? harness.saved(bookId))); said: \(harness.notices)")
@@ -147,7 +147,7 @@ import TestSupport
         #expect(world.notices(containing: "on at 0:10") == 0)
         #expect(abs((harness.status.bookPosition ?? 0) - here) < 1, "\(harness.status.text)")
         try harness.perform(.pause)
-        #expect(try harness.library.syncSettings().jumpOnStart == false)
+        #expect(try harness.library.sync.settings().jumpOnStart == false)
     }
 
     @Test func aSyncFolderThatGoesAwayIsSaidOnceAndWatchedAgainWhenItIsBack() async throws {
@@ -231,9 +231,9 @@ private struct SyncingPlayer {
         laptop = try LibraryDatabase()
         _ = try Importer(library: laptop, inspector: DecoderInspector(decoders: ControllerHarness.registry))
             .importPaths([harness.folder.appending(path: "Code").path])
-        theirBook = try laptop.book(matching: "Code").id!
-        theirItems = try laptop.items(ofBook: theirBook).map { $0.id! }
-        rate = Int64(try laptop.items(ofBook: theirBook)[0].sampleRate)
+        theirBook = try laptop.books.book(matching: "Code").id!
+        theirItems = try laptop.books.items(ofBook: theirBook).map { $0.id! }
+        rate = Int64(try laptop.books.items(ofBook: theirBook)[0].sampleRate)
         shared = try folder ?? BuildProducts.temporaryDirectory("player-sync-folder")
         self.laptopFolder = laptopFolder ?? shared
         guard case let .sync(.folder(settings)) = try harness.perform(.sync(.folder(shared.path))), settings.folder == shared.path else {
@@ -243,24 +243,24 @@ private struct SyncingPlayer {
 
     /// The laptop listens at `frame` of its item `item`, `after` seconds from now, and exchanges.
     func laptopListens(item: Int, seconds: Int64, after: TimeInterval) throws {
-        try laptop.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
-        _ = try laptop.exchangeSync(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
+        try laptop.positions.savePosition(bookId: theirBook, mediaId: theirItems[item], frame: seconds * rate, at: Date().addingTimeInterval(after))
+        _ = try laptop.sync.exchange(folder: laptopFolder.path, device: laptopDevice, deviceName: "laptop", playing: nil)
     }
 
     /// Plays the book over and over (its own setting, before it is loaded: however late a loaded
     /// machine is with the engine's events, and it can be minutes, it is still playing when a
     /// test looks) until the engine is heard at a place `heard` takes; false after 180 s.
     func plays(until heard: @escaping (PlaybackPosition) -> Bool) async throws -> Bool {
-        var settings = try harness.library.settings(ofBook: bookId)
+        var settings = try harness.library.settings.ofBook(bookId)
         settings.repeatMode = .book
-        try harness.library.saveSettings(settings)
+        try harness.library.settings.save(settings)
         try harness.perform(.play(bookId: bookId))
         return await harness.runUntilHeard(seconds: 180, heard)
     }
 
     /// The newest place the player has written to its own journal in the folder.
     func newestPlaceWritten() throws -> SyncChange? {
-        let path = SyncJournalFormat.path(of: try harness.library.syncSettings().device, in: shared.path)
+        let path = SyncJournalFormat.path(of: try harness.library.sync.settings().device, in: shared.path)
         return try SyncJournal.read(path: path).records.last { if case .position = $0.change { true } else { false } }?.change
     }
 

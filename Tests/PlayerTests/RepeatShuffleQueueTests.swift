@@ -103,9 +103,9 @@ import Testing
         #expect(player.status.book == "Second")
         #expect(player.status.state == .playing)
         #expect(player.status.queue == 0)
-        #expect(try player.library.queue().isEmpty)
-        #expect(try player.library.book(matching: "First").finishedAt != nil)
-        #expect(try player.library.book(matching: "Second").finishedAt == nil)
+        #expect(try player.library.queue.books().isEmpty)
+        #expect(try player.library.books.book(matching: "First").finishedAt != nil)
+        #expect(try player.library.books.book(matching: "Second").finishedAt == nil)
         #expect(abs(player.heardFrequency(at: 1) - 440) < 3)
         #expect(abs(player.heardFrequency(at: player.heardSeconds - 0.4, seconds: 0.4) - 880) < 3)
     }

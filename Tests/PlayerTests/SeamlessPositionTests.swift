@@ -21,7 +21,7 @@ import Testing
         try FileManager.default.removeItem(at: split.whole)
         try FileManager.default.moveItem(at: split.source, to: harness.folder.appending(path: "source.wav"))
         _ = try Importer(library: harness.library, inspector: DecoderInspector(decoders: ControllerHarness.registry)).importPaths([folder.path])
-        let bookId = try harness.library.book(matching: "Split").id!
+        let bookId = try harness.library.books.book(matching: "Split").id!
         let lengths = split.partFrames
         // (played to 1 s into the second part, so the test takes about a second)
         try harness.perform(.playUntil(bookId: bookId, end: PlaybackPosition(item: 1, frame: Int64(codec.rate))))

@@ -26,7 +26,7 @@ import Testing
 
         // When their covers are asked for
         let covers = CoverFiles(library: library, decoders: ControllerHarness.registry)
-        let books = Dictionary(uniqueKeysWithValues: try library.bookListings().map { ($0.title, $0.id) })
+        let books = Dictionary(uniqueKeysWithValues: try library.catalog.bookListings().map { ($0.title, $0.id) })
 
         // Then the plain book's is the file beside it, the tagged book's the picture in its MP3
         let jpegBytes = [UInt8](try Data(contentsOf: jpeg))

@@ -27,7 +27,7 @@ import Testing
         #expect(player.status.sleep == nil)
         let played = player.heardSeconds
         #expect(abs(played - 12) < 0.02, "played \(played) s")
-        let marks = try player.library.bookmarks(ofBook: book).filter { $0.kind == .sleepTimer }
+        let marks = try player.library.bookmarks.all(ofBook: book).filter { $0.kind == .sleepTimer }
         #expect(marks.count == 1)
         #expect(abs(Double(marks.first?.frame ?? 0) / 44100 - played) < 0.02, "bookmark at \(marks.first?.frame ?? -1)")
         #expect(abs(Double(try player.saved(book).frame) / 44100 - played) < 0.02)
@@ -84,7 +84,7 @@ import Testing
         try FileManager.default.copyItem(at: source, to: folder.appending(path: "book.mp3"))
         let importer = Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
         _ = try importer.importPaths([folder.path])
-        let book = try player.library.book(matching: "Chaptered").id!
+        let book = try player.library.books.book(matching: "Chaptered").id!
 
         // When it plays with the timer set to the end of the chapter
         try player.perform(.play(bookId: book))
@@ -97,7 +97,7 @@ import Testing
         let rate = Double(player.clockedOutput?.sinkRate ?? 0)
         #expect(abs(player.heardSeconds - 3) < 0.01, "played \(player.heardSeconds) s")
         #expect(abs(Double(try player.saved(book).frame) / rate - 3) < 0.01)
-        let mark = try player.library.bookmarks(ofBook: book).first { $0.kind == .sleepTimer }
+        let mark = try player.library.bookmarks.all(ofBook: book).first { $0.kind == .sleepTimer }
         #expect(abs(Double(mark?.frame ?? 0) / rate - 3) < 0.01)
         // and the fade was under way before the boundary: quieter in the last half second
         let rateInt = Int(rate)
@@ -157,7 +157,7 @@ import Testing
         try FileManager.default.copyItem(at: source, to: folder.appending(path: "book.mp3"))
         let importer = Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
         _ = try importer.importPaths([folder.path])
-        let book = try player.library.book(matching: "Rewind").id!
+        let book = try player.library.books.book(matching: "Rewind").id!
         try player.perform(.play(bookId: book))
         try player.perform(.rewind(.max(60)))
         try player.perform(.seek(.absolute(seconds: 15)))

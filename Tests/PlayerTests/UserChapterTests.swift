@@ -26,8 +26,8 @@ import TestSupport
         try FileManager.default.copyItem(at: narration.url, to: folder.appending(path: "told.mp3"))
         _ = try Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry))
             .importPaths([folder.path])
-        let book = try player.library.book(matching: "Told")
-        let media = try player.library.items(ofBook: book.id!)
+        let book = try player.library.books.book(matching: "Told")
+        let media = try player.library.books.items(ofBook: book.id!)
 
         // When its chapters are detected with the real decoders
         let found = try ChapterDetector(decoders: ControllerHarness.registry, minimumSilence: 2).detect(paths: media.map(\.path))
@@ -144,8 +144,8 @@ import TestSupport
         // Given a book with a chapter of the listener's stored while another book played
         let player = try ControllerHarness(clocked: "stored-chapters")
         let book = try player.book("Later", itemSeconds: [6])
-        let media = try player.library.items(ofBook: book)
-        try player.library.addUserChapter(UserChapterStart(mediaId: media[0].id!, frame: 3 * 22050, title: "Second half"), toBook: book)
+        let media = try player.library.books.items(ofBook: book)
+        try player.library.books.addUserChapter(UserChapterStart(mediaId: media[0].id!, frame: 3 * 22050, title: "Second half"), toBook: book)
 
         // When it is loaded, its chapter list is that chapter (and before it, none)
         try player.perform(.play(bookId: book))

@@ -29,8 +29,8 @@ extension CommandRunner {
         if let running = chapterDetection.running {
             throw PlayerError("still detecting the chapters of \(running.request.title) (\(running.percent)%); they are listed when it is done")
         }
-        let media = try library.items(ofBook: book.id!)
-        if !(try library.userChapters(ofBook: book.id!)).isEmpty {
+        let media = try library.books.items(ofBook: book.id!)
+        if !(try library.books.userChapters(ofBook: book.id!)).isEmpty {
             throw PlayerError("\(book.title) has chapters of yours: 'chapters reset' drops them before detecting")
         }
         if media.contains(where: { !$0.chapterMarks.isEmpty }) {

@@ -29,7 +29,7 @@ extension CommandRunner {
             say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
         case let .art(shelf):
             let path = shelf.map(absoluteShelfPath) ?? here.current
-            let books = try library.bookListings(shelf: path.isEmpty ? nil : path)
+            let books = try library.catalog.bookListings(shelf: path.isEmpty ? nil : path)
             guard !books.isEmpty else { throw CommandError("no books in /\(path)") }
             if let face { return face.openGallery(books) }
             for book in books { say(LibraryCommands.line(for: book)) }

@@ -8,17 +8,17 @@ extension LibraryCommands {
         switch action {
         case let .rename(reference, title):
             let book = try resolveBook(reference)
-            try library.renameBook(book.id!, to: title)
+            try library.books.renameBook(book.id!, to: title)
             player.bookRenamed(book.id!, to: title)
             say(TerminalText.visible("#\(book.id!) \(title)"))
         case let .move(reference, shelf):
             let book = try resolveBook(reference)
             let target = shelf.map(absoluteShelfPath)
-            try library.moveBook(book.id!, toShelf: target?.isEmpty == true ? nil : target)
+            try library.books.moveBook(book.id!, toShelf: target?.isEmpty == true ? nil : target)
             say(TerminalText.visible("#\(book.id!) \(book.title) is now on /\(target ?? "")"))
         case let .remove(reference):
             let book = try resolveBook(reference)
-            try player.edit(.bookDeleted(bookId: book.id!)) { try library.deleteBook(book.id!) }
+            try player.edit(.bookDeleted(bookId: book.id!)) { try library.books.deleteBook(book.id!) }
             say(TerminalText.visible("deleted #\(book.id!) \(book.title) with its position, bookmarks and history (its files are not touched)"))
         case let .items(reference):
             let id: Int64
@@ -28,33 +28,33 @@ extension LibraryCommands {
                 guard let loaded = player.loadedBook else { throw CommandError("nothing is playing: say which book, 'book items BOOK'") }
                 id = loaded.book.id!
             }
-            for (index, item) in try library.bookListing(id: id).items.enumerated() {
+            for (index, item) in try library.catalog.bookListing(id: id).items.enumerated() {
                 say(LibraryText.itemLine(number: index + 1, item))
             }
         case let .reorder(reference, from, to):
             let book = try resolveBook(reference)
-            let count = try library.items(ofBook: book.id!).count
+            let count = try library.books.items(ofBook: book.id!).count
             guard (1...max(count, 1)).contains(from), (1...max(count, 1)).contains(to) else {
                 throw CommandError("\(book.title) has items 1 to \(count): 'book items BOOK' lists them")
             }
-            try player.edit(.itemsAddedOrMoved(bookId: book.id!)) { try library.moveItem(ofBook: book.id!, from: from - 1, to: to - 1) }
+            try player.edit(.itemsAddedOrMoved(bookId: book.id!)) { try library.books.moveItem(ofBook: book.id!, from: from - 1, to: to - 1) }
             say(TerminalText.visible("moved item \(from) of \(book.title) to \(to)"))
         case let .add(reference, paths):
             let book = try resolveBook(reference)
             let (added, skipped) = try player.edit(.itemsAddedOrMoved(bookId: book.id!)) {
-                try library.addFiles(paths.map(Self.expandingTilde), toBook: book.id!, inspector: DecoderInspector(decoders: decoders))
+                try library.books.addFiles(paths.map(Self.expandingTilde), toBook: book.id!, inspector: DecoderInspector(decoders: decoders))
             }
             for (path, reason) in skipped { complain(TerminalText.visible("skipped \(path): \(reason)")) }
             say(TerminalText.visible("added \(added) files to #\(book.id!) \(book.title)"))
             if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
         case let .removeItems(reference, numbers):
             let book = try resolveBook(reference)
-            let media = try library.items(ofBook: book.id!)
+            let media = try library.books.items(ofBook: book.id!)
             guard numbers.allSatisfy({ media.indices.contains($0 - 1) }) else {
                 throw CommandError("\(book.title) has items 1 to \(media.count): 'book items BOOK' lists them")
             }
             try player.edit(.itemsRemoved(bookId: book.id!)) {
-                try library.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
+                try library.books.removeItems(fromBook: book.id!, mediaIds: numbers.map { media[$0 - 1].id! })
             }
             say(TerminalText.visible("removed \(Set(numbers).count) items from \(book.title)"))
         }

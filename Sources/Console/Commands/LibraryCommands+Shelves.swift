@@ -10,7 +10,7 @@ extension LibraryCommands {
     /// The shelves directly inside `path` ("" for the top), by name.
     func childShelves(of path: String) throws -> [String] {
         let prefix = path.isEmpty ? "" : path + "/"
-        return try library.shelfTree()
+        return try library.shelves.shelfTree()
             .filter { $0.path.hasPrefix(prefix) && !$0.path.dropFirst(prefix.count).contains("/") && $0.path != path }
             .map { String($0.path.dropFirst(prefix.count)) }
     }
@@ -19,11 +19,11 @@ extension LibraryCommands {
         let current = here.current
         let shelves = try childShelves(of: current)
         for shelf in shelves { say(TerminalText.visible("\(shelf)/")) }
-        let books = try library.bookListings(directlyOn: current)
+        let books = try library.catalog.bookListings(directlyOn: current)
         for book in books { say(Self.line(for: book) + elsewhere(book.id)) }
         // An empty library is a dead end for someone new: say what fills it. (An empty shelf
         // stays an empty answer: scripts read `ls`.)
-        if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.hasNoBooks {
+        if try current.isEmpty && shelves.isEmpty && books.isEmpty && library.books.hasNoBooks {
             say("(the library is empty: 'import FOLDER' adds the books in a folder)")
         }
     }
@@ -40,18 +40,18 @@ extension LibraryCommands {
         let target: String
         switch argument {
         case "/": target = ""
-        case "..": target = LibraryDatabase.shelfNames(current).dropLast().joined(separator: "/")
+        case "..": target = ShelfStore.shelfNames(current).dropLast().joined(separator: "/")
         default: target = absoluteShelfPath(argument)
         }
-        if !target.isEmpty, try library.shelfID(path: target) == nil {
+        if !target.isEmpty, try library.shelves.shelfID(path: target) == nil {
             throw CommandError("no shelf '\(argument)' in /\(current): 'ls' shows the shelves here")
         }
         here.current = target
     }
 
     func tree() throws {
-        let shelves = try library.shelfTree()
-        if shelves.isEmpty { say(try library.hasNoBooks ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
+        let shelves = try library.shelves.shelfTree()
+        if shelves.isEmpty { say(try library.books.hasNoBooks ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
         for shelf in shelves {
             let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
             say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(LibraryText.counted(shelf.bookCount, "book")))"))
@@ -59,18 +59,18 @@ extension LibraryCommands {
     }
 
     func find(_ text: String) throws {
-        let found = try library.bookListings(containing: text)
+        let found = try library.catalog.bookListings(containing: text)
         if found.isEmpty { throw CommandError("no book's title, author or narrator contains '\(text)'") }
         for book in found { say(TerminalText.visible("/\(book.shelf ?? "")  ") + Self.line(for: book) + elsewhere(book.id)) }
     }
 
     /// The library as the browser would list it, one book a line (`library` where no screen shows).
     func listAsTheBrowser() throws {
-        let catalog = try library.catalog()
+        let catalog = try library.catalog.snapshot()
         let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: false)
         if browser.books.isEmpty { say("(the library is empty: 'import FOLDER' adds the books in a folder)") }
         let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
-        let lengths = try library.bookLengths(of: nil)
+        let lengths = try library.catalog.bookLengths(of: nil)
         for index in browser.listed {
             let book = browser.books[index]
             say(Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
@@ -84,28 +84,28 @@ extension LibraryCommands {
         switch action {
         case let .create(path):
             let target = absoluteShelfPath(path)
-            _ = try library.createShelf(path: target)
+            _ = try library.shelves.createShelf(path: target)
             say("created /\(target)")
         case let .rename(path, name):
             let target = absoluteShelfPath(path)
-            try library.renameShelf(path: target, to: name)
-            let parent = LibraryDatabase.shelfNames(target).dropLast()
+            try library.shelves.renameShelf(path: target, to: name)
+            let parent = ShelfStore.shelfNames(target).dropLast()
             follow(target, to: (parent + [name]).joined(separator: "/"))
         case let .move(path, parent):
             let target = absoluteShelfPath(path)
             let under = parent.map(absoluteShelfPath).flatMap { $0.isEmpty ? nil : $0 }
-            try library.moveShelf(path: target, under: under)
-            follow(target, to: ([under].compactMap { $0 } + LibraryDatabase.shelfNames(target).suffix(1)).joined(separator: "/"))
+            try library.shelves.moveShelf(path: target, under: under)
+            follow(target, to: ([under].compactMap { $0 } + ShelfStore.shelfNames(target).suffix(1)).joined(separator: "/"))
         case let .remove(path, force):
             let target = absoluteShelfPath(path)
-            let delete = { try self.library.deleteShelf(path: target, force: force) }
+            let delete = { try self.library.shelves.deleteShelf(path: target, force: force) }
             let removed = force ? try player.edit(.shelfDeleted(path: target), delete) : try delete()
             if force { say("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
         }
         // The shelf we are in (or the terminal is in, for a socket client's line) may have been
         // renamed, moved or deleted.
         for view in shelfViews where !view.current.isEmpty {
-            guard try library.shelfID(path: view.current) == nil else { continue }
+            guard try library.shelves.shelfID(path: view.current) == nil else { continue }
             view.current = ""
             if view === here { say("now at /") }
         }

@@ -55,18 +55,18 @@ final class LibraryCommands {
         case let .book(action): try book(action)
         case let .importPaths(paths, shelf, layout): try importPaths(paths, shelf: shelf, layout: layout)
         case let .rescan(reference, folders):
-            let only = try reference.map { Set(try library.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
-            let lines = LibraryText.rescanLines(try library.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
+            let only = try reference.map { Set(try library.books.items(ofBook: try resolveBook($0).id!).map { $0.id! }) }
+            let lines = LibraryText.rescanLines(try library.media.rescan(searchRoots: folders.map(Self.expandingTilde), onlyMedia: only))
             lines.found.forEach(say)
             lines.missing.forEach(complain)
             say(lines.summary)
         case let .browse(field, value):
             if let value {
-                let media = try library.media(where: field, equals: value)
+                let media = try library.catalog.media(where: field, equals: value)
                 if media.isEmpty { throw CommandError("no file has \(field.rawValue) '\(value)': 'browse \(field.rawValue)' lists the values") }
                 media.map(LibraryText.mediaLine).forEach(say)
             } else {
-                let values = try library.browse(field)
+                let values = try library.catalog.browse(field)
                 if values.isEmpty { say("no file has a \(field.rawValue) tag") }
                 values.map(LibraryText.browseLine).forEach(say)
             }
@@ -83,11 +83,11 @@ final class LibraryCommands {
                                        days: LibraryText.statsDays).forEach(say)
         case let .export(path):
             let file = Self.expandingTilde(path)
-            let state = try library.exportState(toFile: file)
+            let state = try library.state.export(toFile: file)
             say("exported \(LibraryText.counted(state.books.count, "book")) to \(file)")
         case let .importState(path):
-            let state = try library.readState(fromFile: Self.expandingTilde(path))
-            let lines = LibraryText.stateImportLines(try player.edit(.stateImported) { try library.importState(state) })
+            let state = try library.state.read(fromFile: Self.expandingTilde(path))
+            let lines = LibraryText.stateImportLines(try player.edit(.stateImported) { try library.state.apply(state) })
             lines.unmatched.forEach(complain)
             say(lines.summary)
         }
@@ -101,14 +101,14 @@ final class LibraryCommands {
         let current = here.current
         if !current.isEmpty, Int64(reference.hasPrefix("#") ? String(reference.dropFirst()) : reference) == nil {
             let lowered = reference.lowercased()
-            let near = try library.bookListings(shelf: current)
+            let near = try library.catalog.bookListings(shelf: current)
             let exact = near.filter { $0.title.lowercased() == lowered }
             let partial = near.filter { $0.title.lowercased().contains(lowered) }
             if let only = exact.count == 1 ? exact.first : partial.count == 1 ? partial.first : nil {
-                return try library.book(matching: "#\(only.id)")
+                return try library.books.book(matching: "#\(only.id)")
             }
         }
-        return try library.book(matching: reference)
+        return try library.books.book(matching: reference)
     }
 
     /// The shelf path `argument` names from the current shelf, like `cd`: "A/B", "../C", "/D";
@@ -117,7 +117,7 @@ final class LibraryCommands {
         let current = here.current
         let absolute = argument.hasPrefix("/") ? argument : current + "/" + argument
         var names: [String] = []
-        for name in LibraryDatabase.shelfNames(absolute) {
+        for name in ShelfStore.shelfNames(absolute) {
             switch name {
             case ".": continue
             case "..": _ = names.popLast()

@@ -72,7 +72,7 @@ final class AttachedScreen {
     }
 
     private static func browser(_ library: LibraryDatabase, returnsToPlayer: Bool) throws -> LibraryBrowser {
-        let catalog = try library.catalog()
+        let catalog = try library.catalog.snapshot()
         return LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: returnsToPlayer)
     }
 

@@ -2,14 +2,14 @@ import Foundation
 import Library
 
 /// The library screen (`library`, or L on the player screen): the library is read once when it
-/// opens (`LibraryDatabase.catalog()`: two queries, the shelf tree and the book summaries), then keys move, fold and search in
+/// opens (`CatalogStore.snapshot()`: two queries, the shelf tree and the book summaries), then keys move, fold and search in
 /// memory; Enter plays the book through the same `Command` the prompt runs. It is redrawn, as the
 /// player screen is, after every engine event, so the book playing shows its place moving.
 extension Console {
     public func openLibrary() throws {
         let fromPlayer: Bool
         if case .player = fullScreen?.view { fromPlayer = true } else { fromPlayer = false }
-        let catalog = try library.catalog()
+        let catalog = try library.catalog.snapshot()
         let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: fromPlayer)
         open(.library(browser), style: screenStyle)
     }
@@ -38,7 +38,7 @@ extension Console {
     func reloadLibraryScreen() {
         guard let screen = fullScreen, case let .library(old) = screen.view else { return }
         do {
-            let catalog = try library.catalog()
+            let catalog = try library.catalog.snapshot()
             var browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: old.returnsToPlayer)
             browser.carryOver(old)
             browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(screen.size))

@@ -23,7 +23,7 @@ struct LibraryBrowser {
         case back
     }
 
-    /// Depth first, in name order (`LibraryDatabase.catalog()`).
+    /// Depth first, in name order (`CatalogStore.snapshot()`).
     let shelves: [LibraryCatalog.Shelf]
     /// In the order of the shelf tree on the left (books on no shelf first), then by series
     /// number, then by title, as `art` and `abplayer books` order a shelf's books.
@@ -114,7 +114,7 @@ struct LibraryBrowser {
     /// they are known).
     mutating func learnLengths(from library: LibraryDatabase, height: Int) throws {
         let missing = booksWithoutLength(height: height)
-        if !missing.isEmpty { learn(try library.bookLengths(of: missing)) }
+        if !missing.isEmpty { learn(try library.catalog.bookLengths(of: missing)) }
     }
 
     mutating func learn(_ read: [Int64: Double]) {

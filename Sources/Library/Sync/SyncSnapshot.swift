@@ -156,10 +156,10 @@ struct SyncSnapshot {
         }
     }
 
-    /// The book another library's `identity` names, as `LibraryDatabase.bookId(matching:)` decides:
+    /// The book another library's `identity` names, as `SyncStore.bookId(matching:)` decides:
     /// most of its items by content (counted here, in memory, where the database would be asked
     /// once per book of every journal), else by title, author and length.
-    func bookId(matching identity: SyncBookIdentity, library: LibraryDatabase) -> Int64? {
+    func bookId(matching identity: SyncBookIdentity, library: SyncStore) -> Int64? {
         // The usual case, the same files on every device, in one look-up: the only book holding the
         // first item, with the same items (no other book can hold as many of them).
         if let first = identity.items.first, let holder = bookByFingerprint[first], otherBooksByFingerprint[first] == nil,
@@ -173,19 +173,6 @@ struct SyncSnapshot {
         if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), identity.isMatched(byHolding: best.value) {
             return best.key
         }
-        return try? library.writer.read { db in try LibraryDatabase.bookId(byTitleAndLengthOf: identity, db) }
-    }
-}
-
-extension LibraryDatabase {
-    /// The journals in `folder` (as `SyncFolder.read` reads them; nil when it cannot be listed)
-    /// and this library's snapshot, read at the same time: the snapshot is a third of a second of
-    /// SQLite for 10,000 books, on one core, that the folder's readers leave room for. (On a
-    /// thread of its own, not in a `concurrentPerform` of two: the folder's own would then run
-    /// its files one at a time.)
-    func syncFolderAndSnapshot(_ folder: String, excluding device: DeviceID) throws -> (SyncFolder.Contents?, SyncSnapshot) {
-        let snapshot = BackgroundWork { try self.writer.read { db in try SyncSnapshot(db) } }
-        let contents = SyncFolder.read(folder, excluding: device)
-        return (contents, try snapshot.result())
+        return try? library.writer.read { db in try SyncStore.bookId(byTitleAndLengthOf: identity, db) }
     }
 }

@@ -2,7 +2,7 @@ import GRDB
 
 /// The time skip silence saved: kept per listening session (`listeningSession.silenceSkippedSeconds`),
 /// summed per book and in total for `stats`.
-extension LibraryDatabase {
+extension HistoryStore {
     /// Sets the source seconds cut out of silences during a session (the session's running total).
     public func saveSilenceSkipped(session: Int64, seconds: Double) throws {
         try writer.write { db in

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The listener's own chapters in a state file: by item fingerprint and frame, like bookmarks.
-extension LibraryDatabase {
+extension StateStore {
     static func exported(_ chapters: [UserChapter]?, fingerprints: [Int64: String]) -> [StateExport.ExportedUserChapter]? {
         let exported = (chapters ?? []).compactMap { chapter in
             fingerprints[chapter.mediaId].map { StateExport.ExportedUserChapter(item: $0, frame: chapter.frame, title: chapter.title) }

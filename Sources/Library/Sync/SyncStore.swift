@@ -13,10 +13,16 @@ public struct SyncSettings: Equatable, Sendable {
     public var jumpOnStart = true
 }
 
-extension LibraryDatabase {
+/// Sync through a shared folder holding one journal per device: this library's device and
+/// folder, how another library's books are found here (`+Identity`), the exchange (`+Exchange`,
+/// with `SyncIncoming` applying what the other devices did), where they are (`+Status`), and
+/// the mark that tells a copied library file apart (`+JournalMark`).
+public struct SyncStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// The sync settings, the device made now if this library never had one (once: it names the
     /// library's journal in the sync folder from then on).
-    public func syncSettings() throws -> SyncSettings {
+    public func settings() throws -> SyncSettings {
         try writer.write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT deviceId, deviceName, folder, jumpOnStart FROM syncState WHERE id = 1"),
                let device = DeviceID(row[0]) {
@@ -31,21 +37,21 @@ extension LibraryDatabase {
 
     /// Syncs through `folder` from now on (nil: stops syncing). The device stays what it was. A
     /// folder that is not there is refused: the sync tool makes it, or the listener does, first.
-    public func setSyncFolder(_ folder: String?) throws {
+    public func setFolder(_ folder: String?) throws {
         if let folder {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw LibraryError.invalid("\(folder): no such folder; make it (or let the sync tool make it) first")
             }
         }
-        _ = try syncSettings()
+        _ = try settings()
         // The journal a new folder holds under this device's name was not left by this library.
         try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ?, journalMark = NULL WHERE id = 1", arguments: [folder]) }
     }
 
     /// Whether a book loaded here goes to another device's later place when it is started again.
-    public func setSyncJumpOnStart(_ jump: Bool) throws {
-        _ = try syncSettings()
+    public func setJumpOnStart(_ jump: Bool) throws {
+        _ = try settings()
         try writer.write { db in try db.execute(sql: "UPDATE syncState SET jumpOnStart = ? WHERE id = 1", arguments: [jump]) }
     }
 

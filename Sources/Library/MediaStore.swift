@@ -10,7 +10,13 @@ public struct RescanReport: Sendable {
     public var missing: [String] = []
 }
 
-extension LibraryDatabase {
+/// The media rows and the files they stand for: files moved or gone found again by content
+/// (`rescan`), and what the library watch saw taken in (`+Watch`).
+public struct MediaStore: Sendable {
+    let writer: any DatabaseWriter
+    /// The database's own files, never taken for media (`LibraryFiles`).
+    let ownFiles: LibraryFiles?
+
     /// Checks every media file: a file gone from its path is looked for, by fingerprint, under
     /// `searchRoots` (default: the nearest existing folder above each missing file). Found files
     /// get their new path — keeping positions, bookmarks and history, which refer to the media,

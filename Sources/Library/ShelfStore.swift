@@ -18,7 +18,12 @@ public struct ShelfRemoval: Sendable, Equatable {
     public let books: Int
 }
 
-extension LibraryDatabase {
+/// The shelf tree: shelves made, renamed, moved and deleted, and the tree listed with what each
+/// shelf holds. Other stores that file books on shelves (moving a book, an import, a listing
+/// by shelf) use its static helpers inside their own transactions.
+public struct ShelfStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// Splits "A/B/C" into shelf names; empty components (leading, trailing, doubled slashes) are
     /// ignored.
     public static func shelfNames(_ path: String) -> [String] {

@@ -66,21 +66,21 @@ public struct LibraryCatalog: Sendable, Equatable {
         }
     }
 
-    /// Depth first, in name order, as `shelfTree()` lists them.
+    /// Depth first, in name order, as `ShelfStore.shelfTree()` lists them.
     public let shelves: [Shelf]
     /// Unordered.
     public let books: [BookSummary]
 }
 
-extension LibraryDatabase {
+extension CatalogStore {
     /// Two queries, neither of which reads every item: the shelf tree, and the books with their
     /// places. Summing every book's length means reading every media row (40–60 ms for
     /// 200,000 items here, most of a browser's first draw): `bookLengths(of:)` reads those on
     /// screen instead.
-    public func catalog() throws -> LibraryCatalog {
+    public func snapshot() throws -> LibraryCatalog {
         try writer.read { db in
             let shelves = try Row.fetchAll(db, sql: """
-                \(Self.shelfTreeTable)
+                \(ShelfStore.shelfTreeTable)
                 SELECT id, parentId, path, depth FROM tree ORDER BY sortKey
                 """).map { LibraryCatalog.Shelf(id: $0[0], parentId: $0[1], path: $0[2], depth: $0[3]) }
             return LibraryCatalog(shelves: shelves, books: try Self.bookSummaries(db))

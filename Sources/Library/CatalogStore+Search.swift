@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension LibraryDatabase {
+extension CatalogStore {
     /// Books whose title, author or narrator contains `text`, by title. Filtered in SQL so only
     /// the matches get their listing built (the REPL's `find` on a 10,000-book library). LIKE
     /// ignores case for ASCII letters only (SQLite's rule).
@@ -20,8 +20,8 @@ extension LibraryDatabase {
     /// The books directly on the shelf at `path` ("" or nil: on no shelf), not those below it.
     public func bookListings(directlyOn path: String?) throws -> [BookListing] {
         try writer.read { db in
-            let names = Self.shelfNames(path ?? "")
-            let shelfId = names.isEmpty ? nil : try Self.existingShelf(db, names: names)
+            let names = ShelfStore.shelfNames(path ?? "")
+            let shelfId = names.isEmpty ? nil : try ShelfStore.existingShelf(db, names: names)
             let books = try Book.filter(Book.Columns.shelfId == shelfId)
                 .order(Book.Columns.title.collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
             return try books.map { try Self.listing(db, book: $0) }

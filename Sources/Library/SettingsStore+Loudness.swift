@@ -47,13 +47,13 @@ public struct BookLoudness: Codable, Sendable, Equatable, FetchableRecord, Persi
     }
 }
 
-extension LibraryDatabase {
+extension SettingsStore {
     /// The book's loudness if measured over the items it has now; nil when never measured, or
     /// measured over other items (a rescan or an edit changed them since).
     public func loudness(ofBook bookId: Int64) throws -> LoudnessReading? {
         try writer.read { db in
             guard let stored = try BookLoudness.fetchOne(db, key: bookId) else { return nil }
-            return stored.measuredOver == BookLoudness.key(of: try Self.items(db, bookId: bookId)) ? stored.reading : nil
+            return stored.measuredOver == BookLoudness.key(of: try BookStore.items(db, bookId: bookId)) ? stored.reading : nil
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension LibraryDatabase {
+extension BookStore {
     /// Fills the library with `books` made-up books of `itemsPerBook` items each, spread over a
     /// two-level shelf tree (`shelfFanout` shelves, each with `shelfFanout` sub-shelves), in one
     /// transaction. For the benchmark of listing a big library; the media point at no real files.
@@ -10,7 +10,7 @@ extension LibraryDatabase {
             var leaves: [Int64] = []
             for top in 0..<shelfFanout {
                 for sub in 0..<shelfFanout {
-                    leaves.append(try Self.createShelves(db, names: ["Synthetic \(top)", "Shelf \(sub)"]))
+                    leaves.append(try ShelfStore.createShelves(db, names: ["Synthetic \(top)", "Shelf \(sub)"]))
                 }
             }
             let now = Date()

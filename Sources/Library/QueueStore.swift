@@ -1,10 +1,12 @@
 import Foundation
 import GRDB
 
-/// The play queue (books to play next, in order) and the player's preferences.
-extension LibraryDatabase {
+/// The play queue: books to play next, in order.
+public struct QueueStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// The queued books, first to play first.
-    public func queue() throws -> [Book] {
+    public func books() throws -> [Book] {
         try writer.read { db in
             try Book.fetchAll(db, sql: """
                 SELECT book.* FROM queueEntry JOIN book ON book.id = queueEntry.bookId ORDER BY queueEntry.position
@@ -24,7 +26,7 @@ extension LibraryDatabase {
     }
 
     /// Moves the entry at `from` to `to` (0-based); the others keep their order.
-    public func moveQueued(from: Int, to: Int) throws {
+    public func move(from: Int, to: Int) throws {
         try rewriteQueue { ids in
             guard ids.indices.contains(from), ids.indices.contains(to) else { throw QueueIndexError(count: ids.count) }
             ids.insert(ids.remove(at: from), at: to)
@@ -33,7 +35,7 @@ extension LibraryDatabase {
 
     /// Removes the entry at `index` (0-based) and returns its book's id.
     @discardableResult
-    public func removeQueued(at index: Int) throws -> Int64 {
+    public func remove(at index: Int) throws -> Int64 {
         var removed: Int64 = 0
         try rewriteQueue { ids in
             guard ids.indices.contains(index) else { throw QueueIndexError(count: ids.count) }
@@ -42,7 +44,7 @@ extension LibraryDatabase {
         return removed
     }
 
-    public func clearQueue() throws {
+    public func clear() throws {
         _ = try writer.write { db in try QueueEntry.deleteAll(db) }
     }
 
@@ -62,19 +64,6 @@ extension LibraryDatabase {
             try change(&ids)
             try QueueEntry.deleteAll(db)
             for (position, id) in ids.enumerated() { try QueueEntry(bookId: id, position: position).insert(db) }
-        }
-    }
-
-    public func playerPreferences() throws -> PlayerPreferences {
-        try writer.read { db in try PlayerPreferences.fetchOne(db, key: 1) ?? PlayerPreferences() }
-    }
-
-    /// Saves the preferences; the database's CHECKs refuse defaults out of range.
-    public func savePlayerPreferences(_ preferences: PlayerPreferences) throws {
-        do {
-            try writer.write { db in try preferences.save(db) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw LibraryError.invalid("preference out of range (speed 0.5–4, skip 1 s–1 h, sleep 1 s–24 h, rewind 1 s–10 m)")
         }
     }
 }

@@ -4,25 +4,12 @@ import GRDB
 /// A book's settings and its user chapters through sync: each travels whole, dated by when it
 /// last changed here (`book.settingsChangedAt`, `book.chaptersChangedAt`, stamped by the v12
 /// triggers), and the newest record of a book wins on every device.
-extension LibraryDatabase {
-    /// The book's settings and chapter list where they changed here after what its own journal
-    /// last said of them. Dated when they changed: taken from another device, they keep its time.
-    func settingsAndChaptersRecords(_ book: SyncSnapshot.Book, said: MergedBook?) -> [SyncRecord] {
-        var records: [SyncRecord] = []
-        if let changedAt = book.settingsChangedAt, said?.settings.map({ $0.value != book.settings || $0.at < changedAt }) ?? true {
-            records.append(SyncRecord(book: book.identity, at: changedAt, change: .settings(book.settings)))
-        }
-        if let changedAt = book.chaptersChangedAt, said?.chapters.map({ $0.value != book.chapters || $0.at < changedAt }) ?? true {
-            records.append(SyncRecord(book: book.identity, at: changedAt, change: .chapters(book.chapters)))
-        }
-        return records
-    }
-
+extension SyncIncoming {
     /// Another device's newer settings: every setting that travels is replaced, the volume is kept.
     /// The book playing keeps its own until it stops: the player holds its settings and saves them
     /// whole on any change, which would put the old ones back as a newer change.
-    func applySettings(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?, _ db: Database,
-                       report: inout SyncExchangeReport) throws {
+    static func applySettings(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?, _ db: Database,
+                              report: inout SyncExchangeReport) throws {
         guard let newest = state.settings, book.id != playing, newest.value != book.settings,
               rules.takes(newest, overLocalChangeAt: book.settingsChangedAt)
         else { return }
@@ -43,8 +30,8 @@ extension LibraryDatabase {
     /// Another device's newer chapter list replaces the book's, its items found here by content;
     /// a chapter in an item this library lacks is left out. The book playing keeps its list until
     /// it stops, for the reason settings do (the player stores its list whole on an edit).
-    func applyChapters(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?, _ db: Database,
-                       report: inout SyncExchangeReport) throws {
+    static func applyChapters(_ state: MergedBook, to book: SyncSnapshot.Book, rules: SyncMergeRules, playing: Int64?, _ db: Database,
+                              report: inout SyncExchangeReport) throws {
         guard let newest = state.chapters, book.id != playing else { return }
         let here = newest.value.filter { book.mediaId(ofFingerprint: $0.item) != nil }
         guard here != book.chapters, rules.takes(newest, overLocalChangeAt: book.chaptersChangedAt) else { return }

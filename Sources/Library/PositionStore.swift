@@ -1,8 +1,12 @@
 public import Foundation
 import GRDB
 
-extension LibraryDatabase {
-    public func position(ofBook bookId: Int64) throws -> Position? {
+/// Where the listener is in each book and how they got there: the saved place, the open
+/// listening session it extends, plays counted, finished marks, and where a book starts.
+public struct PositionStore: Sendable {
+    let writer: any DatabaseWriter
+
+    public func ofBook(_ bookId: Int64) throws -> Position? {
         try writer.read { db in try Position.fetchOne(db, key: bookId) }
     }
 
@@ -62,9 +66,6 @@ extension LibraryDatabase {
         }
     }
 
-    /// Where to start a book: its saved position, or the top for a new or finished book (a
-    /// finished book starts again from the top, asking nothing, and is no longer finished).
-    /// Returns the item index and frame.
     /// Within the last seconds of the book (where a book that played to its end is left).
     static func isAtEnd(item: Int, frame: Int64, of items: [Media]) -> Bool {
         guard item == items.count - 1 else { return false }
@@ -73,6 +74,9 @@ extension LibraryDatabase {
         return frame >= length - Int64(last.sampleRate) * 5
     }
 
+    /// Where to start a book: its saved position, or the top for a new or finished book (a
+    /// finished book starts again from the top, asking nothing, and is no longer finished).
+    /// Returns the item index and frame.
     public func startingPoint(ofBook bookId: Int64) throws -> (item: Int, frame: Int64) {
         let place = try startingPlace(ofBook: bookId)
         return (place.item, place.frame)
@@ -82,7 +86,7 @@ extension LibraryDatabase {
     /// a saved place): smart rewind counts the pause from then.
     public func startingPlace(ofBook bookId: Int64) throws -> (item: Int, frame: Int64, savedAt: Date?) {
         try writer.write { db in
-            let items = try Self.items(db, bookId: bookId)
+            let items = try BookStore.items(db, bookId: bookId)
             guard !items.isEmpty else { throw LibraryError.invalid("book #\(bookId) has no items") }
             let position = try Position.fetchOne(db, key: bookId)
             let index = position.flatMap { position in items.firstIndex { $0.id == position.mediaId } }

@@ -1,15 +1,6 @@
 public import Foundation
 import GRDB
 
-/// The smart shelves: lists the library keeps by itself from positions and history.
-public enum SmartShelf: String, Sendable, CaseIterable, Codable {
-    case inProgress = "in-progress"
-    case recentlyPlayed = "recently-played"
-    case finished
-    case notStarted = "not-started"
-    case mostPlayed = "most-played"
-}
-
 public struct DailyListening: Sendable, Equatable, Codable {
     /// "2026-11-21", in UTC.
     public let day: String
@@ -31,38 +22,11 @@ public struct ItemPlays: Sendable, Equatable, Codable {
     public let lastPlayed: Date
 }
 
-extension LibraryDatabase {
-    /// The books on a smart shelf, in the order that shelf means.
-    public func books(on shelf: SmartShelf, limit: Int = 50) throws -> [Book] {
-        let sql: String
-        switch shelf {
-        case .inProgress:
-            sql = """
-                SELECT book.* FROM book JOIN position ON position.bookId = book.id
-                WHERE book.finishedAt IS NULL AND (position.frame > 0 OR position.mediaId !=
-                    (SELECT mediaId FROM bookItem WHERE bookId = book.id ORDER BY position LIMIT 1))
-                ORDER BY position.updatedAt DESC LIMIT ?
-                """
-        case .recentlyPlayed:
-            sql = """
-                SELECT book.* FROM book JOIN (SELECT bookId, max(endedAt) AS last FROM listeningSession GROUP BY bookId) s
-                ON s.bookId = book.id ORDER BY s.last DESC LIMIT ?
-                """
-        case .finished:
-            sql = "SELECT * FROM book WHERE finishedAt IS NOT NULL ORDER BY finishedAt DESC LIMIT ?"
-        case .notStarted:
-            sql = """
-                SELECT * FROM book WHERE finishedAt IS NULL AND id NOT IN (SELECT bookId FROM listeningSession)
-                AND id NOT IN (SELECT bookId FROM position WHERE frame > 0) ORDER BY addedAt DESC LIMIT ?
-                """
-        case .mostPlayed:
-            sql = """
-                SELECT book.* FROM book JOIN (SELECT bookId, sum(wallSeconds) AS listened FROM listeningSession GROUP BY bookId) s
-                ON s.bookId = book.id WHERE s.listened > 0 ORDER BY s.listened DESC LIMIT ?
-                """
-        }
-        return try writer.read { db in try Book.fetchAll(db, sql: sql, arguments: [limit]) }
-    }
+/// What was listened to: time per day and per book, the listening sessions, plays of each
+/// item, and the silence skipped (`HistoryStore+SkipSilence`). Reads only, but for the
+/// silence a session skipped.
+public struct HistoryStore: Sendable {
+    let writer: any DatabaseWriter
 
     /// Wall time listened per day (UTC), oldest first, for the last `days` days.
     public func listeningPerDay(days: Int = 30) throws -> [DailyListening] {

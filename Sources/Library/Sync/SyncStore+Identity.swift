@@ -14,12 +14,12 @@ extension SyncBookIdentity {
     func isMatched(byHolding count: Int) -> Bool { 2 * count >= Set(items).count }
 }
 
-extension LibraryDatabase {
+extension SyncStore {
     /// How other libraries recognise `bookId`: its items' fingerprints, title, author and length.
-    public func syncIdentity(ofBook bookId: Int64) throws -> SyncBookIdentity {
+    public func identity(ofBook bookId: Int64) throws -> SyncBookIdentity {
         try writer.read { db in
             guard let book = try Book.fetchOne(db, key: bookId) else { throw LibraryError.invalid("no book \(bookId)") }
-            let media = try Self.items(db, bookId: bookId)
+            let media = try BookStore.items(db, bookId: bookId)
             return SyncBookIdentity(title: book.title, author: book.author, fingerprints: media.map(\.fingerprint),
                                     lengths: media.map(\.durationSeconds))
         }
@@ -52,7 +52,7 @@ extension LibraryDatabase {
             """, arguments: [identity.title, identity.author ?? ""])
         guard let seconds = identity.seconds else { return candidates.count == 1 ? candidates[0] : nil }
         let matching = try candidates.filter { id in
-            let lengths = try Self.items(db, bookId: id).map(\.durationSeconds)
+            let lengths = try BookStore.items(db, bookId: id).map(\.durationSeconds)
             guard !lengths.contains(nil) else { return false }
             let length = lengths.reduce(0) { $0 + $1! }
             return abs(length - seconds) <= max(2, seconds / 200)

@@ -24,7 +24,7 @@ public struct BrowseValue: Sendable, Equatable, Codable {
     public let mediaCount: Int
 }
 
-extension LibraryDatabase {
+extension CatalogStore {
     /// The distinct values of `field` across the library's media, with how many media carry each,
     /// optionally only those containing `search` (case-insensitive in any script: SQLite's own
     /// LIKE folds ASCII only, so both sides go through GRDB's Swift `lowercased()` function).

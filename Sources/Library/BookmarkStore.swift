@@ -1,7 +1,11 @@
 public import Foundation
 import GRDB
 
-extension LibraryDatabase {
+/// The listener's bookmarks and the automatic ones left before each jump (undone by
+/// `popLastJump`).
+public struct BookmarkStore: Sendable {
+    let writer: any DatabaseWriter
+
     /// Automatic bookmarks kept per book: enough to undo a run of jumps, bounded so a long
     /// listening life does not grow the table without end.
     public static let automaticBookmarkLimit = 50
@@ -9,8 +13,8 @@ extension LibraryDatabase {
     /// Adds a bookmark; automatic ones beyond the limit are pruned, oldest first, in the same
     /// transaction.
     @discardableResult
-    public func addBookmark(bookId: Int64, mediaId: Int64, frame: Int64, kind: BookmarkKind,
-                            note: String? = nil, at date: Date = Date()) throws -> Bookmark {
+    public func add(bookId: Int64, mediaId: Int64, frame: Int64, kind: BookmarkKind,
+                    note: String? = nil, at date: Date = Date()) throws -> Bookmark {
         try writer.write { db in
             var bookmark = Bookmark(id: nil, bookId: bookId, mediaId: mediaId, frame: max(0, frame), kind: kind,
                                     note: note, createdAt: date)
@@ -26,7 +30,7 @@ extension LibraryDatabase {
     }
 
     /// A book's bookmarks, oldest first.
-    public func bookmarks(ofBook bookId: Int64, includeAutomatic: Bool = true) throws -> [Bookmark] {
+    public func all(ofBook bookId: Int64, includeAutomatic: Bool = true) throws -> [Bookmark] {
         try writer.read { db in
             var request = Bookmark.filter(Bookmark.Columns.bookId == bookId)
             if !includeAutomatic { request = request.filter(Bookmark.Columns.kind == BookmarkKind.user.rawValue) }
@@ -40,7 +44,7 @@ extension LibraryDatabase {
     }
 
     /// Replaces a bookmark's note (nil or empty: none).
-    public func updateBookmarkNote(id: Int64, note: String?) throws {
+    public func updateNote(id: Int64, note: String?) throws {
         let note = note?.isEmpty == true ? nil : note
         let updated = try writer.write { db in
             try db.execute(sql: "UPDATE bookmark SET note = ?, editedAt = ? WHERE id = ?", arguments: [note, StoredDate.text(Date()), id])
@@ -49,7 +53,7 @@ extension LibraryDatabase {
         if !updated { throw LibraryError.notFound("no bookmark #\(id)") }
     }
 
-    public func deleteBookmark(id: Int64) throws {
+    public func delete(id: Int64) throws {
         let deleted = try writer.write { db in try Bookmark.deleteOne(db, key: id) }
         if !deleted { throw LibraryError.notFound("no bookmark #\(id)") }
     }

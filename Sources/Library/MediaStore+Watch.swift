@@ -51,7 +51,7 @@ struct WatchedFolders: Sendable, Equatable {
     }
 }
 
-extension LibraryDatabase {
+extension MediaStore {
     func watchedFolders() throws -> WatchedFolders {
         let books = try writer.read { db in try Book.fetchAll(db) }
         var folders = WatchedFolders()
@@ -125,7 +125,8 @@ extension LibraryDatabase {
                 continue
             }
             let shelf = try shelfPath(besideFolder: folder)
-            try report.note(try Importer(library: self, inspector: inspector).importPaths([folder], shelf: shelf), in: self)
+            let importer = Importer(writer: writer, ownFiles: ownFiles, inspector: inspector)
+            try report.note(try importer.importPaths([folder], shelf: shelf), in: self)
         }
         for path in looseFiles.sorted() { try importLooseFile(path, inspector: inspector, into: &report) }
         return (report.changes, postponed)
@@ -135,7 +136,7 @@ extension LibraryDatabase {
     /// shelf when it is a book by itself (`BookGrouping.isSingleFileBook`); a stray chapter file
     /// there is left alone, as it would be a book of one chapter.
     private func importLooseFile(_ path: String, inspector: any MediaInspector, into report: inout ChangeReport) throws {
-        let importer = Importer(library: self, inspector: inspector)
+        let importer = Importer(writer: writer, ownFiles: ownFiles, inspector: inspector)
         guard let file = try? Importer.inspect(.init(path: path, folderDisc: nil), with: inspector).get(),
               BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
         try report.note(try importer.importPaths([path], shelf: try shelfPath(besideFolder: path)), in: self)
@@ -180,7 +181,7 @@ extension LibraryDatabase {
         let files = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
         guard !files.isEmpty else { return 0 }
         return try writer.write { db in
-            var ids = try Self.items(db, bookId: bookId).map { $0.id! }
+            var ids = try BookStore.items(db, bookId: bookId).map { $0.id! }
             let before = ids.count
             var present = Set(ids)
             for file in files {
@@ -188,7 +189,7 @@ extension LibraryDatabase {
                 if present.insert(id).inserted { ids.append(id) }
             }
             guard ids.count > before else { return 0 }
-            try Self.replaceItems(db, bookId: bookId, mediaIds: ids)
+            try BookStore.replaceItems(db, bookId: bookId, mediaIds: ids)
             try Self.putInOrder(db, bookId: bookId, folder: folder)
             return ids.count - before
         }
@@ -197,7 +198,7 @@ extension LibraryDatabase {
     /// The book's items in `ItemOrdering` order (disc folders, disc and track tags, names), as an
     /// import would have put them.
     static func putInOrder(_ db: Database, bookId: Int64, folder: String) throws {
-        let items = try items(db, bookId: bookId)
+        let items = try BookStore.items(db, bookId: bookId)
         let order = ItemOrdering.order(items.map { media in
             let parent = (media.path as NSString).deletingLastPathComponent
             return ItemOrdering.Candidate(
@@ -206,7 +207,7 @@ extension LibraryDatabase {
                 tagDisc: media.discNumber, track: media.trackNumber)
         })
         let ordered = order.map { items[$0].id! }
-        if ordered != items.map({ $0.id! }) { try replaceItems(db, bookId: bookId, mediaIds: ordered) }
+        if ordered != items.map({ $0.id! }) { try BookStore.replaceItems(db, bookId: bookId, mediaIds: ordered) }
     }
 
     /// The shelf of the books whose folders sit in the same folder as `folder`.
@@ -216,7 +217,7 @@ extension LibraryDatabase {
             let books = try Book.fetchAll(db, sql: "SELECT * FROM book WHERE sourcePath LIKE ? ESCAPE '\\' ORDER BY id",
                                           arguments: [Self.likePrefix(parent + "/")])
             let sibling = books.first { ($0.sourcePath.map { ($0 as NSString).deletingLastPathComponent }) == parent }
-            return try sibling.flatMap { try Self.shelfPath(db, id: $0.shelfId) }
+            return try sibling.flatMap { try ShelfStore.shelfPath(db, id: $0.shelfId) }
         }
     }
 
@@ -260,7 +261,7 @@ extension LibraryDatabase {
 private struct ChangeReport {
     var changes: [LibraryChange] = []
 
-    mutating func note(bookId: Int64, in library: LibraryDatabase, _ update: (inout LibraryChange) -> Void) throws {
+    mutating func note(bookId: Int64, in library: MediaStore, _ update: (inout LibraryChange) -> Void) throws {
         if let index = changes.firstIndex(where: { $0.bookId == bookId }) {
             update(&changes[index])
             return
@@ -272,7 +273,7 @@ private struct ChangeReport {
     }
 
     /// The books an import in this pass made or added files to.
-    mutating func note(_ imported: ImportReport, in library: LibraryDatabase) throws {
+    mutating func note(_ imported: ImportReport, in library: MediaStore) throws {
         for book in imported.books where book.newFiles > 0 {
             try note(bookId: book.id, in: library) {
                 $0.isNewBook = $0.isNewBook || !book.existed
@@ -282,7 +283,7 @@ private struct ChangeReport {
     }
 
     /// Every book holding the media at `path`.
-    mutating func note(path: String, in library: LibraryDatabase, _ update: (inout LibraryChange) -> Void) throws {
+    mutating func note(path: String, in library: MediaStore, _ update: (inout LibraryChange) -> Void) throws {
         let books = try library.writer.read { db in
             try Int64.fetchAll(db, sql: """
                 SELECT DISTINCT bookItem.bookId FROM bookItem JOIN media ON media.id = bookItem.mediaId

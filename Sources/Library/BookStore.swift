@@ -1,41 +1,14 @@
 import Foundation
 import GRDB
 
-/// A book as `abplayer books` shows it: where it is, what it is, how far the listener got, and
-/// its items in play order.
-public struct BookListing: Sendable, Equatable, Codable {
-    public struct Item: Sendable, Equatable, Codable {
-        public let mediaId: Int64
-        public let title: String
-        public let path: String
-        public let durationSeconds: Double?
-        public let isMissing: Bool
-    }
+/// The books themselves: found, made, renamed, moved and deleted, and their items (the media in
+/// play order) edited. Other stores read a book's items inside their own transactions through
+/// `items(_:bookId:)`, and rewrite them through `replaceItems`.
+public struct BookStore: Sendable {
+    let writer: any DatabaseWriter
+    /// The database's own files, which `addFiles` refuses (`LibraryFiles`).
+    let ownFiles: LibraryFiles?
 
-    public let id: Int64
-    public let shelf: String?
-    public let title: String
-    public let author: String?
-    public let narrator: String?
-    public let composer: String?
-    public let durationSeconds: Double
-    /// Seconds into the book where the saved position is; nil when never started.
-    public let positionSeconds: Double?
-    /// 0...1.
-    public let progress: Double
-    public let finished: Bool
-    public let items: [Item]
-    public var subtitle: String? = nil
-    public var series: String? = nil
-    /// Its place in the series: books of one shelf are listed in this order, then by title.
-    public var seriesNumber: Double? = nil
-    public var year: Int? = nil
-    public var description: String? = nil
-    /// The cover image file beside the audio, when one was found at import.
-    public var coverPath: String? = nil
-}
-
-extension LibraryDatabase {
     /// Finds a book by id ("12" or "#12") or by title: an exact (case-insensitive) title match,
     /// else the only title containing `reference`.
     public func book(matching reference: String) throws -> Book {
@@ -57,7 +30,7 @@ extension LibraryDatabase {
         let title = Book.Columns.title.lowercased
         let exact = try Book.filter(title == reference.lowercased()).fetchAll(db)
         if exact.count == 1 { return exact[0] }
-        let partial = try Book.filter(title.like("%\(escapeLike(reference.lowercased()))%", escape: "\\"))
+        let partial = try Book.filter(title.like("%\(CatalogStore.escapeLike(reference.lowercased()))%", escape: "\\"))
             .order(Book.Columns.title).fetchAll(db)
         switch partial.count {
         case 1: return partial[0]
@@ -80,58 +53,9 @@ extension LibraryDatabase {
             """, arguments: [bookId])
     }
 
-    /// Every book (or those on `shelf` and below), in shelf path then title order.
     /// Whether the library holds no book (one row looked at, not every book listed).
     public var hasNoBooks: Bool {
         get throws { try writer.read { db in try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM book)")! } }
-    }
-
-    public func bookListings(shelf: String? = nil) throws -> [BookListing] {
-        try writer.read { db in
-            var books = try Book.order(Book.Columns.title.collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
-            if let shelf {
-                let id = try Self.existingShelf(db, names: Self.shelfNames(shelf))
-                let ids = try Self.subtreeIDs(db, of: id)
-                books = books.filter { $0.shelfId.map(ids.contains) ?? false }
-            }
-            // A series shelf lists its books in series order; unnumbered books after the numbered.
-            return try books.map { try Self.listing(db, book: $0) }
-                .sorted { ($0.shelf ?? "", $0.seriesNumber ?? .infinity, $0.title) < ($1.shelf ?? "", $1.seriesNumber ?? .infinity, $1.title) }
-        }
-    }
-
-    public func bookListing(id: Int64) throws -> BookListing {
-        try writer.read { db in
-            guard let book = try Book.fetchOne(db, key: id) else { throw LibraryError.notFound("no book #\(id)") }
-            return try Self.listing(db, book: book)
-        }
-    }
-
-    static func listing(_ db: Database, book: Book) throws -> BookListing {
-        let media = try items(db, bookId: book.id!)
-        let total = media.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
-        var positionSeconds: Double?
-        if let position = try Position.fetchOne(db, key: book.id!),
-           let index = media.firstIndex(where: { $0.id == position.mediaId }) {
-            positionSeconds = media[..<index].reduce(0) { $0 + ($1.durationSeconds ?? 0) }
-                + Double(position.frame) / Double(media[index].sampleRate)
-        }
-        let progress = book.finishedAt != nil ? 1 : total > 0 ? min(1, (positionSeconds ?? 0) / total) : 0
-        var listing = BookListing(
-            id: book.id!, shelf: try shelfPath(db, id: book.shelfId), title: book.title, author: book.author,
-            narrator: book.narrator, composer: book.composer, durationSeconds: total, positionSeconds: positionSeconds,
-            progress: progress, finished: book.finishedAt != nil,
-            items: media.map {
-                BookListing.Item(mediaId: $0.id!, title: $0.displayTitle, path: $0.path,
-                                 durationSeconds: $0.durationSeconds, isMissing: $0.isMissing)
-            })
-        listing.subtitle = book.subtitle
-        listing.series = book.series
-        listing.seriesNumber = book.seriesNumber
-        listing.year = book.year
-        listing.description = book.bookDescription
-        listing.coverPath = book.coverPath
-        return listing
     }
 
     // MARK: Editing
@@ -148,8 +72,8 @@ extension LibraryDatabase {
     public func moveBook(_ bookId: Int64, toShelf shelf: String?) throws {
         try writer.write { db in
             guard var book = try Book.fetchOne(db, key: bookId) else { throw LibraryError.notFound("no book #\(bookId)") }
-            let names = shelf.map(Self.shelfNames) ?? []
-            book.shelfId = names.isEmpty ? nil : try Self.createShelves(db, names: names)
+            let names = shelf.map(ShelfStore.shelfNames) ?? []
+            book.shelfId = names.isEmpty ? nil : try ShelfStore.createShelves(db, names: names)
             try book.update(db)
         }
     }
@@ -202,27 +126,6 @@ extension LibraryDatabase {
         let insert = try db.cachedStatement(sql: "INSERT INTO bookItem (bookId, mediaId, position) VALUES (?, ?, ?)")
         for (index, mediaId) in mediaIds.enumerated() {
             try insert.execute(arguments: [bookId, mediaId, index])
-        }
-    }
-
-    // MARK: Settings
-
-    /// The book's settings: its own where it has them, the listener's defaults (`set speed 1.3`)
-    /// where it has none.
-    public func settings(ofBook bookId: Int64) throws -> BookSettings {
-        try writer.read { db in
-            var settings = try BookSettings.fetchOne(db, key: bookId) ?? BookSettings(bookId: bookId)
-            settings.defaults = BookSettings.Defaults(try PlayerPreferences.fetchOne(db, key: 1) ?? PlayerPreferences())
-            return settings
-        }
-    }
-
-    /// Saves a book's settings; the database's CHECKs refuse values out of range.
-    public func saveSettings(_ settings: BookSettings) throws {
-        do {
-            try writer.write { db in try settings.save(db) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw LibraryError.invalid("setting out of range (volume 0–150 %, speed 0.5–4, skip > 0 s, sleep timer > 0 s)")
         }
     }
 }
