@@ -22,17 +22,20 @@ import TestSupport
     }
 
     /// Waits until `folder` holds `device`'s journal with `count` records; the journal, or nil at the deadline.
-    func journal(of device: DeviceID, in folder: URL, records count: Int, timeout: Double = 60) async throws -> SyncJournal? {
+    /// (Looked for once more at the deadline: in a full run a sleeping task can wait long for a
+    /// thread of the cooperative pool, and both tests once woke past 60 s with nothing looked
+    /// at since. Generous, as every wait on a real server is.)
+    func journal(of device: DeviceID, in folder: URL, records count: Int, timeout: Double = 120) async throws -> SyncJournal? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
-        while clock.now < deadline {
+        while true {
             if let contents = SyncFolder.read(folder.path, excluding: nil),
                let journal = contents.journals.first(where: { $0.device == device }), journal.recordCount >= count {
                 return journal
             }
+            guard clock.now < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(100))
         }
-        return nil
     }
 
     /// The place each library's merge gives `book` (this library's own claim included).
@@ -78,16 +81,16 @@ import TestSupport
 
     /// Exchanges `library` as `device` until `done` holds for its report (the other journal
     /// may not be delivered yet); the report that did, or nil at the deadline.
-    func exchange(_ library: LibraryDatabase, as device: DeviceID, in folder: URL, timeout: Double = 60,
+    func exchange(_ library: LibraryDatabase, as device: DeviceID, in folder: URL, timeout: Double = 120,
                   until done: (SyncExchangeReport) throws -> Bool) async throws -> SyncExchangeReport? {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeout)
-        while clock.now < deadline {
+        while true {
             let report = try library.sync.exchange(folder: folder.path, device: device, playing: nil)
             if try done(report) { return report }
+            guard clock.now < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(150))
         }
-        return nil
     }
 
     @Test func twoLibrariesStayInStepThroughSyncthingAndTheLaterListeningWinsAfterBothWereOffline() async throws {
