@@ -32,20 +32,20 @@ final class BookLoudness {
         // (without a measure it estimates the level from the audio heard).
         session.engine.setReferenceLoudness(stored?.integratedLUFS)
         guard Loudness.isOn(session.settings, preferences) else {
-            session.loudness = .off
+            session.aids.loudness = .off
             session.engine.setLoudnessGain(decibels: 0)
             return nil
         }
         let target = preferences.loudnessTargetLUFS ?? Loudness.defaultTargetLUFS
         if let reading = stored {
             let gain = Loudness.gain(for: reading, target: target)
-            session.loudness = .measured(reading, gain: gain)
+            session.aids.loudness = .measured(reading, gain: gain)
             session.engine.setLoudnessGain(decibels: gain)
             return nil
         }
-        if case .failed = session.loudness { return nil }
+        if case .failed = session.aids.loudness { return nil }
         session.engine.setLoudnessGain(decibels: 0)
-        session.loudness = .measuring
+        session.aids.loudness = .measuring
         return measure(bookId: session.book.id!)
     }
 
@@ -98,12 +98,12 @@ final class BookLoudness {
         let title = loaded?.book.title ?? (try? library.books.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
-            if let loaded, loaded.loudness != .off { loaded.loudness = .failed(failure.description) }
+            if let loaded, loaded.aids.loudness != .off { loaded.aids.loudness = .failed(failure.description) }
             return [.problem("loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded")]
         case .success:
             var notices: [PlayerNotice] = []
             if let loaded {
-                if case .failed = loaded.loudness { loaded.loudness = .measuring }
+                if case .failed = loaded.aids.loudness { loaded.aids.loudness = .measuring }
                 notices += [apply(to: loaded)].compactMap { $0 }
             }
             if let report = try? report(ofBook: bookId, session: session) { notices.append(.loudnessMeasured(report)) }
@@ -126,7 +126,7 @@ final class BookLoudness {
             return (.loudness(try report(ofBook: session.book.id!, session: session)), problem)
         case let .measure(bookId):
             guard let id = bookId ?? session?.book.id else { throw PlayerError("nothing is playing: 'loudness measure BOOK' names one") }
-            if let session, session.book.id == id, session.loudness != .off { session.loudness = .measuring }
+            if let session, session.book.id == id, session.aids.loudness != .off { session.aids.loudness = .measuring }
             let problem = measure(bookId: id)
             return (.loudness(try report(ofBook: id, session: session, measuring: true)), problem)
         }
@@ -144,7 +144,7 @@ final class BookLoudness {
         } else if measuringNow || measuring.contains(bookId) {
             state = .measuring
         } else if let session, session.book.id == bookId {
-            state = session.loudness
+            state = session.aids.loudness
         } else if let reading = try library.settings.loudness(ofBook: bookId) {
             state = .measured(reading, gain: Loudness.gain(for: reading, target: target))
         } else {

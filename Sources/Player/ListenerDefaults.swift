@@ -99,7 +99,7 @@ struct DefaultsControl {
             session.settings.defaults = BookSettings.Defaults(preferences)
             session.engine.setSpeed(session.settings.speed)
             BookSettingsControl.applySkipSilence(session)
-            session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+            session.aids.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
             if setting == .loudness || setting == .loudnessTarget { problem = loudness.apply(to: session) }
         }
         return (.defaults(ListenerDefaults(preferences), changed: setting), problem)
@@ -120,7 +120,7 @@ struct DefaultsControl {
         }
         if setting != nil { try library.settings.savePlayerPreferences(preferences) }
         let maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
-        session?.rewind.maxSeconds = maxSeconds
+        session?.aids.rewind.maxSeconds = maxSeconds
         return .rewind(maxSeconds: maxSeconds)
     }
 }

@@ -198,7 +198,7 @@ public final class PlayerController {
     /// Plays on, going back a little first after a long pause (auto-rewind). At the end of the
     /// book: the queue's next book if one waits, else this one from its start.
     func resume(_ session: PlayerSession) throws {
-        if let cued = session.cued { return playCued(session, savedAt: cued.savedAt) }
+        if let cued = session.loaded.cued { return playCued(session, savedAt: cued.savedAt) }
         if sync.jumpToOfferOnStart(session, say: onNotice) {
             session.play()
             return
@@ -224,7 +224,7 @@ public final class PlayerController {
     /// (another device's later place, else the rewind for the time since it was last heard;
     /// its sleep default).
     private func playCued(_ session: PlayerSession, savedAt: Date?) {
-        session.cued = nil
+        session.loaded.cued = nil
         if !sync.jumpToOfferOnStart(session, say: onNotice), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
             onNotice(.rewound(seconds: back))
         }
@@ -315,7 +315,7 @@ public final class PlayerController {
         BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.settings.playerPreferences()) ?? PlayerPreferences()
-        session.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
+        session.aids.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
     }
 
     /// `output NAME`: the output from now on, for the book loaded at once.

@@ -7,7 +7,21 @@ struct RewindState {
     var maxSeconds: Double?
     /// When the engine reported the pause now under way (nil while playing, or after a jump).
     /// On the player's clock.
-    var pausedSince: Duration?
+    private(set) var pausedSince: Duration?
+    let clock: any PlayerClock
+
+    init(clock: any PlayerClock) { self.clock = clock }
+
+    /// The engine reported `state`: a pause starts counting now; anything else ends it.
+    mutating func engineReported(_ state: PlaybackState) {
+        pausedSince = state == .paused ? clock.now : nil
+    }
+
+    /// The place moved, or a rewind was taken: the pause counts no more.
+    mutating func forgetPause() { pausedSince = nil }
+
+    /// How long the pause under way has lasted; nil when none is.
+    var pausedSeconds: Double? { pausedSince.map { (clock.now - $0).seconds } }
 }
 
 extension PlayerSession {
@@ -16,9 +30,9 @@ extension PlayerSession {
     /// of the item when the chapter began in an earlier one. Not a jump: no bookmark to undo.
     /// Returns how far it went back, in seconds (nil: not at all).
     func rewindAfterPause() -> Double? {
-        guard state == .paused, let pausedSince = rewind.pausedSince, let maxSeconds = rewind.maxSeconds else { return nil }
-        rewind.pausedSince = nil
-        let seconds = AutoRewind.seconds(pausedFor: (clock.now - pausedSince).seconds, maxSeconds: maxSeconds)
+        guard state == .paused, let pausedSeconds = aids.rewind.pausedSeconds, let maxSeconds = aids.rewind.maxSeconds else { return nil }
+        aids.rewind.forgetPause()
+        let seconds = AutoRewind.seconds(pausedFor: pausedSeconds, maxSeconds: maxSeconds)
         return goBack(seconds: seconds) { jump(to: $0, kind: nil) }
     }
 
@@ -28,7 +42,7 @@ extension PlayerSession {
     /// it went back, in seconds (nil: not at all). `loaded`: the engine has the book already (a
     /// book cued paused), so going back is a seek of it.
     func rewindBeforeStart(savedAt: Date, now: Date = Date(), loaded: Bool = false) -> Double? {
-        guard let maxSeconds = rewind.maxSeconds else { return nil }
+        guard let maxSeconds = aids.rewind.maxSeconds else { return nil }
         let seconds = AutoRewind.seconds(pausedFor: now.timeIntervalSince(savedAt), maxSeconds: maxSeconds)
         return goBack(seconds: seconds) { loaded ? jump(to: $0, kind: nil) : startAt($0) }
     }

@@ -21,35 +21,27 @@ final class PlayerSession {
     /// In shuffle, the order of this pass (a permutation of the items, decided once), which both
     /// the engine's automatic advance and `next`/`prev` follow; nil in order.
     var shufflePlan: [Int]?
+    /// The sleep timer's setting and countdown, on the player's clock.
     var sleepTimer: SleepTimer
-    /// The player's clock: the sleep timer's countdown, how long a pause lasted.
-    let clock: any PlayerClock
-    /// What skip silence saved since the book was loaded, for the time left as heard.
-    var silence = SilenceSavings()
-    var rewind = RewindState()
-    /// Whether the book is evened out, and at what gain (`PlayerController+Loudness.swift`).
-    var loudness = LoudnessState.off
+    /// Skip silence's savings, auto-rewind and loudness (`ListeningAids`).
+    var aids: ListeningAids
     /// Asked and reported states, heard at all, ended (`PlayStateTracker`).
     private var playState = PlayStateTracker()
-    /// The saved place the book was loaded at (before any auto-rewind): an exchange that moved
-    /// the book to this place while it loaded moved nothing under the listener.
-    let loadedAt: PlaybackPosition
-    /// Set while the book waits, cued at the player's start, for the listener to play or move
-    /// it: until then the recorder is not told anything (a start is not listening).
-    var cued: CuedStart?
+    /// Where the book was loaded, and whether it waits there, cued (`LoadedPlace`).
+    var loaded: LoadedPlace
 
     init(book: Book, media: [Media], settings: BookSettings, library: LibraryDatabase,
          engine: PlaybackEngine, outputName: String, start: PlaybackPosition, clock: any PlayerClock) {
         self.book = book
-        self.clock = clock
         self.sleepTimer = SleepTimer(clock: clock)
+        self.aids = ListeningAids(rewind: RewindState(clock: clock))
         self.numbering = ItemNumbering(mediaIds: media.map { $0.id! })
         self.engine = engine
         self.timeline = BookTimeline(media: media)
         self.settings = settings
         self.outputName = outputName
         self.place = PlaceTracker(position: start)
-        self.loadedAt = start
+        self.loaded = LoadedPlace(place: start)
         self.recorder = ListeningRecorder(library: library, bookId: book.id!, mediaIds: numbering.mediaIds, start: start,
                                           speed: settings.speed, clock: clock)
     }
@@ -85,13 +77,13 @@ final class PlayerSession {
 
     /// Loads the book's files paused at the session's position: cued (see `cued`).
     func cue(paths: [String], savedAt: Date?) {
-        cued = CuedStart(savedAt: savedAt)
+        loaded.cued = CuedStart(savedAt: savedAt)
         playState.asked(.paused)
         engine.load(paths, start: position, play: false)
     }
 
     func play() {
-        cued = nil
+        loaded.cued = nil
         playState.asked(.playing)
         engine.play()
     }
@@ -103,12 +95,12 @@ final class PlayerSession {
 
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
     func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
-        cued = nil
+        loaded.cued = nil
         if let kind { recorder.recordJump(kind) }
         playState.moved()
         engine.seek(to: target)
         place.jumped(to: target)
-        rewind.pausedSince = nil
+        aids.rewind.forgetPause()
         // The recorder's "heard" place is now the target: a jump right after this one must
         // bookmark here, and a save before the engine reports must not save the old place.
         recorder.handle(.position(target))
@@ -130,7 +122,7 @@ final class PlayerSession {
             let jumping = place.pendingJump != nil
             guard place.heard(heard, tolerance: tolerance) else { return }
             if !jumping, heard.item == before.item {
-                silence.advanced(frames: heard.frame - before.frame, rate: timeline.items[heard.item].sampleRate)
+                aids.silence.advanced(frames: heard.frame - before.frame, rate: timeline.items[heard.item].sampleRate)
             }
         case let .itemChanged(info):
             if !info.metadata.chapters.isEmpty, timeline.items.indices.contains(info.index) {
@@ -152,14 +144,14 @@ final class PlayerSession {
             playState.engineStoppedOnItsOwn()
         case let .stateChanged(state):
             playState.reportedState(state)
-            rewind.pausedSince = state == .paused ? clock.now : nil
+            aids.rewind.engineReported(state)
         case let .silenceSkipped(_, frames, rate):
-            silence.skipped(frames: frames, rate: rate)
+            aids.silence.skipped(frames: frames, rate: rate)
         case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,
              .itemsReplaced:
             break
         }
-        if cued == nil { recorder.handle(event) }
+        if loaded.cued == nil { recorder.handle(event) }
     }
 
     /// The engine stopped at the end: when that is the end of the play order's last item (not a
@@ -181,9 +173,19 @@ final class PlayerSession {
         // What the engine heard last, numbered as the recorder's media ids are (a new item list
         // may be on its way to the engine still).
         let heard = engine.numberedPosition.map { numbering.current($0.position, itemListsReplaced: $0.itemListsReplaced) }
-        if cued == nil { recorder.finish(at: place.pendingJump ?? heard ?? position) }
+        if loaded.cued == nil { recorder.finish(at: place.pendingJump ?? heard ?? position) }
         engine.shutdown()
     }
+}
+
+/// Where a session's book was loaded, and whether it still waits there, cued.
+struct LoadedPlace {
+    /// The saved place the book was loaded at (before any auto-rewind): an exchange that moved
+    /// the book to this place while it loaded moved nothing under the listener.
+    let place: PlaybackPosition
+    /// Set while the book waits, cued at the player's start, for the listener to play or move
+    /// it: until then the recorder is not told anything (a start is not listening).
+    var cued: CuedStart?
 }
 
 /// A book loaded paused at the player's start, not yet played or moved by the listener.

@@ -82,7 +82,7 @@ extension PlayerSync {
             return
         }
         if let index = report.moved.firstIndex(where: { $0.bookId == loaded }),
-           let target = try? place(of: report.moved[index], in: session), target != session.loadedAt {
+           let target = try? place(of: report.moved[index], in: session), target != session.loaded.place {
             report.waiting = report.moved.remove(at: index)
         }
         if report.waiting?.claim == taken { report.waiting = nil }

@@ -133,16 +133,16 @@ public struct Status: Codable, Equatable, Sendable {
         skipInterval = session.settings.skipIntervalSeconds
         skipSource = session.settings.ownSkipIntervalSeconds == nil ? .default : .book
         volume = session.settings.volume
-        loudness = session.loudness.text
-        if case let .measured(_, gain) = session.loudness { loudnessGain = gain }
+        loudness = session.aids.loudness.text
+        if case let .measured(_, gain) = session.aids.loudness { loudnessGain = gain }
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         let skipping = session.settings.skipSilence != .off
         timeLeft = total.flatMap { total in
-            here.map { session.silence.heardSeconds(ofSourceSeconds: max(0, total - $0), speed: speed, skipping: skipping) }
+            here.map { session.aids.silence.heardSeconds(ofSourceSeconds: max(0, total - $0), speed: speed, skipping: skipping) }
         }
         if case let .on(minimumMs) = session.settings.skipSilence {
             skipSilenceMs = minimumMs
-            silenceSkippedFraction = session.silence.skippedFraction
+            silenceSkippedFraction = session.aids.silence.skippedFraction
         }
         output = session.outputName
         sleep = session.sleepTimer.state

@@ -231,7 +231,7 @@ import Testing
         try player.perform(.seek(.absolute(seconds: 20)))
         player.advance(by: .seconds(1))
         try player.perform(.pause)
-        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(await player.run(until: { player.controller.session?.aids.rewind.pausedSince != nil }))
         let pausedAt = player.status.itemPosition
         #expect(abs(pausedAt - 21) < 0.01, "paused at \(pausedAt)")
 
@@ -250,7 +250,7 @@ import Testing
         try player.perform(.seek(.absolute(seconds: 2)))
         player.advance(by: .milliseconds(500))
         try player.perform(.pause)
-        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(await player.run(until: { player.controller.session?.aids.rewind.pausedSince != nil }))
         player.advance(by: .seconds(7200), step: .seconds(60))
         try player.perform(.play(bookId: nil))
         #expect(player.status.itemPosition == 0)
@@ -258,7 +258,7 @@ import Testing
         // and a pause under 10 s goes back not at all
         player.advance(by: .seconds(5))
         try player.perform(.pause)
-        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(await player.run(until: { player.controller.session?.aids.rewind.pausedSince != nil }))
         let short = player.status.itemPosition
         player.advance(by: .milliseconds(9900))
         try player.perform(.toggle)
@@ -269,7 +269,7 @@ import Testing
         try player.perform(.seek(.absolute(seconds: 10)))
         player.advance(by: .milliseconds(500))
         try player.perform(.pause)
-        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(await player.run(until: { player.controller.session?.aids.rewind.pausedSince != nil }))
         let here = player.status.itemPosition
         player.advance(by: .seconds(7200), step: .seconds(60))
         try player.perform(.toggle)
@@ -324,7 +324,7 @@ import Testing
 
         // When it pauses, the place saved is the place heard
         try player.perform(.pause)
-        #expect(await player.run(until: { player.controller.session?.rewind.pausedSince != nil }))
+        #expect(await player.run(until: { player.controller.session?.aids.rewind.pausedSince != nil }))
         #expect(abs(Double(try player.saved(book).frame) / Self.rate - player.status.itemPosition) < 0.01)
         // and after close it is still there
         let final = try player.saved(book)
