@@ -3,7 +3,7 @@ public import PlayerCore
 
 /// Evening out books' loudness: each book is played at a gain that brings its integrated loudness
 /// (EBU R128, measured once and stored) to the listener's target. Values and rules only; the
-/// controller's part is in `PlayerController+Loudness.swift`.
+/// player's part is `BookLoudness`.
 public enum Loudness {
     /// The target when the listener set none: -18 LUFS, a spoken-word level most players and
     /// podcast guidelines (-16 to -19) agree on, with headroom for the limiter.

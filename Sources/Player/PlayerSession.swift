@@ -75,7 +75,7 @@ final class PlayerSession {
         engine.load(paths, start: position, end: end)
     }
 
-    /// Loads the book's files paused at the session's position: cued (see `cued`).
+    /// Loads the book's files paused at the session's position: cued (see `LoadedPlace.cued`).
     func cue(paths: [String], savedAt: Date?) {
         loaded.cued = CuedStart(savedAt: savedAt)
         playState.asked(.paused)
