@@ -51,23 +51,34 @@ import Testing
                 "\(screen.screen())")
     }
 
+    /// The book Echo (91 s) imported onto the shelf Talks of the fixture's library, beside Code.
+    static func importEcho(into fixture: ControlFixture) throws {
+        let echo = fixture.abplayer.home.appending(path: "Echo")
+        try FileManager.default.createDirectory(at: echo, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 91, vbr: false), to: echo.appending(path: "01.mp3"))
+        _ = try fixture.abplayer.run(["import", "--library", fixture.library, "--shelf", "Talks", echo.path]).requireSuccess()
+    }
+
+    /// `abplayer library` in a second terminal, a client of the fixture's daemon; its shell says
+    /// how it ended, then waits for a line.
+    static func libraryScreen(_ fixture: ControlFixture, name: String) throws -> TmuxTerminal {
+        try TmuxTerminal(fixture.abplayer, name: name, arguments: ["library", "--library", fixture.library],
+                         environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
+                         columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+    }
+
     @Test func libraryInASecondTerminalBrowsesTheBooksAndEnterPlaysOneOnTheDaemon() throws {
         // Given a library of two books, Code (listened to before) and Echo on the shelf Talks,
         // and a daemon on it (Code ready, paused)
         let fixture = try ControlFixture("library-attached", seconds: 90)
         defer { fixture.cleanUp() }
-        let echo = fixture.abplayer.home.appending(path: "Echo")
-        try FileManager.default.createDirectory(at: echo, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 91, vbr: false), to: echo.appending(path: "01.mp3"))
-        _ = try fixture.abplayer.run(["import", "--library", fixture.library, "--shelf", "Talks", echo.path]).requireSuccess()
+        try Self.importEcho(into: fixture)
         _ = try fixture.abplayer.run(["-c", "play Code; seek 0:05", "--output", "null", "--library", fixture.library]).requireSuccess()
         let daemon = try DaemonProcess(fixture, output: "null")
         #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
 
         // When `abplayer library` runs in another terminal
-        let screen = try TmuxTerminal(fixture.abplayer, name: "library-attached", arguments: ["library", "--library", fixture.library],
-                                      environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
-                                      columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+        let screen = try Self.libraryScreen(fixture, name: "library-attached")
         defer { screen.stop() }
         // Then it shows both books and the shelf, Code marked as the daemon's
         let shown = screen.waitUntil { $0.contains("2 books") && $0.contains("Talks (1)") && $0.contains("▶ Code") && $0.contains("Echo") }
@@ -100,16 +111,11 @@ import Testing
         // Given a library of two books, Code and Echo on the shelf Talks, and a daemon on it
         let fixture = try ControlFixture("library-changes", seconds: 90)
         defer { fixture.cleanUp() }
-        let echo = fixture.abplayer.home.appending(path: "Echo")
-        try FileManager.default.createDirectory(at: echo, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 91, vbr: false), to: echo.appending(path: "01.mp3"))
-        _ = try fixture.abplayer.run(["import", "--library", fixture.library, "--shelf", "Talks", echo.path]).requireSuccess()
+        try Self.importEcho(into: fixture)
         let daemon = try DaemonProcess(fixture, output: "null")
         #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
         // and `abplayer library` in another terminal, showing both
-        let screen = try TmuxTerminal(fixture.abplayer, name: "library-changes", arguments: ["library", "--library", fixture.library],
-                                      environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
-                                      columns: 100, rows: 30, then: "echo CLIENT-EXIT $?; read -r line")
+        let screen = try Self.libraryScreen(fixture, name: "library-changes")
         defer { screen.stop() }
         #expect(screen.waitUntil { $0.contains("2 books") && $0.contains("Talks (1)") && $0.contains("Echo") } != nil,
                 "\(screen.screen())\n\(daemon.log)")
