@@ -43,7 +43,7 @@ public enum LibraryText {
         let newBooks = report.books.filter { !$0.existed }.count
         return ImportLines(
             books: books,
-            skipped: report.skipped.map { TerminalText.visible("skipped \($0.path): \($0.reason)") },
+            skipped: report.skipped.map { skippedLine(SkippedFile(path: $0.path, reason: $0.reason)) },
             warnings: report.warnings.map { TerminalText.visible("\($0.path): \($0.message)") },
             summary: "\(counted(newBooks, "new book")), \(counted(report.filesImported, "file")) imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
     }
@@ -105,6 +105,11 @@ public enum LibraryText {
         let parts = [count(change.filesAdded, "added"), count(change.filesMoved, "moved"),
                      count(change.filesMissing, "missing"), count(change.filesReturned, "back")].compactMap { $0 }
         return TerminalText.visible("library: \(change.title): " + parts.joined(separator: ", "))
+    }
+
+    /// A file an import or the library watch could not read, and why.
+    static func skippedLine(_ file: SkippedFile) -> String {
+        TerminalText.visible("skipped \(file.path): \(file.reason)")
     }
 
     /// Why the library watch is not running (inotify could not be used); the player goes on.

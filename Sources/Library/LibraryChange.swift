@@ -1,5 +1,16 @@
 /// What one pass of `LibraryWatch` did to one book: the watcher reports one value per book per
 /// pass, so a burst of files becomes one report.
+/// A file the library watch (or an import) could not take, and why: said as import says it.
+public struct SkippedFile: Sendable, Equatable {
+    public let path: String
+    public let reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
 public struct LibraryChange: Sendable, Equatable {
     public let bookId: Int64
     public let title: String

@@ -18,6 +18,8 @@ public final class LibraryWatch: @unchecked Sendable {
     let onChange: @Sendable ([LibraryChange]) -> Void
     /// Called with what went wrong in a pass (the pass is dropped; the next one looks again).
     let onError: @Sendable (String) -> Void
+    /// Called with the files a pass could not read (left out, as an import skips them).
+    let onSkipped: @Sendable ([SkippedFile]) -> Void
     private let inotify: Inotify
     private let state = Mutex(State.idle)
     private let finished = DispatchSemaphore(value: 0)
@@ -27,12 +29,14 @@ public final class LibraryWatch: @unchecked Sendable {
     public init(library: LibraryDatabase, inspector: any MediaInspector,
                 quiet: Duration = .milliseconds(300), longest: Duration = .milliseconds(1500),
                 onError: @escaping @Sendable (String) -> Void = { _ in },
+                onSkipped: @escaping @Sendable ([SkippedFile]) -> Void = { _ in },
                 onChange: @escaping @Sendable ([LibraryChange]) -> Void) throws {
         self.library = library
         self.inspector = inspector
         self.quiet = quiet
         self.longest = longest
         self.onError = onError
+        self.onSkipped = onSkipped
         self.onChange = onChange
         inotify = try Inotify()
     }
@@ -114,7 +118,7 @@ public final class LibraryWatch: @unchecked Sendable {
             changes.writing = pending.writing
             pending.taken()
             do {
-                let (all, postponed) = try library.media.applyWatched(changes, folders: folders, inspector: inspector)
+                let (all, postponed, skipped) = try library.media.applyWatched(changes, folders: folders, inspector: inspector)
                 // Taken again with the pass the writer's IN_CLOSE_WRITE brings.
                 pending.changes.appeared.formUnion(postponed)
                 let reported = all.filter { !$0.isEmpty }
@@ -124,6 +128,7 @@ public final class LibraryWatch: @unchecked Sendable {
                     for parent in folders.parents { inotify.watch(parent) }
                 }
                 if !reported.isEmpty { onChange(reported) }
+                if !skipped.isEmpty { onSkipped(skipped) }
             } catch {
                 onError("library watch: \(error)")
             }

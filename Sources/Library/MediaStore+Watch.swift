@@ -74,8 +74,9 @@ extension MediaStore {
     /// file keeps its identity and is not added again), then new files into their books, then new
     /// folders as new books. One `LibraryChange` per book touched, and the new folders put off
     /// because a file in them is still being written (the importer would read it half-written).
+    /// The files that could not be read are returned too, to be said as import says them.
     func applyWatched(_ changes: WatchedChanges, folders: WatchedFolders, inspector: any MediaInspector) throws
-        -> (changes: [LibraryChange], postponed: Set<String>)
+        -> (changes: [LibraryChange], postponed: Set<String>, skipped: [SkippedFile])
     {
         var report = ChangeReport()
         let media = try writer.read { db in try Media.fetchAll(db) }
@@ -114,7 +115,8 @@ extension MediaStore {
             }
         }
         for (bookId, addition) in additions.sorted(by: { $0.key < $1.key }) {
-            let added = try append(addition.paths, toBook: bookId, folder: addition.folder, inspector: inspector)
+            let (added, skipped) = try append(addition.paths, toBook: bookId, folder: addition.folder, inspector: inspector)
+            report.skipped += skipped
             guard added > 0 else { continue }
             try report.note(bookId: bookId, in: self) { $0.filesAdded += added }
         }
@@ -129,7 +131,7 @@ extension MediaStore {
             try report.note(try importer.importPaths([folder], shelf: shelf), in: self)
         }
         for path in looseFiles.sorted() { try importLooseFile(path, inspector: inspector, into: &report) }
-        return (report.changes, postponed)
+        return (report.changes, postponed, report.skipped)
     }
 
     /// A file saved beside book folders (a new M4B in a folder of M4Bs) becomes a book on their
@@ -137,8 +139,14 @@ extension MediaStore {
     /// there is left alone, as it would be a book of one chapter.
     private func importLooseFile(_ path: String, inspector: any MediaInspector, into report: inout ChangeReport) throws {
         let importer = Importer(writer: writer, ownFiles: ownFiles, inspector: inspector)
-        guard let file = try? Importer.inspect(.init(path: path, folderDisc: nil), with: inspector).get(),
-              BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
+        let file: Importer.Inspected
+        switch Importer.inspect(.init(path: path, folderDisc: nil), with: inspector) {
+        case let .success(inspected): file = inspected
+        case let .failure(failure):
+            report.skipped.append(SkippedFile(path: failure.path, reason: failure.reason))
+            return
+        }
+        guard BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
         try report.note(try importer.importPaths([path], shelf: try shelfPath(besideFolder: path)), in: self)
     }
 
@@ -164,23 +172,30 @@ extension MediaStore {
 
     /// Inspects the files on every core (as the importer does: 1,000 files one by one took over
     /// 2 s), then adds them to the book and puts it in order in one transaction (one transaction
-    /// per file made 1,000 files take 2.8 s). Files that cannot be read are left out; a later
-    /// event about them tries again. Returns how many joined the book.
+    /// per file made 1,000 files take 2.8 s). Files that cannot be read are left out (and
+    /// returned); a later event about them tries again. Returns how many joined the book.
     ///
     /// `concurrentPerform` on the watch's thread once corrupted the heap in about one test run in
     /// three (`malloc_consolidate(): unaligned fastbin chunk`). Not the decoders: it fills that
     /// thread's libdispatch continuation cache, which the thread's end used after freeing when the
     /// watch was released there; `LibraryWatch.start` explains, and keeps that release out of the
     /// thread's end.
-    private func append(_ paths: [String], toBook bookId: Int64, folder: String, inspector: any MediaInspector) throws -> Int {
-        let inspected = Mutex([Int: Importer.Inspected]())
+    private func append(_ paths: [String], toBook bookId: Int64, folder: String, inspector: any MediaInspector) throws
+        -> (added: Int, skipped: [SkippedFile])
+    {
+        let inspected = Mutex([Int: Result<Importer.Inspected, Importer.ImportFailure>]())
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            guard let file = try? Importer.inspect(.init(path: paths[index], folderDisc: nil), with: inspector).get() else { return }
-            inspected.withLock { $0[index] = file }
+            let result = Importer.inspect(.init(path: paths[index], folderDisc: nil), with: inspector)
+            inspected.withLock { $0[index] = result }
         }
-        let files = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
-        guard !files.isEmpty else { return 0 }
-        return try writer.write { db in
+        let results = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+        let files = results.compactMap { try? $0.get() }
+        let skipped = results.compactMap { result -> SkippedFile? in
+            guard case let .failure(failure) = result else { return nil }
+            return SkippedFile(path: failure.path, reason: failure.reason)
+        }
+        guard !files.isEmpty else { return (0, skipped) }
+        let added = try writer.write { db in
             var ids = try BookStore.items(db, bookId: bookId).map { $0.id! }
             let before = ids.count
             var present = Set(ids)
@@ -193,6 +208,7 @@ extension MediaStore {
             try Self.putInOrder(db, bookId: bookId, folder: folder)
             return ids.count - before
         }
+        return (added, skipped)
     }
 
     /// The book's items in `ItemOrdering` order (disc folders, disc and track tags, names), as an
@@ -260,6 +276,7 @@ extension MediaStore {
 /// The changes of one pass, gathered per book in the order books were first touched.
 private struct ChangeReport {
     var changes: [LibraryChange] = []
+    var skipped: [SkippedFile] = []
 
     mutating func note(bookId: Int64, in library: MediaStore, _ update: (inout LibraryChange) -> Void) throws {
         if let index = changes.firstIndex(where: { $0.bookId == bookId }) {
@@ -274,6 +291,7 @@ private struct ChangeReport {
 
     /// The books an import in this pass made or added files to.
     mutating func note(_ imported: ImportReport, in library: MediaStore) throws {
+        skipped += imported.skipped.map { SkippedFile(path: $0.path, reason: $0.reason) }
         for book in imported.books where book.newFiles > 0 {
             try note(bookId: book.id, in: library) {
                 $0.isNewBook = $0.isNewBook || !book.existed

@@ -20,7 +20,13 @@ public struct LoudnessReading: Sendable, Equatable, Codable {
 /// Why a book's loudness could not be measured, naming the file.
 public struct LoudnessFailure: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The file that could not be opened or read, when that is what failed: a player that
+    /// already said the file is missing or broken need not say it again.
+    public let file: String?
+    public init(_ description: String, file: String? = nil) {
+        self.description = description
+        self.file = file
+    }
 }
 
 /// The stored measure of a book (the table `bookLoudness`, LibrarySchema v8).

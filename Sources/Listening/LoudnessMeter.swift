@@ -84,7 +84,7 @@ public struct LoudnessMeter: Sendable {
     /// A decoder's error names the file itself; anything else is given its name.
     private static func failure(_ error: any Error, path: String) -> LoudnessFailure {
         let text = "\(error)"
-        return LoudnessFailure(text.contains(path) ? text : "\(path): \(text)")
+        return LoudnessFailure(text.contains(path) ? text : "\(path): \(text)", file: path)
     }
 
     private func reading(of states: [UnsafeMutablePointer<ebur128_state>]) -> LoudnessReading {

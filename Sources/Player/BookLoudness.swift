@@ -45,6 +45,12 @@ final class BookLoudness {
         }
         if case .failed = session.aids.loudness { return nil }
         session.engine.setLoudnessGain(decibels: 0)
+        // A book with a file missing (said when it loaded) is not measured: the measure would
+        // be of another book, and fail at the missing file.
+        if (try? library.books.items(ofBook: session.book.id!))?.contains(where: \.isMissing) == true {
+            session.aids.loudness = .failed("a file of the book is missing")
+            return nil
+        }
         session.aids.loudness = .measuring
         return measure(bookId: session.book.id!)
     }
@@ -92,13 +98,16 @@ final class BookLoudness {
     }
 
     /// A measure arrived: applied when its book is loaded (`session`); returns what to say.
-    func measured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>, session: PlayerSession?) -> [PlayerNotice] {
+    /// A failure to read a file is said once per run (`warnings`), not at every play.
+    func measured(bookId: Int64, _ result: Result<LoudnessReading, LoudnessFailure>, session: PlayerSession?,
+                  warnings: inout FileWarnings) -> [PlayerNotice] {
         measuring.remove(bookId)
         let loaded = session.flatMap { $0.book.id == bookId ? $0 : nil }
         let title = loaded?.book.title ?? (try? library.books.book(matching: "#\(bookId)"))?.title
         switch result {
         case let .failure(failure):
             if let loaded, loaded.aids.loudness != .off { loaded.aids.loudness = .failed(failure.description) }
+            if let file = failure.file, !warnings.isFirst(about: file, topic: .loudness) { return [] }
             return [.problem("loudness of \(title ?? "#\(bookId)") could not be measured: \(failure); it plays as recorded")]
         case .success:
             var notices: [PlayerNotice] = []

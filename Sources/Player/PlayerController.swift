@@ -37,6 +37,8 @@ public final class PlayerController {
 
     /// What the player's timers run on (the tests' clock in tests).
     let clock: any PlayerClock
+    /// Files said to be missing or broken in this run: each is said once.
+    var filesWarnedAbout = FileWarnings()
 
     /// The sleep timer of the book loaded, acted on.
     var sleepControl: SleepControl { SleepControl(library: library, clock: clock, wake: wake) }
@@ -140,7 +142,7 @@ public final class PlayerController {
         case let .syncExchanged(result):
             sync.exchanged(result, session: session, say: onNotice)
         case let .loudnessMeasured(bookId, result):
-            loudness.measured(bookId: bookId, result, session: session).forEach(onNotice)
+            loudness.measured(bookId: bookId, result, session: session, warnings: &filesWarnedAbout).forEach(onNotice)
             publishState()
         }
     }
@@ -263,10 +265,15 @@ public final class PlayerController {
     /// `end` when given, else to its end.
     func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
         let media = try library.books.items(ofBook: book.id!)
-        if let missing = media.first(where: \.isMissing) {
+        if let missing = media.first(where: \.isMissing), media.allSatisfy(\.isMissing) {
             // A plain rescan searches only above the file's old place: a file moved elsewhere is
             // found by naming the folder it is in now.
             throw PlayerError("\(book.title): \(missing.path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
+        }
+        // A book plays what it has, as cmus and mpv play on past a file they cannot open: the
+        // engine skips a missing file (said here once, not again when the engine reaches it).
+        for missing in media.filter(\.isMissing) where filesWarnedAbout.isFirst(about: missing.path) {
+            onNotice(.fileMissing(book: book.title, path: missing.path))
         }
         guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
         // Another device's later listening is taken first (at the player's start, the first
@@ -343,7 +350,8 @@ public final class PlayerController {
     private func notice(for event: PlaybackEvent, of session: PlayerSession) -> PlayerNotice? {
         switch event {
         case let .failed(item, error):
-            .itemFailed(item: item, title: session.timeline.items[item].title, reason: "\(error)")
+            filesWarnedAbout.isFirst(about: session.timeline.items[item].path)
+                ? .itemFailed(item: item, title: session.timeline.items[item].title, reason: "\(error)") : nil
         case .ended: nil // bookEnded says it, knowing what comes next
         case let .outputLost(message) where !session.hasPlayed: .outputUnavailable(message)
         case let .outputLost(message): .outputLost(message)

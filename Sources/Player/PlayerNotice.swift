@@ -10,6 +10,8 @@ public enum PlayerNotice: Sendable, Equatable {
     /// The first sound of a book just loaded, `seconds` into its item `item` (0-based).
     case heard(book: Book, item: Int, seconds: Double)
     case itemFailed(item: Int, title: String, reason: String)
+    /// A file of the book being loaded is missing (the library found it gone): the rest plays.
+    case fileMissing(book: String, path: String)
     /// The book played to its end (marked finished); `startsAgain`: `play` starts it over,
     /// nothing being queued to follow it.
     case ended(book: String, startsAgain: Bool)
@@ -50,7 +52,9 @@ public enum PlayerNotice: Sendable, Equatable {
             "playing #\(book.id!) \(book.title) from \(Timecode.format(seconds: seconds)) (item \(item + 1)/\(itemCount)) through \(output)"
         case let .heard(book, item, seconds):
             "playing #\(book.id!) \(book.title) from item \(item + 1) at \(String(format: "%.3f", seconds)) s"
-        case let .itemFailed(item, title, reason): "item \(item + 1) (\(title)): \(reason)"
+        case let .itemFailed(item, title, reason): "item \(item + 1) (\(title)): \(reason); skipped"
+        case let .fileMissing(book, path):
+            "\(book): \(path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; skipped meanwhile, the rest plays"
         case let .ended(book, startsAgain): "\(book): the end" + (startsAgain ? " (finished); 'play' or space starts it again" : "")
         case let .playingAgain(book): "\(book): from the start again"
         case let .outputLost(message): "output lost: \(message); paused (position saved), resuming when it is back"
@@ -75,7 +79,7 @@ public enum PlayerNotice: Sendable, Equatable {
     /// Whether it reports a failure (standard error on a terminal).
     public var isProblem: Bool {
         switch self {
-        case .problem, .outputUnavailable, .noOutputAnswered: true
+        case .problem, .outputUnavailable, .noOutputAnswered, .fileMissing: true
         default: false
         }
     }

@@ -21,16 +21,21 @@ func printError(_ line: String) {
 }
 
 extension PluginOptions {
-    /// Loads every plugin on the search path; plugin log lines go to standard error. A
-    /// `--decoder-option` that no loaded decoder takes ends the command with one line each.
-    func makeRegistry() throws -> PluginRegistry {
+    /// Loads every plugin on the search path; plugin warnings go to `warnings` (standard error,
+    /// each once), their other lines with --verbose to standard error. A `--decoder-option` that
+    /// no loaded decoder takes ends the command with one line each.
+    func makeRegistry(warnings: PluginWarnings = PluginWarnings()) throws -> PluginRegistry {
         let verbose = self.verbose
         let registry = PluginRegistry(
             searchPath: .standard(pluginDirectories: pluginDirectories),
             cacheDirectory: Paths.cacheDirectory(),
             decoderOptions: decoderOptions,
             log: { level, pluginID, message in
-                if level <= .warning || verbose { printError("abplayer: \(pluginID): \(message)") }
+                if level <= .warning {
+                    warnings.say("abplayer: \(pluginID): \(message)")
+                } else if verbose {
+                    printError("abplayer: \(pluginID): \(message)")
+                }
             })
         let problems = registry.decoderOptionProblems
         guard problems.isEmpty else {

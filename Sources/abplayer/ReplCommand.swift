@@ -47,7 +47,8 @@ struct Repl: AsyncParsableCommand {
         }
         // Released by the service as it closes (after its socket is gone); here when it never ran.
         defer { lock.release() }
-        let registry = try plugins.makeRegistry()
+        let warnings = PluginWarnings()
+        let registry = try plugins.makeRegistry(warnings: warnings)
         let outputs = Outputs.fromRegistry(registry)
         // The service owns the running player (and the lock, released when it closes); the
         // terminal, a script or pipe, the control socket and MPRIS are its clients.
@@ -69,6 +70,9 @@ struct Repl: AsyncParsableCommand {
         }
         let terminal = TerminalState()
         let inputs = service.inputs
+        // At a terminal a file's warning is the REPL's to say: above its prompt, never into the
+        // line being typed. (A script, a pipe or a daemon writes it to standard error at once.)
+        if face is Console { warnings.sendToPlayer(inputs) }
         let notices = reader
         // SIGHUP too: closing the terminal (or the end of a daemon's desktop session) saves the
         // position like Ctrl-C.

@@ -187,6 +187,15 @@ import Testing
         #expect(lines.first?.contains("\n") == false)
         #expect(lines.first?.components(separatedBy: "02.flac").count == 2, "the file named once: \(lines)")
         #expect(harness.status.loudnessGain == nil)
+        // and played again in the same run, neither the measure nor the skip says it again
+        let before = harness.notices.count
+        let endings = harness.events.filter { if case .ended = $0 { true } else { false } }.count
+        try harness.perform(.play(bookId: ids[0]))
+        #expect(await harness.run(until: {
+            harness.events.filter { if case .ended = $0 { true } else { false } }.count > endings
+                && harness.controller.loudness.measuring.isEmpty
+        }))
+        #expect(!harness.notices.dropFirst(before).contains { $0.text.contains("02.flac") }, "\(harness.notices)")
     }
 
     @Test func aMeasureIsStaleOnceTheBooksItemsChange() throws {

@@ -23,6 +23,11 @@ public enum ConsoleInput: Sendable {
     case libraryChanged([LibraryChange])
     /// A pass of the library watch failed (it goes on watching).
     case libraryWatchFailed(String)
+    /// Files the library watch could not read (said as import says them).
+    case libraryWatchSkipped([SkippedFile])
+    /// A warning a plugin logged while the player runs (a file cut short, a bad chapter), one
+    /// line naming its file, said once per run (`PluginWarnings`).
+    case pluginWarning(String)
     /// An import added books: their folders are watched too.
     case libraryImported
     /// A `chapters detect` running beside the REPL ended.

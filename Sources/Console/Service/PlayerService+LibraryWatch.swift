@@ -14,6 +14,7 @@ extension PlayerService {
             let watch = try LibraryWatch(
                 library: library, inspector: DecoderInspector(decoders: decoders),
                 onError: { inputs.yield(.libraryWatchFailed($0)) },
+                onSkipped: { inputs.yield(.libraryWatchSkipped($0)) },
                 onChange: { inputs.yield(.libraryChanged($0)) })
             try watch.start()
             self.watch = watch

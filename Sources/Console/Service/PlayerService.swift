@@ -94,8 +94,10 @@ public final class PlayerService {
                 // The book playing takes its new items without a break in what is heard.
                 player.libraryChanged(changes)
                 face.libraryChanged(changes, commands: commands)
-            case let .libraryWatchFailed(message):
+            case let .libraryWatchFailed(message), let .pluginWarning(message):
                 commands.complain(TerminalText.visible(message))
+            case let .libraryWatchSkipped(files):
+                files.map(LibraryText.skippedLine).forEach(commands.complain)
             case let .chaptersDetected(request, result):
                 commands.chaptersDetected(request, result)
                 face.playerChanged()
