@@ -170,7 +170,7 @@ extension CommandHelp {
     static let library: [CommandHelp] = [
         CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
         CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
-        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF"),
+        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF: a folder's files sharing an album tag are a book, CD1/Disc 2 folders its discs, an M4B a book by itself"),
         CommandHelp(name: "rescan", usage: "rescan [BOOK] [FOLDER...]", summary: "find moved files by their content (of BOOK, or of every book; in FOLDERs, paths, when given); mark the rest missing"),
         CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
         CommandHelp(name: "history", usage: "history [BOOK]", summary: "listening sessions, newest first"),

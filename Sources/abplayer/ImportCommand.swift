@@ -6,7 +6,7 @@ import Listening
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import audiobooks: a folder is a book (CD1/Disc 2 sub-folders are its discs), a folder of folders is many books, a file is a single-file book.",
+        abstract: "Import audiobooks: the files of a folder that share an album tag are a book (other albums there are books of their own; untagged files join the folder's only album), CD1/Disc 2 sub-folders are its discs, an M4B (or a long file with chapters) is a book by itself, a folder of folders is many books.",
         discussion: """
             A single-file book (M4B/M4A/MP4 with chapters or over 20 minutes; a long MP3 or Opus with \
             chapters) is a book of its own wherever it lies; the other files of a folder are one book per \

@@ -41,3 +41,32 @@ import Testing
         #expect(probe.chapters.count == 3)
     }
 }
+
+extension FLACTests {
+    @Test func aFLACCutShortIsImportedWithTheLengthThatDecodesAndOneCutAfterItsHeaderIsSkipped() throws {
+        // Given a folder with a 20 s FLAC cut in half, and one cut just after its header (as an
+        // interrupted copy leaves them: STREAMINFO still says 20 s)
+        let abplayer = try AbplayerProcess("flac-cut")
+        let folder = abplayer.home.appending(path: "books/Cut")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let whole = try Fixtures.flac(seconds: 20)
+        let half = folder.appending(path: "01.flac")
+        try FileManager.default.copyItem(at: try Fixtures.truncated(whole, keepingFraction: 0.5), to: half)
+        let headerOnly = folder.appending(path: "02.flac")
+        try Data(try Data(contentsOf: whole).prefix(9000)).write(to: headerOnly)
+        // When the folder is imported
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        let imported = try abplayer.run(["import", "--library", library, folder.path])
+        // Then the half file is a book of what decodes (about 10 s, not 20), said once; the other
+        // is skipped with one line saying it holds no audio (a file skipped: the exit status 1)
+        #expect(imported.status == 1, "\(imported.stderr)")
+        let lines = imported.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(half.path) } == ["abplayer: \(half.path): the file is shorter than its stream info says: truncated, it plays what it has"], "\(lines)")
+        #expect(lines.filter { $0.contains(headerOnly.path) } == ["abplayer: skipped \(headerOnly.path): no audio decodes: the file is cut short after its header (truncated)"], "\(lines)")
+        let books = try ReplLibraryTests.books(abplayer, library: library)
+        #expect(books.count == 1 && abs((books.first?.durationSeconds ?? 0) - 10) < 0.5, "\(books)")
+        // and decoding it ends where the audio ends, without a second complaint
+        let decoded = try abplayer.run(["decode", half.path, "-o", abplayer.home.appending(path: "half.wav").path])
+        #expect(decoded.status == 0 && decoded.stderr.split(separator: "\n").count == 1, "\(decoded.stderr)")
+    }
+}

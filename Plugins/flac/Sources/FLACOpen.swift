@@ -94,5 +94,12 @@ func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) 
         throw FLACOpenError(ABP_ERR_FORMAT, "no audio after the metadata (truncated)")
     }
     metadata.finish()
+    let ends = decoder.checkEnds()
+    if !ends.firstDecodes {
+        throw FLACOpenError(ABP_ERR_FORMAT, "no audio decodes: the file is cut short after its header (truncated)")
+    }
+    if !ends.lastDecodes {
+        host.log(ABP_LOG_WARNING, "the file is shorter than its stream info says: truncated, it plays what it has")
+    }
     return decoder
 }

@@ -33,6 +33,8 @@ final class FLACDecoder: DecoderInstance {
     private var decodedEnd: Int64 = 0
     private var atEnd = false
     private var truncationReported = false
+    /// Open found the stream cut short and said so: its end is the end, not a failure.
+    private var cutShortAtOpen = false
     /// Why a callback aborted libFLAC, when one did.
     private var abort: (status: abp_status, reason: String)?
     private var streamErrors = 0
@@ -131,11 +133,23 @@ final class FLACDecoder: DecoderInstance {
             default: break
             }
         }
-        if done == 0, atEnd, !truncationReported, let totalFrames, decodedEnd < totalFrames {
+        if done == 0, atEnd, !truncationReported, !cutShortAtOpen, let totalFrames, decodedEnd < totalFrames {
             truncationReported = true // said once; the next read() returns 0
             return lastError.fail(ABP_ERR_FORMAT, "truncated: the audio ends at frame \(decodedEnd) of \(totalFrames)")
         }
         return Int64(done)
+    }
+
+    /// Whether the stream's last frame and first frame decode, looked at by seeking (a binary
+    /// search libFLAC makes over the file, or its seek table: a few reads). A file cut short
+    /// decodes to where it was cut and no further, while STREAMINFO still gives the whole length:
+    /// open says so then, and the importer counts what is there. Leaves the decoder at frame 0.
+    func checkEnds() -> (lastDecodes: Bool, firstDecodes: Bool) {
+        guard let totalFrames, totalFrames > 0 else { return (true, true) }
+        let lastDecodes = seek(to: totalFrames - 1) == ABP_OK
+        let firstDecodes = seek(to: 0) == ABP_OK
+        if !lastDecodes { cutShortAtOpen = true }
+        return (lastDecodes, firstDecodes)
     }
 
     func seek(to frame: Int64) -> abp_status {
