@@ -90,3 +90,27 @@ extension MP3FidelityTests {
         #expect(try abplayer.probe(both).chapters.map(\.title) == ["Opening", "Middle"])
     }
 }
+
+extension MP3FidelityTests {
+    @Test func aLAMEHeaderWhosePaddingIsLongerThanTheAudioIsRefusedSayingSo() throws {
+        // Given a three-frame MP3 whose LAME header says 4,095 samples of padding (as LAME 3.97
+        // wrote some very short files: mutagen's lame397v9short.mp3), made by setting the
+        // 12-bit padding field of a real lame header
+        let abplayer = try AbplayerProcess("mp3-lame-padding")
+        let wav = abplayer.home.appending(path: "short.wav")
+        try Command.run("sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", wav.path, "synth", "0.02", "sine", "440"]).requireSuccess()
+        let mp3 = abplayer.home.appending(path: "short.mp3")
+        try Command.run("lame", ["--quiet", "-V", "9", wav.path, mp3.path]).requireSuccess()
+        var bytes = [UInt8](try Data(contentsOf: mp3))
+        let lame = try #require(bytes.indices.dropLast(24).first { bytes[$0..<$0 + 4].elementsEqual("LAME".utf8) })
+        bytes[lame + 22] |= 0x0F
+        bytes[lame + 23] = 0xFF
+        try Data(bytes).write(to: mp3)
+        // When it is probed
+        let result = try abplayer.run(["probe", mp3.path])
+        // Then it is refused in one line naming the file and saying what is wrong with it
+        #expect(result.status == 1)
+        #expect(result.stderr == "abplayer: \(mp3.path): its LAME header's encoder delay and padding (576 + 4095 samples) are longer than "
+                + "the 1728 samples of its 3 MPEG frames: nothing is left to play (a damaged or mis-tagged file)\n")
+    }
+}

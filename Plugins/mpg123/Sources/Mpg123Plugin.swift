@@ -177,7 +177,7 @@ final class Mpg123Decoder: DecoderInstance {
         clock_gettime(CLOCK_MONOTONIC, &started)
         try check(mpg123_scan(handle), "cannot scan the stream")
         let scanned = Int64(mpg123_length(handle))
-        guard scanned >= 0 else { throw DecoderError(ABP_ERR_FORMAT, "cannot determine the length of the stream") }
+        guard scanned >= 0 else { throw lengthUnknown() }
         // When a scan finds fewer frames than a Xing header promised, libmpg123 drops gapless
         // trimming altogether and the encoder and decoder delay come out as audio. Skip them here,
         // so the timeline (chapters, saved positions) stays that of the intact file.
@@ -190,6 +190,20 @@ final class Mpg123Decoder: DecoderInstance {
         totalFrames = scanned - lead
         host.log(ABP_LOG_DEBUG, "scanned for the exact length in \(millisecondsSince(started)) ms")
         saveIndex(ifItGrewBy: 1)
+    }
+
+    /// Why libmpg123 has no length after a scan: most often a LAME header whose encoder delay and
+    /// padding (trimmed for gapless playback) add up to more than the stream holds.
+    private func lengthUnknown() -> DecoderError {
+        let delay = Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue)))
+        let padding = Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_PADDING.rawValue)))
+        let mpegFrames = Int64(mpg123_framelength(handle))
+        let samples = mpegFrames * Int64(mpg123_spf(handle))
+        if delay >= 0, padding >= 0, mpegFrames >= 0, delay + padding >= samples {
+            return DecoderError(ABP_ERR_FORMAT, "its LAME header's encoder delay and padding (\(delay) + \(padding) samples) are longer than the "
+                                + "\(samples) samples of its \(mpegFrames) MPEG frames: nothing is left to play (a damaged or mis-tagged file)")
+        }
+        return DecoderError(ABP_ERR_FORMAT, "cannot determine the length of the stream (\(max(mpegFrames, 0)) MPEG frames found)")
     }
 
     /// Makes libmpg123's first `frames` frames come before our frame 0 (`of`: the stream's length,
