@@ -23,12 +23,19 @@ public struct OpenedDecoder {
     /// ABP_FRAMES_UNKNOWN when the length is not known.
     public let totalFrames: Int64
     public let seekable: Bool
+    /// The codec's name as listeners know it ("MP3", "HE-AAC v2"); empty: not said (ABI 1.4).
+    public let codec: String
+    /// The source's bits per sample, for lossless and PCM streams; 0 otherwise (ABI 1.4).
+    public let bitsPerSample: Int
 
-    public init(_ instance: any DecoderInstance, format: abp_format, totalFrames: Int64, seekable: Bool) {
+    public init(_ instance: any DecoderInstance, format: abp_format, totalFrames: Int64, seekable: Bool,
+                codec: String = "", bitsPerSample: Int = 0) {
         self.instance = instance
         self.format = format
         self.totalFrames = totalFrames
         self.seekable = seekable
+        self.codec = codec
+        self.bitsPerSample = bitsPerSample
     }
 }
 
@@ -52,7 +59,7 @@ public func openDecoder<Failure: DecoderOpenFailure>(
     _ make: (String) throws(Failure) -> OpenedDecoder
 ) -> abp_status {
     guard let path, let out, let info,
-          Int(info.pointee.struct_size) >= MemoryLayout<abp_stream_info>.offset(of: \.reserved)! else {
+          Int(info.pointee.struct_size) >= MemoryLayout<abp_stream_info>.offset(of: \.bits_per_sample)! else {
         writeError("open called without a path, an output or stream info", to: error, size: errorSize)
         return ABP_ERR_INVALID
     }
@@ -66,6 +73,21 @@ public func openDecoder<Failure: DecoderOpenFailure>(
     info.pointee.format = opened.format
     info.pointee.total_frames = opened.totalFrames
     info.pointee.seekable = opened.seekable ? 1 : 0
+    // (1.4) Every host passes a struct this long (the fields were reserved slots before).
+    if Int(info.pointee.struct_size) >= MemoryLayout<abp_stream_info>.size {
+        info.pointee.bits_per_sample = UInt32(clamping: opened.bitsPerSample)
+        withUnsafeMutableBytes(of: &info.pointee.codec) { field in
+            // Whole characters only, leaving room for the NUL.
+            var bytes: [UInt8] = []
+            for character in opened.codec {
+                let encoded = Array(String(character).utf8)
+                guard bytes.count + encoded.count < field.count else { break }
+                bytes += encoded
+            }
+            field.initializeMemory(as: UInt8.self, repeating: 0)
+            field.copyBytes(from: bytes)
+        }
+    }
     out.pointee = OpaquePointer(Unmanaged.passRetained(DecoderHandle(opened.instance)).toOpaque())
     return ABP_OK
 }

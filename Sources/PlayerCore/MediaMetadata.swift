@@ -4,11 +4,18 @@ public struct StreamInfo: Sendable, Equatable {
     /// Exact length after gapless trimming; nil when the stream does not say (never a guess).
     public let totalFrames: Int64?
     public let isSeekable: Bool
+    /// The codec's name as the decoder gives it ("MP3", "HE-AAC v2"); nil when it does not say.
+    public var codec: String?
+    /// The bits per sample the source stores (lossless and PCM streams); nil for a lossy codec
+    /// or when the decoder does not say. What is decoded is float either way.
+    public var bitsPerSample: Int?
 
-    public init(format: AudioFormat, totalFrames: Int64?, isSeekable: Bool) {
+    public init(format: AudioFormat, totalFrames: Int64?, isSeekable: Bool, codec: String? = nil, bitsPerSample: Int? = nil) {
         self.format = format
         self.totalFrames = totalFrames
         self.isSeekable = isSeekable
+        self.codec = codec
+        self.bitsPerSample = bitsPerSample
     }
 }
 

@@ -73,7 +73,8 @@ final class PluginDecoder: Decoder {
         info = StreamInfo(
             format: AudioFormat(rate: Int(format.rate), channels: Int(format.channels)),
             totalFrames: streamInfo.total_frames >= 0 ? streamInfo.total_frames : nil,
-            isSeekable: streamInfo.seekable != 0 && ops.seek != nil && plugin.capabilities.contains(.seek))
+            isSeekable: streamInfo.seekable != 0 && ops.seek != nil && plugin.capabilities.contains(.seek),
+            codec: Self.codecName(in: streamInfo), bitsPerSample: (1...64).contains(streamInfo.bits_per_sample) ? Int(streamInfo.bits_per_sample) : nil)
         var metadata = collector.metadata
         metadata.chapters.sort { $0.startFrame < $1.startFrame }
         self.metadata = metadata
@@ -100,6 +101,15 @@ final class PluginDecoder: Decoder {
 
     private func error(_ status: abp_status) -> AudioError {
         AudioError(status: status, subject: path, message: ops.last_error.flatMap { $0(instance) }.map { String(cString: $0) } ?? "")
+    }
+
+    /// The codec's name a 1.4 plugin wrote (up to its NUL, within the field even without one);
+    /// nil when empty (an older plugin leaves it zero).
+    static func codecName(in info: abp_stream_info) -> String? {
+        let name = withUnsafeBytes(of: info.codec) { field in
+            String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return name.isEmpty ? nil : name
     }
 }
 

@@ -62,6 +62,10 @@ struct ProbeReport: Encodable {
     let duration: Double?
     let frames: Int64?
     let seekable: Bool
+    /// The codec's name and the source's bits per sample, as the decoder says them (JSON:
+    /// absent when it does not).
+    let codec: String?
+    let bitsPerSample: Int?
     let tags: [String: String]
     let chapters: [ChapterEntry]
     let cover: CoverEntry?
@@ -86,6 +90,8 @@ struct ProbeReport: Encodable {
         frames = info?.totalFrames
         duration = frames.flatMap { frames in format.map { $0.seconds(inFrames: frames) } }
         seekable = info?.isSeekable ?? false
+        codec = info?.codec
+        bitsPerSample = info?.bitsPerSample
         tags = Dictionary(metadata.tags.joined.map { ($0.key, $0.value) }) { first, _ in first }
         // Without a rate (a file that does not play and never said it) a start is only a frame.
         chapters = metadata.chapters.map {
@@ -110,6 +116,9 @@ struct ProbeReport: Encodable {
         if let unplayable {
             lines.append("  plays:     no: \(shown(unplayable))")
         } else {
+            if codec != nil || bitsPerSample != nil {
+                lines.append("  codec:     " + [codec.map(shown), bitsPerSample.map { "\($0)-bit" }].compactMap { $0 }.joined(separator: ", "))
+            }
             lines.append("  format:    \(AudioFormat(rate: rate, channels: channels))")
             let length = frames.map { "\(Timecode.format(seconds: duration)) (\($0) frames)" } ?? "unknown"
             lines.append("  duration:  \(length)")

@@ -102,6 +102,8 @@ import Testing
         #expect(listed.stdoutString.contains("flac-example"))
         #expect(probe.plugin == "flac-example")
         #expect(probe.frames == 441_000)
+        // (and it names its codec and bit depth, ABI 1.4, in C)
+        #expect(probe.codec == "FLAC" && probe.bitsPerSample == 16, "\(probe)")
         let source = try WavFile.read(try Fixtures.timeCodedWAV(seconds: 10))
         #expect(decoded.frameCount == 441_000)
         #expect(AudioAnalysis.maxAbsDifference(decoded.samples, source.samples) == 0)

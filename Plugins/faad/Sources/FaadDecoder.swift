@@ -29,6 +29,8 @@ final class FaadDecoder: DecoderInstance {
     /// What read() produces.
     let rate: Int64
     let channels: Int
+    /// The profile ("AAC-LC", "HE-AAC v2"), for the host to show.
+    let codec: String
     /// The gapless window, in frames of the packets' timeline.
     let startFrame: Int64
     let totalFrames: Int64
@@ -58,6 +60,9 @@ final class FaadDecoder: DecoderInstance {
         let faadChannels: Int
         let channelMap: [Int]
         let framesPerPacket: Int64
+        /// The profile as listeners know it ("AAC-LC", "HE-AAC", "HE-AAC v2"): SBR and PS too
+        /// show only in the audio (implicit signalling).
+        let codec: String
     }
 
     init(packets: any PacketSource, configuration: FaadConfiguration, host: Host, shape: StreamShape,
@@ -67,6 +72,7 @@ final class FaadDecoder: DecoderInstance {
         self.configuration = configuration
         self.host = host
         rate = shape.rate
+        codec = shape.codec
         channels = shape.channelMap.count
         channelMap = shape.channelMap
         identityMap = Array(shape.channelMap.indices)
@@ -90,9 +96,24 @@ final class FaadDecoder: DecoderInstance {
             let positions = withUnsafeBytes(of: info.channel_position) { Array($0.prefix(faadChannels)) }
             let map = try channelMap(positions: positions, declaredChannels: declaredChannels, ps: info.ps != 0)
             return StreamShape(rate: Int64(info.samplerate), faadChannels: faadChannels, channelMap: map,
-                               framesPerPacket: Int64(Int(info.samples) / faadChannels))
+                               framesPerPacket: Int64(Int(info.samples) / faadChannels), codec: codecName(info))
         }
         throw FaadError(ABP_ERR_FORMAT, "no audio in the first AAC frames")
+    }
+
+    /// The profile a decoded frame shows: PS makes HE-AAC v2, SBR alone HE-AAC, else the core
+    /// object type (ISO 14496-3's numbers).
+    private static func codecName(_ info: NeAACDecFrameInfo) -> String {
+        if info.ps != 0 { return "HE-AAC v2" }
+        if info.sbr != 0 { return "HE-AAC" }
+        switch info.object_type {
+        case 1: return "AAC Main"
+        case 2: return "AAC-LC"
+        case 3: return "AAC SSR"
+        case 4: return "AAC-LTP"
+        case 23: return "AAC-LD"
+        default: return "AAC"
+        }
     }
 
     /// SMPTE order (FL FR FC LFE BL BR SL SR) from libfaad's channel positions. A mono stream

@@ -155,7 +155,7 @@ private func makeOps() -> abp_decoder_ops {
                     MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
-                                     totalFrames: decoder.totalFrames, seekable: true)
+                                     totalFrames: decoder.totalFrames, seekable: true, codec: decoder.codec)
             }
         }
     )

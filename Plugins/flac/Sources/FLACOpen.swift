@@ -89,6 +89,7 @@ func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) 
     }
     decoder.channels = Int(info.channels)
     decoder.rate = Int(info.sample_rate)
+    decoder.bitsPerSample = Int(info.bits_per_sample)
     decoder.totalFrames = metadata.totalFrames
     if state == FLAC__STREAM_DECODER_END_OF_STREAM, decoder.totalFrames != nil {
         throw FLACOpenError(ABP_ERR_FORMAT, "no audio after the metadata (truncated)")

@@ -21,6 +21,8 @@ final class FLACDecoder: DecoderInstance {
     /// Set by open once STREAMINFO is known; the write callback checks blocks against it.
     var channels = 0
     var rate = 0
+    /// STREAMINFO's bits per sample (what the source stores; read() gives floats).
+    var bitsPerSample = 0
     var totalFrames: Int64?
     /// Borrowed from open and nil outside it: the host takes metadata during open only.
     var metadata: FLACMetadata?
@@ -221,7 +223,8 @@ private func makeOps() -> abp_decoder_ops {
                 let host = Host(hostAPI, pluginID: pluginID, subject: path)
                 let decoder = try openFLAC(path: path, host: host, metadata: metadata.map(MetadataCallbacks.init))
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
-                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.totalFrames != nil)
+                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.totalFrames != nil,
+                                     codec: "FLAC", bitsPerSample: decoder.bitsPerSample)
             }
         }
     )

@@ -30,6 +30,8 @@ final class Mpg123Decoder: DecoderInstance {
 
     let lastError = LastError()
     private(set) var format = abp_format(rate: 0, channels: 0)
+    /// "MP3" (or "MP2", "MP1": libmpg123 decodes every MPEG audio layer), for the host to show.
+    private(set) var codec = "MP3"
     /// Exact, after gapless trimming: from a Xing/Info frame count, a cached index or a scan.
     private(set) var totalFrames: Int64 = 0
 
@@ -128,6 +130,7 @@ final class Mpg123Decoder: DecoderInstance {
 
         var stream = mpg123_frameinfo2()
         if abp_mpg123_info(handle, &stream) == MPG123_OK.rawValue {
+            codec = "MP\(stream.layer)"
             let version: MPEGFrameHeader.Version = stream.version == 0 ? .mpeg1 : stream.version == 1 ? .mpeg2 : .mpeg25
             let preroll = MPEGFrameHeader.seekPreroll(version: version, layer: Int(stream.layer), sampleRate: stream.rate,
                                                       channels: stream.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2)
@@ -426,7 +429,7 @@ private func makeOps() -> abp_decoder_ops {
                 }
                 let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: path), path: path,
                                                 metadata: metadata, cachesIndex: cachesIndex)
-                return OpenedDecoder(decoder, format: decoder.format, totalFrames: decoder.totalFrames, seekable: true)
+                return OpenedDecoder(decoder, format: decoder.format, totalFrames: decoder.totalFrames, seekable: true, codec: decoder.codec)
             }
         }
     )

@@ -280,7 +280,7 @@ private func makeOps() -> abp_decoder_ops {
                         .report(comments(tags))
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(opusRate), channels: UInt32(decoder.channels)),
-                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable)
+                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable, codec: "Opus")
             }
         }
     )

@@ -263,7 +263,7 @@ private func makeOps() -> abp_decoder_ops {
                         .report(comments(comment))
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
-                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable)
+                                     totalFrames: decoder.totalFrames ?? ABP_FRAMES_UNKNOWN, seekable: decoder.seekable, codec: "Vorbis")
             }
         }
     )

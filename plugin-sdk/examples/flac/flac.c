@@ -38,6 +38,7 @@ struct abp_decoder {
     int got_streaminfo;
     abp_format format;
     int64_t total_frames; /* ABP_FRAMES_UNKNOWN when STREAMINFO says 0 */
+    uint32_t bits_per_sample;
 
     /* The last block the write callback delivered, converted to interleaved float.
      * buf_pos..buf_frames is what read() has not returned yet. */
@@ -278,6 +279,7 @@ static void metadata_cb(const FLAC__StreamDecoder *flac, const FLAC__StreamMetad
         dec->format.rate = si->sample_rate;
         dec->format.channels = si->channels;
         dec->total_frames = si->total_samples ? (int64_t)si->total_samples : ABP_FRAMES_UNKNOWN;
+        dec->bits_per_sample = si->bits_per_sample;
         break;
     }
     case FLAC__METADATA_TYPE_VORBIS_COMMENT:
@@ -517,6 +519,11 @@ static abp_status flac_open(const abp_host_api *host, const char *path,
     info->format = dec->format;
     info->total_frames = dec->total_frames;
     info->seekable = 1;
+    /* (1.4) what probe shows of the source; a host that passes a shorter struct never reads it */
+    if (HAS_FIELD(info, abp_stream_info, codec)) {
+        info->bits_per_sample = dec->bits_per_sample;
+        snprintf(info->codec, sizeof info->codec, "FLAC");
+    }
     *out = dec;
     return ABP_OK;
 }

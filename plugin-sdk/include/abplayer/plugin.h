@@ -63,6 +63,10 @@
  *        a sink's extensions name the files it writes, the capability flags are honoured (see
  *        each), which functions may be NULL is listed with each ops table, decoders receive
  *        options (`--decoder-option ID.key=value`), and the option name `paced` is reserved.
+ *   1.4  (2026-11) abp_stream_info.bits_per_sample and .codec: what `abplayer probe` shows of a
+ *        stream's source (the codec's name, the bit depth of a lossless or PCM stream), in the
+ *        slots that were reserved; the struct's size is unchanged. A host zeroes the struct
+ *        before open(), so a plugin that does not fill them (any older one) says nothing.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef ABPLAYER_PLUGIN_H
@@ -76,7 +80,7 @@ extern "C" {
 #endif
 
 #define ABP_ABI_MAJOR 1
-#define ABP_ABI_MINOR 3
+#define ABP_ABI_MINOR 4
 
 /* The one symbol a plugin exports (the only one the host looks up). */
 #define ABP_ENTRY_SYMBOL "abplayer_plugin_entry"
@@ -217,7 +221,14 @@ typedef struct abp_stream_info {
     abp_format format;      /* the format read() produces, fixed for the instance's life */
     int64_t total_frames;   /* exact length after gapless trimming, or ABP_FRAMES_UNKNOWN */
     uint32_t seekable;      /* 1 when seek() works on this stream, 0 otherwise */
-    uint32_t reserved[7];
+    /* (1.4) The bits per sample the source stores, for lossless and PCM streams (16, 24, 32);
+     * 0 for a lossy codec or when the plugin does not say. Shown to the user (probe). */
+    uint32_t bits_per_sample;
+    /* (1.4) The codec's name as listeners know it, NUL-terminated UTF-8 ("MP3", "AAC-LC",
+     * "HE-AAC v2", "Opus", "Vorbis", "FLAC", "ALAC", "PCM"...); empty when the plugin does not
+     * say. Write it only when struct_size reaches the end of this field (it does from 1.4 on;
+     * older hosts pass the same size, so it always fits, and they never read it). */
+    char codec[24];
 } abp_stream_info;
 
 typedef struct abp_decoder abp_decoder; /* opaque, the plugin's instance */

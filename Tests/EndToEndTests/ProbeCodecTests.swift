@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `abplayer probe` names the codec and the source's bit depth (ABI 1.4's stream info), for every
+/// decoder in the tree, from files made by the real encoders.
+@Suite struct ProbeCodecTests {
+    @Test func eachDecoderNamesItsCodecAndALosslessOneItsBitDepth() throws {
+        let abplayer = try AbplayerProcess("probe-codec")
+        // A 24-bit FLAC, by sox from the time-coded source
+        let flac24 = abplayer.home.appending(path: "24bit.flac")
+        try Command.run("sox", [try Fixtures.timeCodedWAV(seconds: 2).path, "-b", "24", flac24.path]).requireSuccess()
+        let cases: [(URL, plugin: String, codec: String, bits: Int?)] = [
+            (try Fixtures.mp3(seconds: 2, vbr: true), "mpg123", "MP3", nil),
+            (try Fixtures.opus(seconds: 2), "opusfile", "Opus", nil),
+            (try Fixtures.vorbis(seconds: 2), "vorbisfile", "Vorbis", nil),
+            (try Fixtures.flac(seconds: 2), "flac", "FLAC", 16),
+            (flac24, "flac", "FLAC", 24),
+            (try Fixtures.aac(seconds: 2), "faad", "AAC-LC", nil),
+            (try Fixtures.aac(seconds: 2, container: .adts), "faad", "AAC-LC", nil),
+        ]
+        for (file, plugin, codec, bits) in cases {
+            // When probed, then the codec (and a lossless stream's depth) is said, as JSON and as text
+            let probe = try abplayer.probe(file)
+            #expect(probe.plugin == plugin && probe.codec == codec && probe.bitsPerSample == bits, "\(file.lastPathComponent): \(probe)")
+            let text = try abplayer.run(["probe", file.path]).stdoutString
+            let line = "  codec:     " + codec + (bits.map { ", \($0)-bit" } ?? "")
+            #expect(text.split(separator: "\n").contains { $0 == line }, "\(text)")
+        }
+    }
+}
