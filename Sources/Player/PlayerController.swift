@@ -265,21 +265,22 @@ public final class PlayerController {
     /// `end` when given, else to its end.
     func load(_ book: Book, end: PlaybackPosition? = nil, playing: Bool = true) throws -> PlayerOutcome {
         let media = try library.books.items(ofBook: book.id!)
-        if let missing = media.first(where: \.isMissing), media.allSatisfy(\.isMissing) {
-            // A plain rescan searches only above the file's old place: a file moved elsewhere is
-            // found by naming the folder it is in now.
-            throw PlayerError("\(book.title): \(missing.path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
-        }
-        // A book plays what it has, as cmus and mpv play on past a file they cannot open: the
-        // engine skips a missing file (said here once, not again when the engine reaches it).
-        for missing in media.filter(\.isMissing) where filesWarnedAbout.isFirst(about: missing.path) {
-            onNotice(.fileMissing(book: book.title, path: missing.path))
-        }
         guard !media.isEmpty else { throw PlayerError("\(book.title) has no items: 'book add' some files") }
         // Another device's later listening is taken first (at the player's start, the first
         // exchange may still be reading the folder).
         sync.waitForFirstExchange()
         let start = try library.positions.startingPlace(ofBook: book.id!)
+        if media[start.item].isMissing {
+            // Not skipped: playing on from the next file would move the saved place past what
+            // was never heard. A plain rescan searches only above the file's old place: a file
+            // moved elsewhere is found by naming the folder it is in now.
+            throw PlayerError("\(book.title): \(media[start.item].path) is missing; if it moved, 'rescan FOLDER' (in the REPL, or 'abplayer rescan FOLDER') with the folder it is in now finds it; the saved position is kept")
+        }
+        // A book plays what it has, as cmus and mpv play on past a file they cannot open: the
+        // engine skips a missing file further on (said here once, not again when it is reached).
+        for missing in media.filter(\.isMissing) where filesWarnedAbout.isFirst(about: missing.path) {
+            onNotice(.fileMissing(book: book.title, path: missing.path))
+        }
         let automatic = chosenOutput == nil ? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2)) : nil
         let outputName = chosenOutput ?? automatic?.name ?? ""
         if let warning = automatic?.warning { onNotice(.noOutputAnswered(warning)) }

@@ -39,6 +39,27 @@ import TestSupport
         #expect(!harness.notices.dropFirst(before).contains { $0.text.contains(missing) }, "\(harness.notices)")
     }
 
+    @Test func aBookWhoseSavedPlaceIsInAMissingFileIsRefusedAndThePlaceKept() async throws {
+        // Given a book of three files listened to into the second, which then goes missing
+        let harness = try ControllerHarness("missing-here", paced: false)
+        let bookId = try harness.book("Here", itemSeconds: [2, 3, 4])
+        let second = try harness.library.books.items(ofBook: bookId)[1]
+        try harness.library.positions.savePosition(bookId: bookId, mediaId: second.id!, frame: 22050)
+        let saved = try harness.saved(bookId)
+        #expect(saved == (1, 22050), "\(saved)")
+        let missing = harness.folder.appending(path: "Here/02.mp3").path
+        try FileManager.default.removeItem(atPath: missing)
+        #expect(try harness.library.media.rescan().missing == [missing])
+        // When it is played, then it is refused, naming the file and how to find it, and the
+        // place is where it was (not moved on to the next file)
+        #expect {
+            try harness.perform(.play(bookId: bookId))
+        } throws: { error in
+            "\(error)".contains("02.mp3 is missing") && "\(error)".contains("the saved position is kept")
+        }
+        #expect(try harness.saved(bookId) == saved)
+    }
+
     @Test func aBookWhoseFilesAreAllMissingIsRefusedWithTheWayToFindThem() throws {
         // Given a book of two files, both deleted and found missing
         let harness = try ControllerHarness("missing-all", paced: false)
