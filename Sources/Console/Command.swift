@@ -316,7 +316,7 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep T|off | silence on|off|MS | loudness on|off | loudness-target LUFS] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep MINUTES|T|off | silence on|off|MS | loudness on|off | loudness-target LUFS] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }

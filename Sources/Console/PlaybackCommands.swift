@@ -2,7 +2,7 @@ public import Player
 public import Library
 import PlayerCore
 
-/// `sleep [30m | 1:15:00 | chapter | item | off | +5m | cycle]`.
+/// `sleep [30 | 45s | 1:15:00 | chapter | item | off | +5 | cycle]`: a bare number is minutes.
 extension SleepCommand {
     init(arguments: [String]) throws(CommandError) {
         guard arguments.count <= 1 else { throw CommandError("usage: \(SleepCommand.usage)") }
@@ -23,7 +23,7 @@ extension SleepCommand {
         }
     }
 
-    static let usage = "sleep [30m | 1:15:00 | chapter | item | off | +5m | cycle]"
+    static let usage = "sleep [MINUTES | 45s | 1:15:00 | chapter | item | off | +MINUTES | cycle]"
 }
 
 /// `queue ...` as typed: the books to play after this one, named as typed (the console finds

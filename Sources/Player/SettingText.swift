@@ -63,7 +63,15 @@ public enum SettingText {
     }
 
     public static func skip(_ text: String) throws(RefusedValue) -> Double { try Timecode.seconds(text, in: skipRange) }
-    public static func sleep(_ text: String) throws(RefusedValue) -> Double { try Timecode.seconds(text, in: sleepRange) }
+    /// A bare number is minutes (`sleep 30`: half an hour, as every audiobook app's timer
+    /// counts); `45s`, `1h`, `1:15:00` say their unit.
+    public static func sleep(_ text: String) throws(RefusedValue) -> Double {
+        guard let minutes = DecimalText.number(Substring(text)) else { return try Timecode.seconds(text, in: sleepRange) }
+        guard sleepRange.contains(minutes * 60) else {
+            throw RefusedValue("'\(text)' is out of range: use minutes (30) or a time \(Timecode.describe(sleepRange))")
+        }
+        return minutes * 60
+    }
     public static func rewind(_ text: String) throws(RefusedValue) -> Double { try Timecode.seconds(text, in: rewindRange) }
 
     /// "80 %".

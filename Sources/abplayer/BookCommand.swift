@@ -110,7 +110,7 @@ struct BookCommand: ParsableCommand {
         @Option(help: ArgumentHelp("0.5 to 4 (1 = normal), the pitch kept; default: follow the listener's default (the REPL's 'set speed').", valueName: "X")) var speed: String?
         @Option(help: "true or false.") var shuffle: Bool?
         @Option(help: ArgumentHelp("What +/- skip: a time from 1s to 1h (30, 30s, 1:30); default: follow 'set skip'.", valueName: "T")) var skip: String?
-        @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("The book's own sleep timer, armed when it starts (over the REPL's 'set sleep'): a time from 1s to 24h (30m, 1:15:00), or off (the listener's default then).", valueName: "T"))
+        @Option(name: .customLong("sleep-timer"), help: ArgumentHelp("The book's own sleep timer, armed when it starts (over the REPL's 'set sleep'): minutes (30) or a time from 1s to 24h (45s, 1:15:00), or off (the listener's default then).", valueName: "T"))
         var sleepTimer: String?
         @Option(name: .customLong("skip-silence"), help: ArgumentHelp("Shorten silences to a short pause: on (silences of 600 ms or more), off, the shortest silence in milliseconds (300 to 60000), or default (follow the REPL's 'set silence').", valueName: "on|off|MS|default"))
         var skipSilence: String?

@@ -26,10 +26,14 @@ import Testing
         #expect(try parse("sleep off") == .sleep(.off))
         #expect(try parse("sleep cycle") == .sleep(.cycle))
         #expect(failure("sleep soon")?.contains("'soon' is not a time") == true)
-        // A bare number is seconds, as everywhere
-        #expect(try parse("sleep 20") == .sleep(.duration(20)))
+        // A bare number is minutes, as every audiobook app's timer counts; seconds say so
+        #expect(try parse("sleep 20") == .sleep(.duration(1200)))
+        #expect(try parse("sleep 1.5") == .sleep(.duration(90)))
+        #expect(try parse("sleep 45s") == .sleep(.duration(45)))
+        #expect(try parse("sleep +5") == .sleep(.extend(300)))
         #expect(try parse("sleep 1h30m") == .sleep(.duration(5400)))
-        #expect(failure("sleep 0") == "sleep: '0' is out of range: use a time from 1s to 24h (90, 1:30, 1:02:03.250, 90s, 30m, 1h or 1h30m); or chapter, item, off, cycle")
+        #expect(failure("sleep 0") == "sleep: '0' is out of range: use minutes (30) or a time from 1s to 24h; or chapter, item, off, cycle")
+        #expect(failure("sleep 1441") == "sleep: '1441' is out of range: use minutes (30) or a time from 1s to 24h; or chapter, item, off, cycle")
         #expect(failure("sleep 25h")?.hasPrefix("sleep: '25h' is out of range: use a time from 1s to 24h") == true)
         #expect(failure("sleep 5m 10m")?.hasPrefix("usage: sleep") == true)
     }
