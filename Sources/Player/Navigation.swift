@@ -101,7 +101,9 @@ struct Navigation {
         switch target {
         case .next:
             index = (current ?? -1) + 1
-            guard index < chapters.count else { throw PlayerError("this is the last chapter (\(chapters.count)); \(choices)") }
+            guard index < chapters.count else {
+                throw PlayerError("already in the last chapter (\(chapters.count) of \(chapters.count))" + (chapters.count > 1 ? "; 'chapter prev' goes back" : ""))
+            }
         case .previous:
             // Back to the start of this chapter, unless within its first 3 seconds.
             guard let current else { throw PlayerError("this is before the first chapter; \(choices)") }

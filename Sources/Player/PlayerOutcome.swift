@@ -39,7 +39,8 @@ public enum PlayerOutcome: Sendable {
     case queued(Book, count: Int)
     case alreadyQueued(Book)
     case queueMoved(from: Int, to: Int)
-    case unqueued(bookId: Int64)
+    /// The book that was at `position` (1-based, as listed) left the queue.
+    case unqueued(position: Int, bookId: Int64, title: String)
     case queueCleared
     case repeatMode(RepeatMode)
     case shuffle(Bool)

@@ -22,7 +22,9 @@ struct QueueCommands {
                 try library.queue.move(from: from - 1, to: to - 1)
                 return .queueMoved(from: from, to: to)
             case let .remove(index):
-                return .unqueued(bookId: try library.queue.remove(at: index - 1))
+                let bookId = try library.queue.remove(at: index - 1)
+                let title = (try? library.books.book(matching: "#\(bookId)"))?.title
+                return .unqueued(position: index, bookId: bookId, title: title ?? "#\(bookId)")
             case .clear:
                 try library.queue.clear()
                 return .queueCleared

@@ -67,7 +67,9 @@ import Testing
         // and the queue is listed by another run
         let listed = try abplayer.run(["-c", "queue", "--library", library]).requireSuccess()
 
-        // Then it holds Gamma then Beta; each mistake was one line
+        // Then the removal says the place and the book removed (Gamma, Alpha, Beta: 2 is Alpha)
+        #expect(edit.stdoutString.split(separator: "\n").contains("removed 2. Alpha from the queue"), "\(edit.stdoutString)")
+        // and the queue holds Gamma then Beta; each mistake was one line
         #expect(listed.stdoutString.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) ?? "" } == ["Gamma", "Beta"],
                 "\(listed.stdoutString)")
         #expect(edit.status != 0)

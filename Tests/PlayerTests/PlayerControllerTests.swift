@@ -46,7 +46,7 @@ import Testing
         #expect(await player.runUntilHeard { $0.item == 2 && $0.frame >= Int64(1.5 * Self.rate) })
         // each file of a book without chapter marks is a chapter: there is none after the last,
         // and the error names the choices
-        #expect(throws: PlayerError("this is the last chapter (3); use next, prev, a name, or 1–3")) {
+        #expect(throws: PlayerError("already in the last chapter (3 of 3); 'chapter prev' goes back")) {
             try player.perform(.chapter(.next))
         }
 

@@ -46,7 +46,7 @@ extension CommandRunner {
         case let .queued(book, count): say(TerminalText.visible("queued #\(book.id!) \(book.title) (\(count) in the queue)"))
         case let .alreadyQueued(book): say(TerminalText.visible("#\(book.id!) \(book.title) is already queued"))
         case let .queueMoved(from, to): say("moved \(from) to \(to)")
-        case let .unqueued(bookId): say("removed #\(bookId) from the queue")
+        case let .unqueued(position, _, title): say("removed \(position). \(title) from the queue")
         case .queueCleared: say("the queue is empty")
         case let .repeatMode(mode): say("repeat \(mode.rawValue)")
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")

@@ -101,9 +101,11 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             self.init(kind: "queueMoved")
             self.from = from
             self.to = to
-        case let .unqueued(id):
+        case let .unqueued(position, id, title):
             self.init(kind: "unqueued")
+            from = position
             bookId = id
+            book = title
         case .queueCleared: self.init(kind: "queueCleared")
         case let .repeatMode(mode):
             self.init(kind: "repeat")
