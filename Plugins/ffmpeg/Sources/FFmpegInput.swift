@@ -51,7 +51,9 @@ final class FFmpegInput {
     init(path: String) throws(FFmpegOpenError) {
         guard abp_ffmpeg_load() else { throw FFmpegOpenError(ABP_ERR_UNSUPPORTED, String(cString: abp_ffmpeg_load_error())) }
         try Self.checkRegularFile(path)
-        deadline = .allocate(capacity: 1)
+        // Everything is opened into locals first: a throwing init whose stored properties are all
+        // set runs deinit, which would free them a second time.
+        let deadline = UnsafeMutablePointer<abp_ffmpeg_deadline>.allocate(capacity: 1)
         deadline.initialize(to: abp_ffmpeg_deadline())
         var opened = avformat_alloc_context()
         guard let context = opened else {
@@ -65,19 +67,25 @@ final class FFmpegInput {
         abp_ffmpeg_deadline_arm(deadline, openSeconds)
         let status = avformat_open_input(&opened, path, nil, &options)
         av_dict_free(&options)
-        guard status >= 0, let context = opened else {
+        guard status >= 0, opened != nil else {
             deadline.deallocate() // avformat_open_input freed the context
             throw Self.openFailure(status)
         }
-        format = context
+        let found: (index: Int32, stream: UnsafeMutablePointer<AVStream>)
+        let decoder: UnsafeMutablePointer<AVCodecContext>
         do throws(FFmpegOpenError) {
-            (streamIndex, stream) = try Self.audioStream(in: context, deadline: deadline)
-            codec = try Self.openDecoder(for: stream)
+            found = try Self.audioStream(in: opened!, deadline: deadline)
+            decoder = try Self.openDecoder(for: found.stream)
         } catch {
-            avformat_close_input(&format)
+            avformat_close_input(&opened)
             deadline.deallocate()
             throw error
         }
+        self.deadline = deadline
+        streamIndex = found.index
+        stream = found.stream
+        format = opened
+        codec = decoder
     }
 
     deinit {

@@ -25,6 +25,11 @@ final class PacketDecoder {
     private(set) var demuxerProblem: String?
     private var damagedInARow = 0
     private var damageLogged = false
+    /// The first damage, said once a few frames decode after it: a file that just ends inside
+    /// a packet (a cut download; ASF leaves a damaged packet or two before its end) gets one
+    /// line, read()'s "truncated", not a warning too.
+    private var unsaidDamage: String?
+    private var framesSinceDamage = 0
 
     /// Packets in a row that give no audio, or damaged ones, before the file counts as unreadable:
     /// far more than any codec's priming, far fewer than a hostile file could loop through.
@@ -69,6 +74,13 @@ final class PacketDecoder {
             let received = avcodec_receive_frame(input.codec, frame)
             if received >= 0 {
                 damagedInARow = 0
+                if let unsaidDamage {
+                    framesSinceDamage += 1
+                    if framesSinceDamage >= 8 {
+                        host.log(ABP_LOG_WARNING, unsaidDamage)
+                        self.unsaidDamage = nil
+                    }
+                }
                 return .frame
             }
             if received == abp_averror_eof() { return .end }
@@ -118,7 +130,8 @@ final class PacketDecoder {
         }
         if !damageLogged {
             damageLogged = true
-            host.log(ABP_LOG_WARNING, "damaged \(input.codecName) audio skipped (\(describe(averror: code))); further damage not logged")
+            framesSinceDamage = 0
+            unsaidDamage = "damaged \(input.codecName) audio skipped (\(describe(averror: code))); further damage not logged"
         }
         return nil
     }

@@ -45,6 +45,7 @@ struct StreamLength {
     }
 
     /// How far before a stated length an inexact one may end without being cut: a container's
-    /// duration rounded to milliseconds, a codec's last frame. The frames missing are silence.
-    static func settleSlack(rate: Int) -> Int64 { Int64(rate / 2) }
+    /// duration rounded to milliseconds, a codec's last frame (an AC-3 frame is 32 ms). The
+    /// frames missing are silence; more missing is a cut file, and said.
+    static func settleSlack(rate: Int) -> Int64 { Int64(rate / 20) }
 }
