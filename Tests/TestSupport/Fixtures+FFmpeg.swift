@@ -23,6 +23,8 @@ public struct FFmpegFormat: Sendable, Hashable {
     public static let wavFloat = FFmpegFormat(encoder: "pcm_f32le", fileExtension: "wav")
     public static let aiff = FFmpegFormat(encoder: "pcm_s16be", fileExtension: "aiff")
     public static let alac = FFmpegFormat(encoder: "alac", fileExtension: "m4a")
+    /// ALAC in an audiobook's M4B (ffmpeg's ipod muxer).
+    public static let alacM4B = FFmpegFormat(encoder: "alac", fileExtension: "m4b")
     /// MP3 in an MP4 container (`.m4a`; the ipod muxer refuses MP3, so `-f mp4`), which the AAC decoder declines.
     public static let mp3InMP4 = FFmpegFormat(encoder: "libmp3lame", fileExtension: "m4a", options: ["-b:a", "128k", "-f", "mp4"])
     public static let wma = FFmpegFormat(encoder: "wmav2", fileExtension: "wma", options: ["-b:a", "128k"])
