@@ -14,7 +14,8 @@ BIN := .build/debug
 # check real audio.
 BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac-dev libfaad-dev libsqlite3-dev \
 	libsoxr-dev libsonic-dev libasound2-dev libpulse-dev libjack-jackd2-dev \
-	libedit-dev libchafa-dev libturbojpeg0-dev libpng-dev libdbus-1-dev libebur128-dev
+	libedit-dev libchafa-dev libturbojpeg0-dev libpng-dev libdbus-1-dev libebur128-dev \
+	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 espeak-ng \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
 	snapserver snapclient syncthing rsync curl gdb

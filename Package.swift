@@ -35,6 +35,8 @@ let plugins: [PluginSpec] = [
     PluginSpec(id: "alsa", target: "AlsaSinkPlugin", shim: "CAlsa", loadsLazily: true),
     PluginSpec(id: "pulse", target: "PulseSinkPlugin", shim: "CPulse", loadsLazily: true),
     PluginSpec(id: "jack", target: "JackSinkPlugin", shim: "CJack", loadsLazily: true),
+    // The catch-all decoder: FFmpeg's libraries are loaded when it first opens a file.
+    PluginSpec(id: "ffmpeg", target: "FFmpegPlugin", shim: "CFFmpeg", loadsLazily: true),
 ]
 
 /// Header search paths of the libraries abplayer loads with dlopen when first needed

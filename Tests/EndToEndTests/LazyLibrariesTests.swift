@@ -26,6 +26,29 @@ import Testing
         for library in ["libchafa", "libglib-2.0", "libturbojpeg", "libpng16", "libdbus-1", "libpulse", "libjack", "libasound", "libsoxr", "libgomp", "libebur128"] {
             #expect(!maps.contains(library), "\(library) is loaded while playing")
         }
+        // nor FFmpeg's libraries: the catch-all decoder is loaded, and loads them when it first
+        // opens a file, which an MP3 never makes it do
+        #expect(maps.contains("libabplayer-ffmpeg.so"), "the ffmpeg plugin is not loaded")
+        for library in ["libavcodec", "libavformat", "libavutil", "libswresample"] {
+            #expect(!maps.contains(library), "\(library) is loaded while playing an MP3")
+        }
+    }
+
+    @Test func playingAWAVLoadsFFmpegsLibraries() async throws {
+        // Given abplayer playing a WAV, which only the catch-all decoder claims (10 minutes of
+        // 8 kHz mono, so it still plays however long this test waits)
+        let wav = try Fixtures.timeCodedWAV(seconds: 600, rate: 8000, channels: 1)
+        let player = try PlayerProcess(["--output", "null", wav.path], environment: [:],
+                                       home: try BuildProducts.temporaryDirectory("lazy-libraries-wav"))
+        defer { player.send("quit") }
+        #expect(await waitForPlace(player, atLeast: 1, timeout: 120), "stdout: \(player.stdout) stderr: \(player.stderr)")
+        // Then libavformat and libavcodec are in its memory map: loaded by the plugin that opened it
+        let mapsFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(player.processIdentifier)/maps"))
+        let maps = String(decoding: try mapsFile.readToEnd() ?? Data(), as: UTF8.self)
+        try mapsFile.close()
+        for library in ["libavcodec", "libavformat"] {
+            #expect(maps.contains(library), "\(library) is not loaded while playing a WAV")
+        }
     }
 
     @Test func theBinaryDoesNotLinkLibebur128() throws {

@@ -18,6 +18,16 @@ import Testing
             (flac24, "flac", "FLAC", 24),
             (try Fixtures.aac(seconds: 2), "faad", "AAC-LC", nil),
             (try Fixtures.aac(seconds: 2, container: .adts), "faad", "AAC-LC", nil),
+            // the catch-all names what FFmpeg decodes as listeners know it
+            (try Fixtures.ffmpeg(.wav16, seconds: 2), "ffmpeg", "PCM", 16),
+            (try Fixtures.ffmpeg(.wavFloat, seconds: 2), "ffmpeg", "PCM float", 32),
+            (try Fixtures.ffmpeg(.aiff, seconds: 2), "ffmpeg", "PCM", 16),
+            (try Fixtures.ffmpeg(.alac, seconds: 2), "ffmpeg", "ALAC", 16),
+            (try Fixtures.ffmpeg(.wma, seconds: 2), "ffmpeg", "WMA", nil),
+            (try Fixtures.ffmpeg(.ac3, seconds: 2), "ffmpeg", "AC-3", nil),
+            (try Fixtures.ffmpeg(.opusWebM, seconds: 2), "ffmpeg", "Opus", nil),
+            (try Fixtures.ffmpeg(.flacOgg, seconds: 2), "ffmpeg", "FLAC", 16),
+            (try Fixtures.ffmpeg(.wavpack, seconds: 2), "ffmpeg", "WavPack", 16),
         ]
         for (file, plugin, codec, bits) in cases {
             // When probed, then the codec (and a lossless stream's depth) is said, as JSON and as text

@@ -113,7 +113,15 @@ import Testing
                 .map { try ContractHarness.probe($0, file) }.max() ?? 0
             let score = try harness.probe(file)
             #expect(right > 0, "no decoder of the build claims \(fixture.name)")
-            #expect(score <= right, "\(plugin.id) scores \(fixture.name) \(score), its own decoder \(right)")
+            guard score > right else { continue }
+            // (or, scoring it higher, it declines it at open — a container shared by formats,
+            // an .m4a holding ALAC, an .ogg holding FLAC — and the host's next claimant plays it)
+            #expect(throws: (any Error).self, "\(plugin.id) scores \(fixture.name) \(score), above its own decoder (\(right)), and opens it") {
+                _ = try harness.open(file)
+            }
+            let chosen = try DecoderContract.buildRegistry.openDecoder(path: file.path) as? PluginDecoder
+            let chosenFormats = DecoderContract.buildRegistry.decoders.first { $0.id == chosen?.pluginID }?.mimeTypes ?? []
+            #expect(chosenFormats.contains(fixture.format), "\(fixture.name) is played by \(chosen?.pluginID ?? "nothing")")
         }
         // and random bytes, with each of its extensions or none, score below its own file
         let directory = try BuildProducts.temporaryDirectory("contract-probe-\(plugin.id)")

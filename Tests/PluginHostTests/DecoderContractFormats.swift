@@ -15,6 +15,9 @@ struct ContractFixture: Sendable {
         case reference(URL)
         /// Nothing to compare with: only the length reported at open against the frames decoded.
         case selfConsistent
+        /// A count the container states (a rounded duration, an estimate), not the source's: each
+        /// table entry says where its number comes from.
+        case stated(Int)
     }
 
     /// What the decoded audio is compared with.
@@ -27,6 +30,9 @@ struct ContractFixture: Sendable {
         case ffmpeg(skip: Int, sameLength: Bool, maxDifference: Double?, correlation: Double)
         /// A reference WAV (third party): equal samples when `lossless`, else correlation above 0.999.
         case reference(URL, lossless: Bool)
+        /// ffmpeg's decode from its frame `skip` on, over the frames both have (the container
+        /// states a length that is not ffmpeg's decode), at lag 0 and correlating above `correlation`.
+        case ffmpegOverlap(skip: Int, correlation: Double)
         /// Nothing to compare with (a third party's file without a reference or an ffmpeg decoder).
         case none
     }
@@ -67,6 +73,19 @@ struct ContractFixture: Sendable {
     let garbageReason: String?
     let garbageExtension: String
     let metadata: Metadata?
+    /// How exactly a seek lands.
+    var seeks: SeekPrecision = .exactFrame
+}
+
+/// Where a decoder's seek lands on a fixture.
+enum SeekPrecision: Sendable {
+    /// On the exact frame: the window read after it is the full decode's at that offset.
+    case exactFrame
+    /// Within the container's timestamps (Matroska's and ASF's milliseconds, a raw stream's
+    /// estimated clock): the time code heard is the right one, the frame may be off by `frames`.
+    case timestamps(frames: Int)
+    /// Known not to work yet (the reason): the test records it as a known issue.
+    case knownIssue(String)
 }
 
 extension ContractFixture {
@@ -76,7 +95,7 @@ extension ContractFixture {
     /// The table: a fixture maker for each format an in-tree decoder reads, keyed by MIME type.
     /// Expectations are the ones the per-codec tests asserted (see Tests/TestSupport/README.md
     /// for what each encoder and ffmpeg do with delay and padding).
-    static let all: [ContractFixture] = mp3 + [opus, vorbis, flac] + aac
+    static let all: [ContractFixture] = mp3 + [opus, vorbis, flac] + aac + ffmpeg
 
     static let mp3: [ContractFixture] = [true, false].map { vbr in
         // A LAME tag: delay and padding known, so the exact source length and ffmpeg's decode,

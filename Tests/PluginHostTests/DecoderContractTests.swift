@@ -48,6 +48,9 @@ import Testing
             #expect(full.frames == reference.frameCount)
         case .selfConsistent:
             #expect(full.frames > 0)
+        case .stated(let frames):
+            #expect(full.info.totalFrames == Int64(frames))
+            #expect(full.frames == frames)
         }
         // and the audio is the source's
         try expectSourceAudio(full, fixture)
@@ -86,6 +89,17 @@ import Testing
             let theirs = AudioAnalysis.channel(Array(prefix[(middle * full.channels)..<((middle + full.rate) * full.channels)]),
                                                channels: full.channels, index: 0)
             #expect(AudioAnalysis.bestLag(ours, theirs, maxLag: 2048) == 0)
+        case let .ffmpegOverlap(skip, correlation):
+            let reference = try Fixtures.ffmpegDecode(full.file)
+            #expect(reference.channels == full.channels && reference.rate == full.rate)
+            let aligned = Array(reference.samples.dropFirst(skip * reference.channels))
+            let common = min(aligned.count, full.samples.count)
+            #expect(AudioAnalysis.correlation(Array(full.samples.prefix(common)), Array(aligned.prefix(common))) > correlation)
+            let middle = full.frames / 2 - full.rate / 2
+            let ours = AudioAnalysis.channel(full.window(from: middle, count: full.rate), channels: full.channels, index: 0)
+            let theirs = AudioAnalysis.channel(Array(aligned[(middle * full.channels)..<((middle + full.rate) * full.channels)]),
+                                               channels: full.channels, index: 0)
+            #expect(AudioAnalysis.bestLag(ours, theirs, maxLag: 2048) == 0)
         case let .reference(wav, lossless):
             let reference = try WavFile.read(wav)
             if lossless {
@@ -117,19 +131,45 @@ import Testing
             let window = (place / full.rate + 1) * full.rate + full.rate / 4 - place
             try decoder.seek(to: Int64(place))
             let heard = try ContractHarness.read(decoder, frames: window)
-            // Then each window is the full decode's frames at that offset
             let expected = full.window(from: place, count: window)
             #expect(heard.count == expected.count, "after a seek to \(place)")
-            let difference = AudioAnalysis.maxAbsDifference(heard, expected)
-            #expect(fixture.seekTolerance == 0 ? difference == 0 : difference < fixture.seekTolerance,
-                    "after a seek to frame \(place): \(difference) from the full decode")
+            switch fixture.seeks {
+            case .exactFrame, .knownIssue:
+                // Then each window is the full decode's frames at that offset
+                let difference = AudioAnalysis.maxAbsDifference(heard, expected)
+                let exact = fixture.seekTolerance == 0 ? difference == 0 : difference < fixture.seekTolerance
+                if case .knownIssue(let reason) = fixture.seeks {
+                    withKnownIssue(Comment(rawValue: reason), isIntermittent: true) { #expect(exact, "after a seek to frame \(place): \(difference)") }
+                } else {
+                    #expect(exact, "after a seek to frame \(place): \(difference) from the full decode")
+                }
+            case .timestamps(let frames):
+                // Then the window lines up with the full decode's within the timestamps' precision
+                // (across the change of tone it ends on), and the second heard after it is the next
+                let tail = full.rate / 2
+                guard heard.count >= tail * full.channels, place + window - tail >= 0 else { continue }
+                let ours = AudioAnalysis.channel(Array(heard.suffix(tail * full.channels)), channels: full.channels, index: 0)
+                let theirs = AudioAnalysis.channel(full.window(from: place + window - tail, count: tail), channels: full.channels, index: 0)
+                #expect(abs(AudioAnalysis.bestLag(ours, theirs, maxLag: 2048)) <= frames, "after a seek to frame \(place)")
+                if place / full.rate + 1 < fixture.seconds {
+                    // (the quarter second after the change of tone, clear of its fade)
+                    let from = window - full.rate / 4 + full.rate / 40
+                    let pitch = AudioAnalysis.dominantFrequency(heard, channels: full.channels, rate: full.rate, from: from, count: window - from)
+                    #expect(TimeCodedSignal.second(forFrequency: pitch) == place / full.rate + 1, "after a seek to frame \(place)")
+                }
+            }
         }
         // and the second heard after a seek to a whole second is that second
         if fixture.timeCoded {
             let second = fixture.seconds / 2 + 1
             try decoder.seek(to: Int64(second * full.rate))
             let heard = try ContractHarness.read(decoder, frames: full.rate)
-            #expect(AudioAnalysis.secondAt(frame: full.rate / 2, in: heard, channels: full.channels, rate: full.rate) == second)
+            let heardSecond = AudioAnalysis.secondAt(frame: full.rate / 2, in: heard, channels: full.channels, rate: full.rate)
+            if case .knownIssue(let reason) = fixture.seeks {
+                withKnownIssue(Comment(rawValue: reason), isIntermittent: true) { #expect(heardSecond == second) }
+            } else {
+                #expect(heardSecond == second)
+            }
         }
         // and a seek to the very end leaves nothing to read
         if let total = decoder.info.totalFrames {
