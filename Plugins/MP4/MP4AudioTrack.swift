@@ -19,8 +19,12 @@ public struct MP4AudioTrack: Sendable {
     /// The first non-empty edit (elst): where presentation starts in media time, and for how
     /// long (nil: to the end). nil when the track has no edit list.
     public let edit: MP4Edit?
+    /// Why the samples that can be played end before the track the file describes (a movie
+    /// fragment that cannot be read), in words for a user; nil when they are all there.
+    public let incompleteBecause: String?
 
-    init(_ trak: Box, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
+    init(_ trak: Box, movieTimescale: Int64, fragments: MovieFragmentBoxes, source: any ByteSource,
+         warnings: inout [String]) throws(MP4Error) {
         self.trak = trak
         trackID = try readTrackID(of: trak, source: source)
         timescale = try mediaTimescale(of: trak, source: source)
@@ -34,7 +38,21 @@ public struct MP4AudioTrack: Sendable {
         sampleRate = entry.sampleRate
         objectTypeIndication = entry.descriptor?.objectTypeIndication
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
-        samples = try SampleTable.read(stbl, source: source)
+        var table = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
+        var incomplete: String?
+        if !fragments.moofs.isEmpty {
+            var defaults: TrackExtends?
+            if let mvex = fragments.mvex { defaults = try TrackExtends.read(mvex, trackID: trackID, source: source) }
+            var reader = MovieFragments(source: source, trackID: trackID, defaults: defaults)
+            reader.read(fragments.moofs, into: &table)
+            warnings += reader.warnings
+            incomplete = reader.stoppedBecause
+        }
+        guard table.sampleCount > 0 else {
+            throw MP4Error(box: "\(stbl.path)/stsz", reason: incomplete.map { "no samples in moov, and \($0)" } ?? "the track has no samples, in moov or in movie fragments")
+        }
+        samples = table
+        incompleteBecause = incomplete
         if let elst = trak.find("edts", "elst"),
            let first = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings) {
             // An edit cannot present media the track does not have: clamp it to the track, so

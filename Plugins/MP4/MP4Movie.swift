@@ -33,9 +33,10 @@ public struct MP4Movie: Sendable {
         }
         let movieTimescale = try Self.movieTimescale(moov, source: source)
         let tracks = moov.all("trak")
+        let fragments = MovieFragmentBoxes(mvex: moov.first("mvex"), moofs: top.filter { $0.type == "moof" })
         var audio: MP4AudioTrack?
         for trak in tracks where try handlerType(of: trak, source: source) == "soun" {
-            audio = try MP4AudioTrack(trak, movieTimescale: movieTimescale, source: source, warnings: &warnings)
+            audio = try MP4AudioTrack(trak, movieTimescale: movieTimescale, fragments: fragments, source: source, warnings: &warnings)
             break
         }
         guard let audio else { throw MP4Error(box: "moov/trak", reason: "no audio track (\(tracks.count) tracks, none with a 'soun' handler)") }
