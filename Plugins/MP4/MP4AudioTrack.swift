@@ -22,6 +22,10 @@ public struct MP4AudioTrack: Sendable {
     /// Why the samples that can be played end before the track the file describes (a movie
     /// fragment that cannot be read), in words for a user; nil when they are all there.
     public let incompleteBecause: String?
+    /// What the tables say of the encoder's priming when there is no edit list (see PrimingBoxes):
+    /// the first sample's composition offset (media time), the roll distance of its 'roll' group.
+    public let firstCompositionOffset: Int64?
+    public let firstRollDistance: Int?
 
     init(_ trak: Box, movieTimescale: Int64, fragments: MovieFragmentBoxes, source: any ByteSource,
          warnings: inout [String]) throws(MP4Error) {
@@ -40,6 +44,8 @@ public struct MP4AudioTrack: Sendable {
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
         var table = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
         var incomplete: String?
+        let priming = PrimingBoxes(stbl, source: source, warnings: &warnings)
+        var compositionOffset = table.sampleCount > 0 ? priming.firstCompositionOffset : nil
         if !fragments.moofs.isEmpty {
             var defaults: TrackExtends?
             if let mvex = fragments.mvex { defaults = try TrackExtends.read(mvex, trackID: trackID, source: source) }
@@ -47,7 +53,10 @@ public struct MP4AudioTrack: Sendable {
             reader.read(fragments.moofs, into: &table)
             warnings += reader.warnings
             incomplete = reader.stoppedBecause
+            compositionOffset = compositionOffset ?? reader.firstCompositionOffset
         }
+        firstCompositionOffset = compositionOffset
+        firstRollDistance = priming.firstRollDistance
         guard table.sampleCount > 0 else {
             throw MP4Error(box: "\(stbl.path)/stsz", reason: incomplete.map { "no samples in moov, and \($0)" } ?? "the track has no samples, in moov or in movie fragments")
         }

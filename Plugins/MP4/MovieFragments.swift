@@ -14,6 +14,9 @@ struct MovieFragments {
     private(set) var stoppedBecause: String?
     /// Things wrong but played through (a tfdt that disagrees with the samples before it).
     private(set) var warnings: [String] = []
+    /// The composition offset of the track's first sample, when a fragment holds it and its
+    /// run gives offsets (priming, as ctts states it in moov).
+    private(set) var firstCompositionOffset: Int64?
     /// The bytes of the samples the fragments stated by default sizes so far: real samples never
     /// overlap, so together they fit in the file, and a lying run cannot make the parser allocate
     /// more entries than the file has bytes.
@@ -60,6 +63,7 @@ struct MovieFragments {
                 let run = try TrackRun(trun, header: header, defaults: defaults, base: base, cursor: cursor, source: source)
                 cursor = run.dataOffset &+ run.byteCount
                 guard ours else { continue }
+                if table.sampleCount == 0 { firstCompositionOffset = run.firstCompositionOffset }
                 if run.sizesAreDefault {
                     claimedBytes += run.byteCount
                     guard claimedBytes <= UInt64(source.size) else {
@@ -139,6 +143,9 @@ struct TrackRun {
     let durations: [(count: Int64, duration: Int64)]
     /// No per-sample size in the run: every sample has the default (see `claimedBytes`).
     let sizesAreDefault: Bool
+    /// The first sample's composition offset, when the run gives offsets (signed in version 1;
+    /// read as signed in version 0 too, as for ctts).
+    let firstCompositionOffset: Int64?
     let byteCount: UInt64
 
     init(_ trun: Box, header: FragmentHeader, defaults: TrackExtends?, base: UInt64, cursor: UInt64,
@@ -175,11 +182,15 @@ struct TrackRun {
         sizes.reserveCapacity(count)
         var durations: [(count: Int64, duration: Int64)] = []
         var bytes: UInt64 = 0
-        for _ in 0..<count {
+        var firstOffset: Int64?
+        for index in 0..<count {
             let duration = Int64(hasDuration ? try reader.uint32() : defaultDuration!)
             let size = hasSize ? try reader.uint32() : defaultSize!
             if flags & 0x400 != 0 { _ = try reader.uint32() } // sample flags
-            if flags & 0x800 != 0 { _ = try reader.uint32() } // composition time offset
+            if flags & 0x800 != 0 {
+                let offset = Int64(Int32(bitPattern: try reader.uint32()))
+                if index == 0 { firstOffset = offset }
+            }
             sizes.append(size)
             bytes += UInt64(size)
             if let last = durations.last, last.duration == duration {
@@ -192,6 +203,7 @@ struct TrackRun {
         self.durations = durations
         sizesAreDefault = !hasSize
         byteCount = bytes
+        firstCompositionOffset = firstOffset
     }
 }
 

@@ -65,36 +65,13 @@ private func openADTS(_ source: FileByteSource, host: Host) throws(FaadError) ->
     for warning in stream.warnings { host.log(ABP_LOG_WARNING, warning) }
     let shape = try FaadDecoder.shape(of: stream, configuration: .adts, declaredChannels: stream.first.channelConfiguration)
     stream.framesPerPacket = shape.framesPerPacket
-    // libfaad emits nothing for the first frame (it only primes the overlap); ADTS carries no
-    // delay information, so the stream starts with the second frame's audio.
-    let frames = Int64(stream.packetCount - 1) * shape.framesPerPacket
+    // ADTS says nothing of the encoder's priming, so every frame is on the timeline (the first,
+    // which libfaad does not emit, as silence), as the same stream muxed into MP4 without an
+    // edit that trims it plays: one rule for both (GaplessWindow).
+    let frames = Int64(stream.packetCount) * shape.framesPerPacket
     let decoder = try FaadDecoder(packets: stream, configuration: .adts, host: host, shape: shape,
-                                  startFrame: shape.framesPerPacket, totalFrames: max(0, frames))
+                                  startFrame: 0, totalFrames: frames)
     return OpenedStream(decoder: decoder, movie: nil)
-}
-
-/// Where the source's audio lies on the decoded timeline: the encoder's priming is cut from the
-/// start and its padding from the end, from the edit list or else iTunSMPB.
-private struct GaplessWindow {
-    let start: Int64
-    let frames: Int64
-
-    init(movie: MP4Movie, packets: MP4PacketSource, rate: Int64) {
-        let audio = movie.audio
-        let streamEnd = packets.startFrame(ofPacket: packets.packetCount)
-        var priming: Int64 = 0, end = streamEnd
-        if let edit = audio.edit {
-            priming = edit.mediaStart * rate / audio.timescale
-            if let duration = edit.duration { end = priming + duration * rate / audio.timescale }
-        } else if let gapless = movie.iTunesGapless {
-            priming = gapless.priming
-            end = priming + gapless.sampleCount
-        }
-        // With no priming (an edit starting at 0) the first frame, which libfaad does not
-        // emit, is silence: the timeline is the file's, as ffmpeg plays it.
-        start = priming
-        frames = max(0, min(end, streamEnd) - start)
-    }
 }
 
 /// An MP4 file starts with a box whose type is one of these (ftyp almost always).
