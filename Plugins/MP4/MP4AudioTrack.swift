@@ -26,6 +26,12 @@ public struct MP4AudioTrack: Sendable {
     /// the first sample's composition offset (media time), the roll distance of its 'roll' group.
     public let firstCompositionOffset: Int64?
     public let firstRollDistance: Int?
+    /// The track's length as the headers state it, in media time: the longer of mdhd's and, in
+    /// a fragmented movie, mvex/mehd's; nil when neither states one. With `declaredEdit`, what a
+    /// file whose samples end early claims to be (the plugin tells the user the difference).
+    public let declaredMediaDuration: Int64?
+    /// The first edit as elst states it, before `edit` clamps it to the samples there are.
+    public let declaredEdit: MP4Edit?
 
     init(_ trak: Box, movieTimescale: Int64, fragments: MovieFragmentBoxes, source: any ByteSource,
          warnings: inout [String]) throws(MP4Error) {
@@ -57,6 +63,13 @@ public struct MP4AudioTrack: Sendable {
         }
         firstCompositionOffset = compositionOffset
         firstRollDistance = priming.firstRollDistance
+        // (both below 2^40 and 2^32, the product may not fit: a length that long is no length)
+        let mediaTimescale = timescale
+        let fragmentedDuration = fragments.movieDuration.flatMap { duration -> Int64? in
+            let (ticks, overflow) = duration.multipliedReportingOverflow(by: mediaTimescale)
+            return overflow ? nil : ticks / movieTimescale
+        }
+        declaredMediaDuration = [mediaDuration(of: trak, source: source), fragmentedDuration].compactMap { $0 }.max()
         guard table.sampleCount > 0 else {
             throw MP4Error(box: "\(stbl.path)/stsz", reason: incomplete.map { "no samples in moov, and \($0)" } ?? "the track has no samples, in moov or in movie fragments")
         }
@@ -64,6 +77,7 @@ public struct MP4AudioTrack: Sendable {
         incompleteBecause = incomplete
         if let elst = trak.find("edts", "elst"),
            let first = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings) {
+            declaredEdit = first
             // An edit cannot present media the track does not have: clamp it to the track, so
             // that callers can scale its times without overflow.
             let total = samples.totalDuration
@@ -84,6 +98,7 @@ public struct MP4AudioTrack: Sendable {
             }
         } else {
             edit = nil
+            declaredEdit = nil
         }
     }
 }

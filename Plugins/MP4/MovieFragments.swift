@@ -94,6 +94,19 @@ struct MovieFragments {
 struct MovieFragmentBoxes {
     let mvex: Box?
     let moofs: [Box]
+    /// mvex/mehd: the whole movie's length, in the movie's timescale.
+    let movieDuration: Int64?
+
+    init(mvex: Box?, moofs: [Box], source: any ByteSource, warnings: inout [String]) {
+        self.mvex = mvex
+        self.moofs = moofs
+        do throws(MP4Error) {
+            movieDuration = try mvex.flatMap { mvex throws(MP4Error) in try fragmentedMovieDuration(mvex, source: source) }
+        } catch {
+            warnings.append("\(error.description): the length it states is ignored")
+            movieDuration = nil
+        }
+    }
 }
 
 /// mvex/trex: what a track's fragments leave out.
@@ -213,5 +226,6 @@ func fragmentedMovieDuration(_ mvex: Box, source: any ByteSource) throws(MP4Erro
     var reader = try BinaryReader(readPayload(mehd, source: source, limit: 64), path: mehd.path)
     let (version, _) = try reader.versionAndFlags()
     let duration = try reader.uint(version == 1 ? 8 : 4)
+    // (all ones, the "unknown" some muxers write, is above maxDuration)
     return duration > 0 && duration < UInt64(SampleTable.maxDuration) ? Int64(duration) : nil
 }

@@ -9,10 +9,13 @@ import PluginKit
 
 private let pluginID = "faad"
 
-/// What open() builds: the decoder and, for MP4 files, the movie for its metadata.
+/// What open() builds: the decoder and, for MP4 files, the movie for its metadata, and the line
+/// saying that the file plays less than it declares (logged once the chapters past the end are
+/// known, so that one line says all).
 private struct OpenedStream {
     let decoder: FaadDecoder
     let movie: MP4Movie?
+    var shortfall: String?
 }
 
 private func openStream(host: Host, path: String) throws(FaadError) -> OpenedStream {
@@ -54,7 +57,9 @@ private func openMP4(_ source: FileByteSource, host: Host) throws(FaadError) -> 
     let window = GaplessWindow(movie: movie, packets: packets, rate: shape.rate)
     let decoder = try FaadDecoder(packets: packets, configuration: configuration, host: host, shape: shape,
                                   startFrame: window.start, totalFrames: window.frames, truncationAnnounced: movie.truncated)
-    return OpenedStream(decoder: decoder, movie: movie)
+    let shortfall = DeclaredLength(movie: movie, window: window, rate: shape.rate)
+        .shortfall(playing: window, rate: shape.rate, tolerance: shape.framesPerPacket, because: audio.incompleteBecause)
+    return OpenedStream(decoder: decoder, movie: movie, shortfall: shortfall)
 }
 
 private func openADTS(_ source: FileByteSource, host: Host) throws(FaadError) -> OpenedStream {
@@ -122,14 +127,18 @@ private func makeOps() -> abp_decoder_ops {
                         if rate > 0, rate <= 768_000 {
                             info?.pointee.format = abp_format(rate: UInt32(rate), channels: UInt32(min(max(unplayable.channelCount ?? 2, 1), 8)))
                         }
-                        MetadataReporter(metadata).report(tags: unplayable.tags, pictures: unplayable.pictures, chapters: unplayable.chapters,
-                                                          rate: max(rate, 1), totalFrames: nil, host: host)
+                        _ = MetadataReporter(metadata).report(tags: unplayable.tags, pictures: unplayable.pictures, chapters: unplayable.chapters,
+                                                              rate: max(rate, 1), totalFrames: nil)
                     }
                     throw error
                 }
                 let decoder = stream.decoder
+                var chaptersLeftOut: [String] = []
                 if let metadata, let movie = stream.movie {
-                    MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
+                    chaptersLeftOut = MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames)
+                }
+                if let line = MetadataReporter.warning(shortfall: stream.shortfall, chaptersLeftOut: chaptersLeftOut) {
+                    host.log(ABP_LOG_WARNING, line)
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
                                      totalFrames: decoder.totalFrames, seekable: true)
