@@ -19,8 +19,9 @@ public struct MP4AudioTrack: Sendable {
     /// The first non-empty edit (elst): where presentation starts in media time, and for how
     /// long (nil: to the end). nil when the track has no edit list.
     public let edit: MP4Edit?
-    /// Why the samples that can be played end before the track the file describes (a movie
-    /// fragment that cannot be read), in words for a user; nil when they are all there.
+    /// Why the samples that can be played end before the track the file describes (a sample
+    /// table cut short, a movie fragment that cannot be read), in words for a user; nil when
+    /// they are all there.
     public let incompleteBecause: String?
     /// What the tables say of the encoder's priming when there is no edit list (see PrimingBoxes):
     /// the first sample's composition offset (media time), the roll distance of its 'roll' group.
@@ -48,11 +49,11 @@ public struct MP4AudioTrack: Sendable {
         sampleRate = entry.sampleRate
         objectTypeIndication = entry.descriptor?.objectTypeIndication
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
-        var table = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
-        var incomplete: String?
+        var (table, incomplete) = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
         let priming = PrimingBoxes(stbl, source: source, warnings: &warnings)
         var compositionOffset = table.sampleCount > 0 ? priming.firstCompositionOffset : nil
-        if !fragments.moofs.isEmpty {
+        // Fragments continue moov's samples: after a table cut short they would be misplaced.
+        if !fragments.moofs.isEmpty && incomplete == nil {
             var defaults: TrackExtends?
             if let mvex = fragments.mvex { defaults = try TrackExtends.read(mvex, trackID: trackID, source: source) }
             var reader = MovieFragments(source: source, trackID: trackID, defaults: defaults)
