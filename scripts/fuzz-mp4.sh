@@ -31,6 +31,11 @@ if [ -z "$(ls -A "$work/seeds")" ]; then
     ffmpeg -v error -y -i "$src" -ac 1 -c:a aac -b:a 16k "$work/seeds/mono.mp4"
     ffmpeg -v error -y -f lavfi -i color=blue:s=16x16:d=1 -i "$src" -c:v mpeg4 -c:a aac -b:a 16k -shortest "$work/seeds/video-first.mp4"
 fi
+# Fragmented files (moof/traf/trun after moov, issue 31), added to seed directories made before them.
+for flags in frag_keyframe+empty_moov frag_keyframe+empty_moov+default_base_moof frag_keyframe; do
+    seed="$work/seeds/fragmented-${flags//+/-}.m4a"
+    [ -f "$seed" ] || ffmpeg -v error -y -f lavfi -i "sine=440:d=1" -ac 2 -c:a aac -b:a 16k -movflags "$flags" -frag_duration 300000 "$seed"
+done
 
 echo "fuzzing the MP4 parser for $seconds s; findings go to Tests/Fuzz/regressions/"
 "$work/mp4-fuzz" "$work/corpus" "$work/seeds" Tests/Fuzz/regressions \

@@ -4,6 +4,8 @@ public struct Box: Sendable {
     public let type: FourCC
     /// Slash-separated types from the top, e.g. `moov/trak/mdia/minf/stbl/stsz`.
     public let path: String
+    /// Where the box's header starts: a movie fragment's default base for its data offsets.
+    public let offset: Int64
     public let payloadOffset: Int64
     public let payloadSize: Int64
     public internal(set) var children: [Box] = []
@@ -28,17 +30,24 @@ public struct Box: Sendable {
 ///
 /// Defences against lying files: a box must fit inside its parent (and so inside the file), its
 /// size must cover its header (so every step moves forward: no size loops), nesting stops at
-/// `maxDepth`, and the number of boxes at `maxBoxes`.
+/// `maxDepth`, and the number of boxes inside top-level boxes at `maxBoxes`. Top-level boxes
+/// have a limit of their own, `maxTopLevelBoxes`: a fragmented 20-hour book holds a moof and an
+/// mdat for every second or two, each read as one header.
 struct BoxTreeReader {
     static let maxDepth = 24
     static let maxBoxes = 100_000
+    static let maxTopLevelBoxes = 1 << 22
 
     /// Types whose payload is a list of boxes. `meta` is handled apart (it may start with a
-    /// version word). Items of `ilst` are containers of `data`/`mean`/`name` boxes.
-    static let containers: Set<FourCC> = ["moov", "trak", "mdia", "minf", "stbl", "udta", "edts", "dinf", "tref", "ilst", "wave", "gmhd"]
+    /// version word). Items of `ilst` are containers of `data`/`mean`/`name` boxes. A top-level
+    /// `moof` is not descended into here: `MovieFragments` reads each when it gets to it, so a
+    /// long fragmented file never holds the tree of every fragment at once.
+    static let containers: Set<FourCC> = ["moov", "trak", "mdia", "minf", "stbl", "udta", "edts", "dinf", "tref", "ilst", "wave", "gmhd",
+                                          "mvex", "traf"]
 
     let source: any ByteSource
     private(set) var boxCount = 0
+    private(set) var topLevelCount = 0
     /// Problems that did not stop parsing (a truncated mdat at the end of the file).
     private(set) var warnings: [String] = []
     /// A top-level box ran past the end of the file and was cut.
@@ -56,9 +65,16 @@ struct BoxTreeReader {
         var boxes: [Box] = []
         var offset = start
         while end - offset >= 8 {
-            boxCount += 1
-            guard boxCount <= Self.maxBoxes else {
-                throw MP4Error(box: parentPath, reason: "more than \(Self.maxBoxes) boxes: not a sane MP4 file")
+            if topLevel {
+                topLevelCount += 1
+                guard topLevelCount <= Self.maxTopLevelBoxes else {
+                    throw MP4Error(box: "", reason: "more than \(Self.maxTopLevelBoxes) top-level boxes: not a sane MP4 file")
+                }
+            } else {
+                boxCount += 1
+                guard boxCount <= Self.maxBoxes else {
+                    throw MP4Error(box: parentPath, reason: "more than \(Self.maxBoxes) boxes: not a sane MP4 file")
+                }
             }
             let header = try source.read(at: offset, count: Int(min(16, end - offset)))
             let size32 = UInt32(header[0]) << 24 | UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3])
@@ -79,7 +95,8 @@ struct BoxTreeReader {
                 throw MP4Error(box: path, reason: "box size \(size) is smaller than its \(headerSize)-byte header")
             }
             if size > end - offset {
-                if topLevel && (type == "mdat" || type == "free" || type == "skip") {
+                // A download cut in a fragment's moof loses that fragment (MovieFragments stops there).
+                if topLevel && (type == "mdat" || type == "free" || type == "skip" || type == "moof") {
                     warnings.append("\(path) claims \(size) bytes but the file ends after \(end - offset): the file is truncated")
                     truncated = true
                     size = end - offset
@@ -88,7 +105,7 @@ struct BoxTreeReader {
                     throw MP4Error(box: path, reason: "box claims \(size) bytes, but \(space)")
                 }
             }
-            var box = Box(type: type, path: path, payloadOffset: offset + headerSize, payloadSize: size - headerSize)
+            var box = Box(type: type, path: path, offset: offset, payloadOffset: offset + headerSize, payloadSize: size - headerSize)
             if Self.containers.contains(type) || type == "meta" || parentPath.hasSuffix("ilst") {
                 guard depth < Self.maxDepth else {
                     throw MP4Error(box: path, reason: "boxes nest deeper than \(Self.maxDepth) levels")

@@ -40,7 +40,7 @@ struct ChapterReader {
     private func textSamples(of trak: Box) throws(MP4Error) -> [MP4Chapter] {
         let timescale = try mediaTimescale(of: trak, source: source)
         guard let stbl = trak.find("mdia", "minf", "stbl") else { throw MP4Error(box: "\(trak.path)/mdia/minf/stbl", reason: "missing") }
-        let table = try SampleTable.read(stbl, source: source)
+        let table = try SampleTable.read(stbl, source: source).table
         guard table.sampleCount <= Self.maxChapters else {
             throw MP4Error(box: "\(stbl.path)/stsz", reason: "\(table.sampleCount) chapters: more than \(Self.maxChapters)")
         }

@@ -19,8 +19,23 @@ public struct MP4AudioTrack: Sendable {
     /// The first non-empty edit (elst): where presentation starts in media time, and for how
     /// long (nil: to the end). nil when the track has no edit list.
     public let edit: MP4Edit?
+    /// Why the samples that can be played end before the track the file describes (a sample
+    /// table cut short, a movie fragment that cannot be read), in words for a user; nil when
+    /// they are all there.
+    public let incompleteBecause: String?
+    /// What the tables say of the encoder's priming when there is no edit list (see PrimingBoxes):
+    /// the first sample's composition offset (media time), the roll distance of its 'roll' group.
+    public let firstCompositionOffset: Int64?
+    public let firstRollDistance: Int?
+    /// The track's length as the headers state it, in media time: the longer of mdhd's and, in
+    /// a fragmented movie, mvex/mehd's; nil when neither states one. With `declaredEdit`, what a
+    /// file whose samples end early claims to be (the plugin tells the user the difference).
+    public let declaredMediaDuration: Int64?
+    /// The first edit as elst states it, before `edit` clamps it to the samples there are.
+    public let declaredEdit: MP4Edit?
 
-    init(_ trak: Box, movieTimescale: Int64, source: any ByteSource, warnings: inout [String]) throws(MP4Error) {
+    init(_ trak: Box, movieTimescale: Int64, fragments: MovieFragmentBoxes, source: any ByteSource,
+         warnings: inout [String]) throws(MP4Error) {
         self.trak = trak
         trackID = try readTrackID(of: trak, source: source)
         timescale = try mediaTimescale(of: trak, source: source)
@@ -34,9 +49,36 @@ public struct MP4AudioTrack: Sendable {
         sampleRate = entry.sampleRate
         objectTypeIndication = entry.descriptor?.objectTypeIndication
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
-        samples = try SampleTable.read(stbl, source: source)
+        var (table, incomplete) = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
+        let priming = PrimingBoxes(stbl, source: source, warnings: &warnings)
+        var compositionOffset = table.sampleCount > 0 ? priming.firstCompositionOffset : nil
+        // Fragments continue moov's samples: after a table cut short they would be misplaced.
+        if !fragments.moofs.isEmpty && incomplete == nil {
+            var defaults: TrackExtends?
+            if let mvex = fragments.mvex { defaults = try TrackExtends.read(mvex, trackID: trackID, source: source) }
+            var reader = MovieFragments(source: source, trackID: trackID, defaults: defaults)
+            reader.read(fragments.moofs, into: &table)
+            warnings += reader.warnings
+            incomplete = reader.stoppedBecause
+            compositionOffset = compositionOffset ?? reader.firstCompositionOffset
+        }
+        firstCompositionOffset = compositionOffset
+        firstRollDistance = priming.firstRollDistance
+        // (both below 2^40 and 2^32, the product may not fit: a length that long is no length)
+        let mediaTimescale = timescale
+        let fragmentedDuration = fragments.movieDuration.flatMap { duration -> Int64? in
+            let (ticks, overflow) = duration.multipliedReportingOverflow(by: mediaTimescale)
+            return overflow ? nil : ticks / movieTimescale
+        }
+        declaredMediaDuration = [mediaDuration(of: trak, source: source), fragmentedDuration].compactMap { $0 }.max()
+        guard table.sampleCount > 0 else {
+            throw MP4Error(box: "\(stbl.path)/stsz", reason: incomplete.map { "no samples in moov, and \($0)" } ?? "the track has no samples, in moov or in movie fragments")
+        }
+        samples = table
+        incompleteBecause = incomplete
         if let elst = trak.find("edts", "elst"),
            let first = try MP4Edit.first(in: elst, source: source, mediaTimescale: timescale, movieTimescale: movieTimescale, warnings: &warnings) {
+            declaredEdit = first
             // An edit cannot present media the track does not have: clamp it to the track, so
             // that callers can scale its times without overflow.
             let total = samples.totalDuration
@@ -57,6 +99,7 @@ public struct MP4AudioTrack: Sendable {
             }
         } else {
             edit = nil
+            declaredEdit = nil
         }
     }
 }

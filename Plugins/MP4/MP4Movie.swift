@@ -33,9 +33,10 @@ public struct MP4Movie: Sendable {
         }
         let movieTimescale = try Self.movieTimescale(moov, source: source)
         let tracks = moov.all("trak")
+        let fragments = MovieFragmentBoxes(mvex: moov.first("mvex"), moofs: top.filter { $0.type == "moof" }, source: source, warnings: &warnings)
         var audio: MP4AudioTrack?
         for trak in tracks where try handlerType(of: trak, source: source) == "soun" {
-            audio = try MP4AudioTrack(trak, movieTimescale: movieTimescale, source: source, warnings: &warnings)
+            audio = try MP4AudioTrack(trak, movieTimescale: movieTimescale, fragments: fragments, source: source, warnings: &warnings)
             break
         }
         guard let audio else { throw MP4Error(box: "moov/trak", reason: "no audio track (\(tracks.count) tracks, none with a 'soun' handler)") }
@@ -80,6 +81,14 @@ func readTrackID(of trak: Box, source: any ByteSource) throws(MP4Error) -> UInt3
     let (version, _) = try reader.versionAndFlags()
     try reader.skip(version == 1 ? 16 : 8)
     return try reader.uint32()
+}
+
+/// The media duration from mdia/mdhd, nil when it is 0, unreadable or "unknown" (all ones).
+func mediaDuration(of trak: Box, source: any ByteSource) -> Int64? {
+    guard let mdhd = trak.find("mdia", "mdhd"), var reader = try? BinaryReader(readPayload(mdhd, source: source, limit: 4096), path: mdhd.path),
+          let (version, _) = try? reader.versionAndFlags(), (try? reader.skip(version == 1 ? 20 : 12)) != nil,
+          let duration = try? reader.uint(version == 1 ? 8 : 4) else { return nil }
+    return duration > 0 && duration < UInt64(SampleTable.maxDuration) ? Int64(duration) : nil
 }
 
 /// The media timescale (units per second) from mdia/mdhd.

@@ -1,10 +1,12 @@
 /// Where each sample of a track is in the file and when it plays, from stsz, stco/co64, stsc and
-/// stts, kept compact: sizes as one UInt32 each, the chunk and time tables as the run lists the
-/// file stores. Locating a sample or a time is a binary search over runs, so seeking costs the
-/// same at 19 hours as at 1 minute, and opening a 20-hour book costs one pass over the tables.
+/// stts, and from the track runs (trun) of movie fragments after them, kept compact: sizes as one
+/// UInt32 each, the chunk and time tables as run lists (a trun is one chunk). Locating a sample or
+/// a time is a binary search over runs, so seeking costs the same at 19 hours as at 1 minute, and
+/// opening a 20-hour book costs one pass over the tables.
 public struct SampleTable: Sendable {
-    /// A run of chunks with the same number of samples (one stsc entry), with the first sample
-    /// it holds counted from the start of the track.
+    /// A run of chunks with the same number of samples (one stsc entry, or one trun), with the
+    /// first sample it holds counted from the start of the track. It ends where the next run's
+    /// samples start (a stsc run's last chunks may be counted beyond the samples there are).
     struct ChunkRun: Sendable {
         let firstChunk: Int // 0-based
         let samplesPerChunk: Int64
@@ -19,21 +21,36 @@ public struct SampleTable: Sendable {
         let startTime: Int64
     }
 
-    public let sampleCount: Int
+    public private(set) var sampleCount: Int
     /// Every sample's size, or empty when all are `uniformSize`.
-    let sizes: [UInt32]
-    let uniformSize: UInt32
-    let chunkOffsets: [UInt64]
+    private(set) var sizes: [UInt32]
+    private(set) var uniformSize: UInt32
+    private(set) var chunkOffsets: [UInt64]
     /// The offset of every `checkpointInterval`-th sample (only with per-sample sizes), so that
     /// locating a sample never sums more than that many sizes, even when a muxer put the whole
     /// track in one chunk.
-    let checkpoints: [UInt64]
+    private(set) var checkpoints: [UInt64] = []
     static let checkpointInterval = 256
-    let chunkRuns: [ChunkRun]
-    let timeRuns: [TimeRun]
+    private(set) var chunkRuns: [ChunkRun]
+    private(set) var timeRuns: [TimeRun]
     /// The sum of all sample durations, in the track's timescale (at most `maxDuration`).
-    public let totalDuration: Int64
+    public private(set) var totalDuration: Int64
     public static let maxDuration: Int64 = 1 << 40
+
+    init(sampleCount: Int, sizes: [UInt32], uniformSize: UInt32, chunkOffsets: [UInt64], chunkRuns: [ChunkRun],
+         timeRuns: [TimeRun], totalDuration: Int64) {
+        self.sampleCount = sampleCount
+        self.sizes = sizes
+        self.uniformSize = uniformSize
+        self.chunkOffsets = chunkOffsets
+        self.chunkRuns = chunkRuns
+        self.timeRuns = timeRuns
+        self.totalDuration = totalDuration
+        checkpoints = Self.checkpoints(sizes: sizes, chunkOffsets: chunkOffsets, runs: chunkRuns)
+    }
+
+    /// A track whose samples are all in movie fragments (`empty_moov`).
+    static let empty = SampleTable(sampleCount: 0, sizes: [], uniformSize: 0, chunkOffsets: [], chunkRuns: [], timeRuns: [], totalDuration: 0)
 
     public func size(ofSample index: Int) -> UInt32 { sizes.isEmpty ? uniformSize : sizes[index] }
 
@@ -83,108 +100,54 @@ public struct SampleTable: Sendable {
 }
 
 extension SampleTable {
-    /// Reads the tables of `stbl`, checking every count against the bytes its box holds and the
-    /// tables against each other, so that later lookups cannot go out of range.
-    static func read(_ stbl: Box, source: any ByteSource) throws(MP4Error) -> SampleTable {
-        func payload(_ type: FourCC) throws(MP4Error) -> BinaryReader {
-            guard let box = stbl.first(type) else { throw MP4Error(box: "\(stbl.path)/\(type)", reason: "missing") }
-            return try BinaryReader(readPayload(box, source: source), path: box.path)
+    /// Appends samples that lie back to back from `offset` (a track run of a movie fragment):
+    /// their sizes, and their durations as (count, duration) runs. The caller has checked the
+    /// counts against the bytes that state them; the durations must keep the track within
+    /// `maxDuration` (else nothing is appended). Call `finishAppending()` after the last run.
+    mutating func appendRun(at offset: UInt64, sizes runSizes: [UInt32], durations: [(count: Int64, duration: Int64)]) -> Bool {
+        var added: Int64 = 0
+        for run in durations {
+            let (time, overflow) = run.count.multipliedReportingOverflow(by: run.duration)
+            guard !overflow, time <= Self.maxDuration - totalDuration - added else { return false }
+            added += time
         }
-
-        // stsz: sample sizes.
-        var stsz = try payload("stsz")
-        _ = try stsz.versionAndFlags()
-        let uniformSize = try stsz.uint32()
-        let count: Int
-        var sizes: [UInt32] = []
-        if uniformSize == 0 {
-            count = try stsz.entryCount(entrySize: 4)
-            sizes.reserveCapacity(count)
-            for _ in 0..<count { sizes.append(try stsz.uint32()) }
-        } else {
-            let claimed = try stsz.uint32()
-            // Nothing is allocated per sample here, but the samples must fit in the file.
-            guard UInt64(claimed) * UInt64(uniformSize) <= UInt64(source.size) else {
-                throw stsz.error("claims \(claimed) samples of \(uniformSize) bytes, more than the whole file holds")
+        guard !runSizes.isEmpty else { return true }
+        if sizes.isEmpty && sampleCount > 0 { sizes = Array(repeating: uniformSize, count: sampleCount) }
+        chunkOffsets.append(offset)
+        chunkRuns.append(ChunkRun(firstChunk: chunkOffsets.count - 1, samplesPerChunk: Int64(runSizes.count), firstSample: Int64(sampleCount)))
+        sizes.append(contentsOf: runSizes)
+        var sample = Int64(sampleCount)
+        for run in durations where run.count > 0 {
+            if let last = timeRuns.last, last.duration == run.duration, last.firstSample + last.count == sample {
+                timeRuns[timeRuns.count - 1] = TimeRun(firstSample: last.firstSample, count: last.count + run.count, duration: last.duration, startTime: last.startTime)
+            } else {
+                timeRuns.append(TimeRun(firstSample: sample, count: run.count, duration: run.duration, startTime: totalDuration))
             }
-            count = Int(claimed)
+            sample += run.count
+            totalDuration += run.count * run.duration
         }
-        guard count > 0 else { throw stsz.error("the track has no samples") }
+        sampleCount += runSizes.count
+        return true
+    }
 
-        // stco or co64: chunk offsets.
-        var chunkOffsets: [UInt64] = []
-        if stbl.first("co64") != nil {
-            var co64 = try payload("co64")
-            _ = try co64.versionAndFlags()
-            let chunks = try co64.entryCount(entrySize: 8)
-            chunkOffsets.reserveCapacity(chunks)
-            for _ in 0..<chunks { chunkOffsets.append(try co64.uint64()) }
-        } else {
-            var stco = try payload("stco")
-            _ = try stco.versionAndFlags()
-            let chunks = try stco.entryCount(entrySize: 4)
-            chunkOffsets.reserveCapacity(chunks)
-            for _ in 0..<chunks { chunkOffsets.append(UInt64(try stco.uint32())) }
-        }
-        let chunkPath = stbl.first("co64")?.path ?? "\(stbl.path)/stco"
-        guard !chunkOffsets.isEmpty else { throw MP4Error(box: chunkPath, reason: "the track has no chunks") }
+    mutating func finishAppending() {
+        checkpoints = Self.checkpoints(sizes: sizes, chunkOffsets: chunkOffsets, runs: chunkRuns)
+    }
 
-        // stsc: samples per chunk, as runs.
-        var stsc = try payload("stsc")
-        _ = try stsc.versionAndFlags()
-        let entries = try stsc.entryCount(entrySize: 12)
-        guard entries > 0 else { throw stsc.error("no entries: the samples cannot be located") }
-        var raw: [(firstChunk: Int, samplesPerChunk: Int64)] = []
-        raw.reserveCapacity(entries)
-        for index in 0..<entries {
-            let firstChunk = try stsc.uint32()
-            let samplesPerChunk = try stsc.uint32()
-            _ = try stsc.uint32() // sample description index
-            guard firstChunk >= 1, Int(firstChunk) <= chunkOffsets.count, raw.last.map({ $0.firstChunk < Int(firstChunk) - 1 }) ?? (firstChunk == 1) else {
-                throw stsc.error("entry \(index) starts at chunk \(firstChunk): chunks must start at 1, increase and exist (\(chunkOffsets.count) chunks)")
-            }
-            guard samplesPerChunk > 0 else { throw stsc.error("entry \(index) has 0 samples per chunk") }
-            raw.append((Int(firstChunk) - 1, Int64(samplesPerChunk)))
+    /// Keeps only the first `count` samples (a table that ends early, or one that another table
+    /// of the track does not cover): the rest of the track cannot be located or timed.
+    mutating func truncate(to count: Int) {
+        guard count < sampleCount else { return }
+        sampleCount = count
+        if !sizes.isEmpty { sizes.removeLast(sizes.count - count) }
+        chunkRuns.removeAll { $0.firstSample >= Int64(count) }
+        var kept: [TimeRun] = []
+        for run in timeRuns where run.firstSample < Int64(count) {
+            kept.append(TimeRun(firstSample: run.firstSample, count: min(run.count, Int64(count) - run.firstSample), duration: run.duration, startTime: run.startTime))
         }
-        var chunkRuns: [ChunkRun] = []
-        chunkRuns.reserveCapacity(raw.count)
-        var firstSample: Int64 = 0
-        for (index, entry) in raw.enumerated() where firstSample < Int64(count) {
-            chunkRuns.append(ChunkRun(firstChunk: entry.firstChunk, samplesPerChunk: entry.samplesPerChunk, firstSample: firstSample))
-            let nextChunk = index + 1 < raw.count ? raw[index + 1].firstChunk : chunkOffsets.count
-            firstSample += Int64(nextChunk - entry.firstChunk) * entry.samplesPerChunk // both < 2^32: no overflow
-        }
-        guard firstSample >= Int64(count) else {
-            throw stsc.error("the chunks hold only \(firstSample) of the \(count) samples in stsz")
-        }
-
-        // stts: durations, as runs.
-        var stts = try payload("stts")
-        _ = try stts.versionAndFlags()
-        let timeEntries = try stts.entryCount(entrySize: 8)
-        var timeRuns: [TimeRun] = []
-        timeRuns.reserveCapacity(timeEntries)
-        var sample: Int64 = 0, time: Int64 = 0
-        for _ in 0..<timeEntries where sample < Int64(count) {
-            let runCount = min(Int64(try stts.uint32()), Int64(count) - sample)
-            let duration = Int64(try stts.uint32())
-            guard runCount > 0 else { continue }
-            timeRuns.append(TimeRun(firstSample: sample, count: runCount, duration: duration, startTime: time))
-            sample += runCount
-            // Each product is below 2^64 but the sum could pass Int64: refuse a track that long
-            // (2^40 ticks is 127 days at 96 kHz), which also keeps callers' time * rate in range.
-            let (runTime, overflow) = runCount.multipliedReportingOverflow(by: duration)
-            guard !overflow, runTime <= Self.maxDuration - time else {
-                throw stts.error("the durations add up to more than \(Self.maxDuration) ticks: not a real track")
-            }
-            time += runTime
-        }
-        guard sample == Int64(count) else {
-            throw stts.error("durations are given for \(sample) of the \(count) samples in stsz")
-        }
-        return SampleTable(sampleCount: count, sizes: sizes, uniformSize: uniformSize, chunkOffsets: chunkOffsets,
-                           checkpoints: checkpoints(sizes: sizes, chunkOffsets: chunkOffsets, runs: chunkRuns),
-                           chunkRuns: chunkRuns, timeRuns: timeRuns, totalDuration: time)
+        timeRuns = kept
+        totalDuration = kept.last.map { $0.startTime + $0.count * $0.duration } ?? 0
+        finishAppending()
     }
 
     /// One pass over the chunks: the offset of every checkpointInterval-th sample.
@@ -192,16 +155,18 @@ extension SampleTable {
         guard !sizes.isEmpty else { return [] }
         var result: [UInt64] = []
         result.reserveCapacity(sizes.count / checkpointInterval + 1)
-        var sample = 0
         for (index, run) in runs.enumerated() {
-            let endChunk = index + 1 < runs.count ? runs[index + 1].firstChunk : chunkOffsets.count
-            for chunk in run.firstChunk..<endChunk where sample < sizes.count {
+            let endSample = index + 1 < runs.count ? Int(runs[index + 1].firstSample) : sizes.count
+            var sample = Int(run.firstSample)
+            var chunk = run.firstChunk
+            while sample < endSample && chunk < chunkOffsets.count {
                 var offset = chunkOffsets[chunk]
-                for _ in 0..<min(Int(run.samplesPerChunk), sizes.count - sample) {
+                for _ in 0..<min(Int(run.samplesPerChunk), endSample - sample) {
                     if sample % checkpointInterval == 0 { result.append(offset) }
                     offset &+= UInt64(sizes[sample])
                     sample += 1
                 }
+                chunk += 1
             }
         }
         return result

@@ -37,7 +37,8 @@ public struct DecoderInspector: MediaInspector {
         (description.discNumber, description.discCount) = MediaDescription.numberAndTotal(tags.first("disc"))
         description.chapters = decoder.metadata.chapters.map { ChapterMark(startFrame: $0.startFrame, title: $0.title) }
         description.hasCover = decoder.metadata.cover != nil
-        // The importer names the file itself; a plugin's line names it too ("FILE: message").
+        // A plugin's line starts with the file it is about (PluginKit's Host puts it there for
+        // the log); the importer names the file itself, so it is said once.
         description.warnings = warnings.map { $0.hasPrefix(path + ": ") ? String($0.dropFirst(path.count + 2)) : $0 }
         return description
     }

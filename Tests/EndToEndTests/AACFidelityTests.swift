@@ -97,10 +97,15 @@ extension AACFidelityTests {
 
 extension AACFidelityTests {
     @Test func withoutAnyPrimingInformationEveryFrameIsOnTheTimeline() throws {
-        // Given the M4B without its edit list and without iTunSMPB, as 3GP and other muxers
-        // write files: nothing says the first frame is priming
+        // Given the M4B without its edit list, iTunSMPB or roll group (ffmpeg's sgpd/sbgp 'roll',
+        // which AACPrimingTests shows to skip the priming too): nothing says the first frame is
+        // priming
         let m4b = try Fixtures.aac(seconds: 5, pns: false)
-        let bare = try Fixtures.editedMP4(m4b, label: "no-edts") { try $0.remove("moov/trak[0]/edts") }
+        let bare = try Fixtures.editedMP4(m4b, label: "no-edts-no-roll") { editor in
+            try editor.remove("moov/trak[0]/edts")
+            try editor.remove("moov/trak[0]/mdia/minf/stbl/sgpd")
+            try editor.remove("moov/trak[0]/mdia/minf/stbl/sbgp")
+        }
         let abplayer = try AbplayerProcess("aac-no-edts")
         // When probed and decoded
         let probe = try abplayer.probe(bare)

@@ -133,7 +133,7 @@ public struct MP4BoxEditor {
 
     public static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
     public static func be64(_ value: UInt64) -> [UInt8] { [56, 48, 40, 32, 24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
-    static func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+    public static func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 

@@ -14,14 +14,20 @@ enum FaadConfiguration {
 /// trimmed to the gapless window [startFrame, startFrame + totalFrames) of the packets' timeline.
 ///
 /// Seeking restarts libfaad a few packets before the target and discards up to it: AAC's
-/// MDCT overlap needs the previous frame (SBR a little more), and libfaad emits nothing for the
-/// first frame after it starts, so a fresh decoder that begins `prerollPackets` early produces
+/// MDCT overlap needs the previous frame (SBR and PS more: `prerollPacketsWithSBR`), and libfaad
+/// emits nothing for the first frame after it starts, so a fresh decoder that begins early produces
 /// the samples a continuous decode would from the frame before the target on (bit-exact on test
 /// files; except in bands the encoder coded as noise (PNS), which libfaad fills from a random
 /// generator whose state no restart can reproduce: within 1e-3 there). A fresh handle rather than
 /// NeAACDecPostSeekReset, so that the state after a seek never depends on what was played before.
 final class FaadDecoder: DecoderInstance {
     static let prerollPackets = 2
+    /// SBR and PS keep state across frames that a fresh handle only rebuilds from the headers
+    /// the encoder repeats every few frames: restarted 2 packets early, FDK's HE-AAC v2 came out
+    /// with the wrong stereo image for 3 frames after some seeks (0.6 apart), from 12 packets
+    /// early every seek was bit-exact on the committed HE-AAC files. 16 leaves a margin; it costs
+    /// a few milliseconds per seek.
+    static let prerollPacketsWithSBR = 16
 
     let packets: any PacketSource
     let configuration: FaadConfiguration
@@ -44,6 +50,7 @@ final class FaadDecoder: DecoderInstance {
     private let channelMap: [Int]
     private let identityMap: [Int]
     private var nextPacket = 0
+    private let preroll: Int
     /// The timeline frame of the next sample libfaad emits.
     private var decodedFrame: Int64 = 0
     /// The output frame (0-based, in the window) the next read() returns.
@@ -60,6 +67,8 @@ final class FaadDecoder: DecoderInstance {
         let faadChannels: Int
         let channelMap: [Int]
         let framesPerPacket: Int64
+        /// How many packets before a seek target a fresh handle starts decoding.
+        let prerollPackets: Int
         /// The profile as listeners know it ("AAC-LC", "HE-AAC", "HE-AAC v2"): SBR and PS too
         /// show only in the audio (implicit signalling).
         let codec: String
@@ -75,6 +84,7 @@ final class FaadDecoder: DecoderInstance {
         codec = shape.codec
         channels = shape.channelMap.count
         channelMap = shape.channelMap
+        preroll = shape.prerollPackets
         identityMap = Array(shape.channelMap.indices)
         self.startFrame = startFrame
         self.totalFrames = totalFrames
@@ -96,7 +106,9 @@ final class FaadDecoder: DecoderInstance {
             let positions = withUnsafeBytes(of: info.channel_position) { Array($0.prefix(faadChannels)) }
             let map = try channelMap(positions: positions, declaredChannels: declaredChannels, ps: info.ps != 0)
             return StreamShape(rate: Int64(info.samplerate), faadChannels: faadChannels, channelMap: map,
-                               framesPerPacket: Int64(Int(info.samples) / faadChannels), codec: codecName(info))
+                               framesPerPacket: Int64(Int(info.samples) / faadChannels),
+                               prerollPackets: info.ps != 0 || info.sbr != 0 ? Self.prerollPacketsWithSBR : Self.prerollPackets,
+                               codec: codecName(info))
         }
         throw FaadError(ABP_ERR_FORMAT, "no audio in the first AAC frames")
     }
@@ -158,7 +170,7 @@ final class FaadDecoder: DecoderInstance {
         }
         let target = packets.packet(containing: startFrame + frame)
         do throws(FaadError) {
-            try restart(at: max(0, target - Self.prerollPackets))
+            try restart(at: max(0, target - preroll))
         } catch {
             return lastError.fail(ABP_ERR_SEEK, "seek failed: \(error.reason)")
         }

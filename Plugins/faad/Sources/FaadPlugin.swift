@@ -9,10 +9,13 @@ import PluginKit
 
 private let pluginID = "faad"
 
-/// What open() builds: the decoder and, for MP4 files, the movie for its metadata.
+/// What open() builds: the decoder and, for MP4 files, the movie for its metadata, and the line
+/// saying that the file plays less than it declares (logged once the chapters past the end are
+/// known, so that one line says all).
 private struct OpenedStream {
     let decoder: FaadDecoder
     let movie: MP4Movie?
+    var shortfall: String?
 }
 
 private func openStream(host: Host, path: String) throws(FaadError) -> OpenedStream {
@@ -54,7 +57,9 @@ private func openMP4(_ source: FileByteSource, host: Host) throws(FaadError) -> 
     let window = GaplessWindow(movie: movie, packets: packets, rate: shape.rate)
     let decoder = try FaadDecoder(packets: packets, configuration: configuration, host: host, shape: shape,
                                   startFrame: window.start, totalFrames: window.frames, truncationAnnounced: movie.truncated)
-    return OpenedStream(decoder: decoder, movie: movie)
+    let shortfall = DeclaredLength(movie: movie, window: window, rate: shape.rate)
+        .shortfall(playing: window, rate: shape.rate, tolerance: shape.framesPerPacket, because: audio.incompleteBecause)
+    return OpenedStream(decoder: decoder, movie: movie, shortfall: shortfall)
 }
 
 private func openADTS(_ source: FileByteSource, host: Host) throws(FaadError) -> OpenedStream {
@@ -65,36 +70,13 @@ private func openADTS(_ source: FileByteSource, host: Host) throws(FaadError) ->
     for warning in stream.warnings { host.log(ABP_LOG_WARNING, warning) }
     let shape = try FaadDecoder.shape(of: stream, configuration: .adts, declaredChannels: stream.first.channelConfiguration)
     stream.framesPerPacket = shape.framesPerPacket
-    // libfaad emits nothing for the first frame (it only primes the overlap); ADTS carries no
-    // delay information, so the stream starts with the second frame's audio.
-    let frames = Int64(stream.packetCount - 1) * shape.framesPerPacket
+    // ADTS says nothing of the encoder's priming, so every frame is on the timeline (the first,
+    // which libfaad does not emit, as silence), as the same stream muxed into MP4 without an
+    // edit that trims it plays: one rule for both (GaplessWindow).
+    let frames = Int64(stream.packetCount) * shape.framesPerPacket
     let decoder = try FaadDecoder(packets: stream, configuration: .adts, host: host, shape: shape,
-                                  startFrame: shape.framesPerPacket, totalFrames: max(0, frames))
+                                  startFrame: 0, totalFrames: frames)
     return OpenedStream(decoder: decoder, movie: nil)
-}
-
-/// Where the source's audio lies on the decoded timeline: the encoder's priming is cut from the
-/// start and its padding from the end, from the edit list or else iTunSMPB.
-private struct GaplessWindow {
-    let start: Int64
-    let frames: Int64
-
-    init(movie: MP4Movie, packets: MP4PacketSource, rate: Int64) {
-        let audio = movie.audio
-        let streamEnd = packets.startFrame(ofPacket: packets.packetCount)
-        var priming: Int64 = 0, end = streamEnd
-        if let edit = audio.edit {
-            priming = edit.mediaStart * rate / audio.timescale
-            if let duration = edit.duration { end = priming + duration * rate / audio.timescale }
-        } else if let gapless = movie.iTunesGapless {
-            priming = gapless.priming
-            end = priming + gapless.sampleCount
-        }
-        // With no priming (an edit starting at 0) the first frame, which libfaad does not
-        // emit, is silence: the timeline is the file's, as ffmpeg plays it.
-        start = priming
-        frames = max(0, min(end, streamEnd) - start)
-    }
 }
 
 /// An MP4 file starts with a box whose type is one of these (ftyp almost always).
@@ -145,14 +127,18 @@ private func makeOps() -> abp_decoder_ops {
                         if rate > 0, rate <= 768_000 {
                             info?.pointee.format = abp_format(rate: UInt32(rate), channels: UInt32(min(max(unplayable.channelCount ?? 2, 1), 8)))
                         }
-                        MetadataReporter(metadata).report(tags: unplayable.tags, pictures: unplayable.pictures, chapters: unplayable.chapters,
-                                                          rate: max(rate, 1), totalFrames: nil, host: host)
+                        _ = MetadataReporter(metadata).report(tags: unplayable.tags, pictures: unplayable.pictures, chapters: unplayable.chapters,
+                                                              rate: max(rate, 1), totalFrames: nil)
                     }
                     throw error
                 }
                 let decoder = stream.decoder
+                var chaptersLeftOut: [String] = []
                 if let metadata, let movie = stream.movie {
-                    MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames, host: host)
+                    chaptersLeftOut = MetadataReporter(metadata).report(movie, rate: decoder.rate, totalFrames: decoder.totalFrames)
+                }
+                if let line = MetadataReporter.warning(shortfall: stream.shortfall, chaptersLeftOut: chaptersLeftOut) {
+                    host.log(ABP_LOG_WARNING, line)
                 }
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),
                                      totalFrames: decoder.totalFrames, seekable: true, codec: decoder.codec)
