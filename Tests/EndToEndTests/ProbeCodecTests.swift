@@ -18,6 +18,11 @@ import Testing
             (flac24, "flac", "FLAC", 24),
             (try Fixtures.aac(seconds: 2), "faad", "AAC-LC", nil),
             (try Fixtures.aac(seconds: 2, container: .adts), "faad", "AAC-LC", nil),
+            // the profile is the decoded stream's: implicit SBR too, which the container hides
+            (HEAACFixture.v1Explicit.url, "faad", "HE-AAC", nil),
+            (HEAACFixture.v1Implicit.url, "faad", "HE-AAC", nil),
+            (HEAACFixture.adts.url, "faad", "HE-AAC", nil),
+            (HEAACFixture.v2ParametricStereo.url, "faad", "HE-AAC v2", nil),
             // the catch-all names what FFmpeg decodes as listeners know it
             (try Fixtures.ffmpeg(.wav16, seconds: 2), "ffmpeg", "PCM", 16),
             (try Fixtures.ffmpeg(.wavFloat, seconds: 2), "ffmpeg", "PCM float", 32),
