@@ -101,10 +101,11 @@ public final class RingBuffer: @unchecked Sendable {
 
     // MARK: Consumer without a clock (a file or null sink)
 
-    /// Sleeps until `frames` frames are ready, `wakeConsumerNow()`, or `seconds` pass. Blocks:
+    /// Sleeps until `frames` frames are ready (at most three quarters of the ring: the producer
+    /// rests before the ring is quite full), `wakeConsumerNow()`, or `seconds` pass. Blocks:
     /// only for sinks with no device clock, after an underrun, instead of polling.
     public func waitForData(frames: Int, timeout seconds: Double) {
-        let frames = max(1, min(frames, capacityFrames))
+        let frames = max(1, min(frames, capacityFrames * 3 / 4))
         consumerWants.store(frames, ordering: .releasing)
         // Data written before the wish was published would wake nobody: look once more.
         if availableFrames >= frames {

@@ -15,9 +15,10 @@ private final class NullSink {
     init(format: abp_format, source: abp_audio_source, paced: Bool) {
         self.format = format
         self.source = source
-        // 20 ms, like a typical device period; unpaced, 250 ms (half the host's ring), to take the
-        // ring in few pulls and wake once per pull.
-        let periodFrames = Int(format.rate) / (paced ? 50 : 4)
+        // 20 ms, like a typical device period; unpaced, 500 ms (the host's whole ring, which it
+        // hands over once three quarters are ready), to take the ring in few pulls and wake once
+        // per pull: a decode as fast as it goes then costs a wake per 0.4 s of audio, not 0.2.
+        let periodFrames = Int(format.rate) / (paced ? 50 : 2)
         scratch = .allocate(capacity: periodFrames * Int(format.channels))
         let pacing: PullThread.Pacing = paced ? .realTime(rate: Int(format.rate)) : .unpaced
         thread = PullThread(periodFrames: periodFrames, pacing: pacing, waitForAudio: source.pullThreadWait) { [source, scratch] frames in
