@@ -81,10 +81,15 @@ public final class PlayerController {
             session.jump(to: PlaybackPosition(item: item, frame: 0), kind: .beforeItemJump)
             try resume(session)
             return .moved(Place(session))
-        case .pause: try playing().pause()
+        case .pause:
+            let session = try playing()
+            session.pause()
+            return .paused(Place(session))
         case .toggle:
             let session = try playing()
-            if session.state == .playing { session.pause() } else { try resume(session) }
+            guard session.state == .playing else { return try resumed(session) }
+            session.pause()
+            return .paused(Place(session))
         case .skip, .seek, .goto, .nextItem, .previousItem, .chapter, .undo:
             return try Navigation(library: library, session: playing()).perform(command)!
         case let .chapters(bookId): return try ChapterList(library: library, session: session).list(ofBook: bookId)
@@ -190,11 +195,16 @@ public final class PlayerController {
 
     private func play(_ bookId: Int64?) throws -> PlayerOutcome {
         if let bookId { return try load(try library.books.book(matching: "#\(bookId)")) }
-        if let session {
-            try resume(session)
-            return .done
-        }
+        if let session { return try resumed(session) }
         return try load(try bookListenedToLast())
+    }
+
+    /// `resume`, saying where it plays from; nothing when it went on into the queue's next book
+    /// (that start was said).
+    private func resumed(_ session: PlayerSession) throws -> PlayerOutcome {
+        try resume(session)
+        guard let now = self.session, now === session else { return .done }
+        return .resumed(Place(now))
     }
 
     /// Plays on, going back a little first after a long pause (auto-rewind). At the end of the

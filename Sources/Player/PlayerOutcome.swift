@@ -4,8 +4,12 @@ import PlayerCore
 /// What a command did, for the front end to show in its own way. Times are seconds into the
 /// book; nil where an earlier item's length is unknown.
 public enum PlayerOutcome: Sendable {
-    /// Done, nothing to tell (pause, toggle).
+    /// Done, nothing to tell.
     case done
+    /// Paused (`pause`, a toggle, an Enter at the prompt) here.
+    case paused(Place)
+    /// Playing on from here (`play` of the book loaded, a toggle, an Enter), after any auto-rewind.
+    case resumed(Place)
     /// A move (seek, skip, goto, next/prev, a chapter) landed here.
     case moved(Place)
     /// A book was loaded and plays from `seconds` into it.

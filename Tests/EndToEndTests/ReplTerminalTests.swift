@@ -79,8 +79,13 @@ import Testing
         try first.send("status", "Enter")
         #expect(first.waitFor("Ender's Game — playing") != nil, "\(first.screen())")
         try first.send("Enter")
+        // (and says so: a stray Enter must not pause in silence)
+        #expect(first.waitUntil { $0.split(separator: "\n").contains { $0.hasPrefix("paused at 0:") } } != nil, "\(first.screen())")
         try first.send("status", "Enter")
         #expect(first.waitFor("Ender's Game — paused") != nil, "\(first.screen())")
+        // and Enter again plays on, saying from where
+        try first.send("Enter")
+        #expect(first.waitUntil { $0.split(separator: "\n").contains { $0.hasPrefix("playing from 0:") } } != nil, "\(first.screen())")
         try first.send("quit", "Enter")
 
         // And the next run has the lines typed before in its history (Up goes back through them)

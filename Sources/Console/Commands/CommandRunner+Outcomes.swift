@@ -16,6 +16,8 @@ extension CommandRunner {
         case let .cued(book, seconds, item, count):
             say(TerminalText.visible("#\(book.id!) \(book.title), paused at \(Timecode.format(seconds: seconds)) (item \(item + 1)/\(count)): 'play' or Enter plays on"))
         case let .moved(place): say(TerminalText.visible(place.text))
+        case let .paused(place): say(TerminalText.visible("paused at \(place.text)"))
+        case let .resumed(place): say(TerminalText.visible("playing from \(place.text)"))
         case let .undone(place): say(TerminalText.visible("back to \(place.text)"))
         case let .chapters(book, chapters, current):
             for line in ChapterText.lines(book: book, chapters, current: current) { say(TerminalText.visible(line)) }

@@ -96,7 +96,8 @@ public final class CommandRunner {
             return .failed
         }
         if commands.isEmpty {
-            if typed, player.loadedBook != nil { _ = try? player.perform(.toggle) }
+            // Said, as every state change a listener causes: a stray Enter must not pause in silence.
+            if typed, player.loadedBook != nil, let outcome = try? player.perform(.toggle) { show(outcome) }
             return .succeeded
         }
         var outcome = Outcome.succeeded

@@ -42,6 +42,8 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
         switch outcome {
         case .done: self.init(kind: "done")
         case let .moved(place): self.init(kind: "moved", place)
+        case let .paused(place): self.init(kind: "paused", place)
+        case let .resumed(place): self.init(kind: "resumed", place)
         case let .undone(place): self.init(kind: "undone", place)
         case let .started(book, seconds, item, count, output):
             self.init(kind: "started", book: book, seconds: seconds, item: item, itemCount: count)
