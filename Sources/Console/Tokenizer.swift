@@ -25,10 +25,19 @@ public enum Tokenizer {
         public let description: String
     }
 
+    /// How far a bookmark's note reaches.
+    public enum NoteExtent: Sendable {
+        /// The rest of the line as typed, `;` included: at the prompt, where a note is prose.
+        case restOfLine
+        /// Its command's words, to the next unquoted `;`, as any command's (a `-c` script, a
+        /// socket line: `bookmark first; seek 0:50` is two commands); a quoted note keeps its `;`.
+        case command
+    }
+
     /// The commands of a complete line, each as its words; empty commands are dropped.
-    public static func commands(in line: String) throws(Failure) -> [[String]] {
+    public static func commands(in line: String, notes: NoteExtent = .restOfLine) throws(Failure) -> [[String]] {
         let scan = scan(line)
-        if let noted = bookmarkWithNote(line, scan) { return noted }
+        if notes == .restOfLine, let noted = bookmarkWithNote(line, scan) { return noted }
         if let quote = scan.openQuote {
             throw Failure(description: "unfinished quote: close the \(quote) that was opened")
         }
@@ -75,6 +84,22 @@ public enum Tokenizer {
             return before + [["bookmark", note(from: 1)]]
         }
         return nil
+    }
+
+    /// A line that a `.command` reading splits into exactly `commands`: each word in double
+    /// quotes (a client that read the line at its prompt sends it on this way to the player,
+    /// which reads socket lines so).
+    public static func line(quoting commands: [[String]]) -> String {
+        commands.map { words in
+            words.map { word in
+                var quoted = "\""
+                for character in word {
+                    if character == "\"" || character == "\\" { quoted.append("\\") }
+                    quoted.append(character)
+                }
+                return quoted + "\""
+            }.joined(separator: " ")
+        }.joined(separator: "; ")
     }
 
     public static func scan(_ line: String) -> Scan {

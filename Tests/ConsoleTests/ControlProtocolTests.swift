@@ -47,6 +47,11 @@ import Testing
         #expect(RemoteRepl.check("status; quit", typed: false) == .quit)
         #expect(RemoteRepl.check("", typed: true) == .send("toggle"))
         #expect(RemoteRepl.check("", typed: false) == .skip)
+        // A note typed at the client's prompt is the rest of its line, `;` included: sent
+        // quoted, as the player reads socket lines like a script's
+        #expect(RemoteRepl.check("bookmark the duel; at dawn", typed: true) == .send(#""bookmark" "the duel; at dawn""#))
+        #expect(RemoteRepl.check("bookmark the duel; at dawn", typed: false) == .send("bookmark the duel; at dawn"))
+        #expect(RemoteRepl.check("status; +30", typed: true) == .send("status; +30"))
         #expect(RemoteRepl.check("play Dune; now", typed: false) == .refuse("now: on a line of its own, it shows the player's screen here"))
         #expect(RemoteRepl.check("now", typed: true) == .screen(showingLibrary: false))
         #expect(RemoteRepl.check("library", typed: true) == .screen(showingLibrary: true))

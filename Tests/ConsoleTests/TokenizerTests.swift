@@ -23,6 +23,19 @@ import Testing
         #expect(try Tokenizer.commands(in: #"play "bookmark it's""#) == [["play", "bookmark it's"]])
     }
 
+    @Test func inAScriptOrASocketLineASemicolonEndsANoteUnlessQuoted() throws {
+        // (a `-c` script, a pipe, a socket line: `;` ends a bookmark's note as any command)
+        #expect(try Tokenizer.commands(in: "bookmark first; seek 0:50; status", notes: .command)
+            == [["bookmark", "first"], ["seek", "0:50"], ["status"]])
+        #expect(try Tokenizer.commands(in: #"bookmark "the duel; at dawn"; status"#, notes: .command)
+            == [["bookmark", "the duel; at dawn"], ["status"]])
+        #expect(try Tokenizer.commands(in: "bookmark note 3 two words; status", notes: .command)
+            == [["bookmark", "note", "3", "two", "words"], ["status"]])
+        // and a line read at a prompt, sent quoted, is read the same on the other side
+        let typed = try Tokenizer.commands(in: #"play Dune; bookmark it's "here"; really \ done"#)
+        #expect(try Tokenizer.commands(in: Tokenizer.line(quoting: typed), notes: .command) == typed)
+    }
+
     @Test func anyUnicodePassesThrough() throws {
         #expect(try Tokenizer.commands(in: "play \"Война и мир\" ; find 三体 ; find 👩‍👩‍👧e\u{301}") ==
                 [["play", "Война и мир"], ["find", "三体"], ["find", "👩‍👩‍👧e\u{301}"]])

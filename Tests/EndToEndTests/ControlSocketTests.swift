@@ -200,7 +200,13 @@ extension OutputTests {
             _ = try fixture.remote(["play", "Code"]).requireSuccess()
             #expect(try fixture.status(within: 30) { $0.itemPosition >= 0.5 } != nil)
             _ = try fixture.remote(["pause"]).requireSuccess()
-            let paused = try fixture.status()
+            // (the engine's report of the frame it paused at follows the answer: the place is
+            // the one two reads a quarter of a second apart agree on)
+            var previous: Double?
+            let paused = try #require(try fixture.status(within: 30) { status in
+                defer { previous = status.itemPosition }
+                return status.state == "paused" && status.itemPosition == previous
+            })
             let savedBefore = try fixture.savedSeconds()
 
             // When a REPL is started on the same library, on a pipe

@@ -34,6 +34,17 @@ import Testing
         try abplayer.run(["-c", commands, "--output", "null", "--library", library])
     }
 
+    @Test func inAScriptASemicolonEndsABookmarksNote() throws {
+        // Given a book, and a script that bookmarks, seeks and asks for the status
+        let (abplayer, library) = try ReplTests.library("repl-script-note")
+        let result = try script(abplayer, library, "play Ender; pause; bookmark first; seek 0:30; status --json")
+        // Then the bookmark's note is "first", and the seek and the status ran after it
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["first"])
+        let status = try #require(try ReplTests.statuses(result).last, "\(result.stdoutString)")
+        #expect(abs((status.bookPosition ?? 0) - 30) < 0.5, "\(result.stdoutString)")
+    }
+
     @Test func aDefaultSpeedAppliesToABookWithoutItsOwnAndTheBooksOwnWins() throws {
         // Given a book with no settings, and the listener's default speed set once
         let (abplayer, library) = try ReplTests.library("repl-defaults")
@@ -102,8 +113,9 @@ import Testing
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no bookmark #999 in Ender's Game: its bookmarks are #\(id)"), "\(unknown.stderr)")
 
-        // When its note is replaced (the rest of the line, verbatim), it is so in the file
-        _ = try script(abplayer, library, "bookmark note \(id) Don't forget; the duel").requireSuccess()
+        // When its note is replaced (in a script, a note with a `;` is quoted: an unquoted `;`
+        // ends it as it ends any command), it is so in the file
+        _ = try script(abplayer, library, "bookmark note \(id) \"Don't forget; the duel\"").requireSuccess()
         #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["Don't forget; the duel"])
         // and a note that starts like a command is a note when quoted
         _ = try script(abplayer, library, "play Ender; bookmark \"rm \(id)\"").requireSuccess()

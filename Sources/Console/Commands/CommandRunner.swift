@@ -90,7 +90,9 @@ public final class CommandRunner {
         if let answered = answer(line) { return answered }
         let commands: [[String]]
         do {
-            commands = try Tokenizer.commands(in: line)
+            // At the prompt a bookmark's note is the rest of the line as typed; in a script or a
+            // socket line a `;` ends it, as it ends any command.
+            commands = try Tokenizer.commands(in: line, notes: typed ? .restOfLine : .command)
         } catch {
             complain(error.description)
             return .failed

@@ -118,7 +118,7 @@ public enum RemoteRepl {
     /// (drawn from the library) cannot show through a socket; `quit` leaves only this client,
     /// and an empty line typed at the prompt toggles like in the REPL.
     static func check(_ line: String, typed: Bool) -> Check {
-        guard let commands = try? Tokenizer.commands(in: line) else { return .send(line) }
+        guard let commands = try? Tokenizer.commands(in: line, notes: typed ? .restOfLine : .command) else { return .send(line) }
         if commands.isEmpty { return typed ? .send("toggle") : .skip }
         let parsed = commands.map { try? Command(words: $0) }
         if parsed == [.screen(.now)] { return .screen(showingLibrary: false) }
@@ -133,6 +133,9 @@ public enum RemoteRepl {
                 return .refuse("\(words[0]): this screen shows only on the player's own terminal; here 'now' shows the player, 'library' the books")
             }
         }
+        // The player reads a socket line as a script's: a note typed here with a `;` in it is
+        // sent quoted, so it stays the note it is at this prompt.
+        if typed, (try? Tokenizer.commands(in: line, notes: .command)) != commands { return .send(Tokenizer.line(quoting: commands)) }
         return .send(line)
     }
 
