@@ -49,6 +49,21 @@ public enum LibraryText {
     }
 
     /// "1 file", "2 files", "0 new books": the noun in the singular for exactly one.
+    /// The shelf tree with the books on each shelf, each under its shelf, indented; the books on
+    /// no shelf (the top level) first. `files`: a shelf's line counts its files too.
+    public static func treeLines(_ shelves: [ShelfListing], books: [BookListing], files: Bool = false) -> [String] {
+        let onShelf = Dictionary(grouping: books) { $0.shelf ?? "" }
+        var lines = (onShelf[""] ?? []).map(LibraryCommands.line(for:))
+        for shelf in shelves {
+            let indent = String(repeating: "  ", count: shelf.depth)
+            let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
+            let count = counted(shelf.bookCount, "book") + (files && shelf.bookCount > 0 ? ", \(counted(shelf.itemCount, "file"))" : "")
+            lines.append(indent + TerminalText.visible("\(name)/  (\(count))"))
+            lines += (onShelf[shelf.path] ?? []).map { indent + "  " + LibraryCommands.line(for: $0) }
+        }
+        return lines
+    }
+
     public static func counted(_ number: Int, _ singular: String) -> String {
         "\(number) \(singular)\(number == 1 ? "" : "s")"
     }

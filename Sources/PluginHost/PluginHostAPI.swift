@@ -51,6 +51,18 @@ final class PluginHostAPI: @unchecked Sendable {
     }
 }
 
+extension PluginHostAPI {
+    /// A warning of the host's own about a plugin's work, said as that plugin's warnings are
+    /// (kept with them while an import opens a file).
+    func warn(pluginID: String, _ message: String) {
+        if let kept = OpenWarnings.current {
+            kept.messages.append(message)
+            return
+        }
+        logHandler(.warning, pluginID, message)
+    }
+}
+
 /// Warnings kept while one thread opens a decoder (`PluginRegistry.openDecoderKeepingWarnings`).
 /// Per thread: the importer opens files on every core at once, and a plugin logs from `open` on
 /// the thread that called it.

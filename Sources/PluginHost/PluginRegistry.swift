@@ -58,12 +58,24 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
                              reason: "not a recognised audio file (no decoder claims it; tried: \(tried.isEmpty ? "none loaded" : tried))")
         }
         var firstError: (any Error)?
+        var damage: (pluginID: String, error: AudioError)?
         for candidate in candidates {
             do {
-                return try PluginDecoder(plugin: candidate.plugin, ops: candidate.ops, path: path,
-                                         options: decoderOptions[candidate.plugin.id] ?? [:], hostAPI: hostAPI)
+                let decoder = try PluginDecoder(plugin: candidate.plugin, ops: candidate.ops, path: path,
+                                                options: decoderOptions[candidate.plugin.id] ?? [:], hostAPI: hostAPI)
+                // A decoder that refused a file of its own format as damaged says so once another
+                // plays it: a listener should know the file is not what it claims. "Not a codec I
+                // decode" (ABP_ERR_UNSUPPORTED: ALAC in an M4A, FLAC in an Ogg) is no news.
+                if let damage {
+                    hostAPI.warn(pluginID: candidate.plugin.id,
+                                 "\(path): \(damage.pluginID) refused it (\(damage.error.reason)); \(candidate.plugin.id) plays it")
+                }
+                return decoder
             } catch {
                 firstError = firstError ?? error
+                if damage == nil, let refusal = error as? AudioError, refusal.kind != .unsupported {
+                    damage = (candidate.plugin.id, refusal)
+                }
             }
         }
         throw firstError!

@@ -108,12 +108,12 @@ struct Shelves: ParsableCommand {
     func run() throws {
         let database = try library.open()
         let tree = try reportingLibraryErrors(database) { try database.shelves.shelfTree() }
-        let encoder = JSONEncoder.forScripts
-        for shelf in tree {
-            if json { print(encoder.line(shelf)); continue }
-            let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            let contents = shelf.bookCount > 0 ? "  (\(LibraryText.counted(shelf.bookCount, "book")), \(LibraryText.counted(shelf.itemCount, "file")))" : ""
-            print(String(repeating: "  ", count: shelf.depth) + TerminalText.visible(name) + contents)
+        if json {
+            let encoder = JSONEncoder.forScripts
+            for shelf in tree { print(encoder.line(shelf)) }
+            return
         }
+        let books = try reportingLibraryErrors(database) { try database.catalog.bookListings() }
+        for line in LibraryText.treeLines(tree, books: books, files: true) { print(line) }
     }
 }

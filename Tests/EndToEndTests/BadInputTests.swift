@@ -19,7 +19,8 @@ import Testing
             (try Fixtures.textFile(named: "notes.txt"), "not a recognised audio file"),
         ]
         // (an Opus file whose tags are broken but whose audio is whole: libopusfile refuses it,
-        // and the host's next claimant, the ffmpeg catch-all, plays it without its tags)
+        // and the host's next claimant, the ffmpeg catch-all, plays it without its tags, saying
+        // so in one line)
         let brokenTags = try Fixtures.opusWithBrokenTags()
         let files = [goodMP3] + bad.map(\.0) + [brokenTags, goodOpus]
         // When probed in one command
@@ -34,7 +35,9 @@ import Testing
         #expect(reported.dropFirst().first?.contains("\"plugin\":\"ffmpeg\"") == true, "\(reported)")
         #expect(reported.last?.contains(goodOpus.lastPathComponent) == true)
         let errors = result.stderr.split(separator: "\n").map(String.init)
-        #expect(errors.count == bad.count, "stderr: \(result.stderr)")
+        #expect(errors.count == bad.count + 1, "stderr: \(result.stderr)")
+        #expect(errors.filter { $0.contains(brokenTags.path) && $0.contains("opusfile refused it") && $0.hasSuffix("ffmpeg plays it") }.count == 1,
+                "stderr: \(result.stderr)")
         for (file, reason) in bad {
             let lines = errors.filter { $0.contains(file.path + ":") }
             #expect(lines.count == 1, "\(file.path): \(lines)")

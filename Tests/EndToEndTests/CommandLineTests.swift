@@ -62,7 +62,7 @@ import Testing
 
         // Then each answer names `import` rather than nothing
         #expect(result.stdoutString == "(the library is empty: 'import FOLDER' adds the books in a folder)\n"
-                + "(no shelves: the library is empty; 'import FOLDER' adds books)\n", "\(result.stdoutString)")
+                + "(the library is empty: 'import FOLDER' adds books)\n", "\(result.stdoutString)")
         #expect(result.stderr.contains("play: the library has no books yet: 'import FOLDER' adds the books in a folder"), "\(result.stderr)")
     }
 }

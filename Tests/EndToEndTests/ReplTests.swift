@@ -186,16 +186,31 @@ import Testing
         return try #require(outcome.withLock { $0 }).get()
     }
 
+    @Test func treeAndShelvesShowTheBooksAtTheTopLevelToo() throws {
+        // Given Ender's Game moved off its shelf to the top level, beside two shelves
+        let (abplayer, library) = try Self.library("repl-tree-top")
+        _ = try abplayer.run(["-c", "book mv Ender /; shelf new Empty", "--library", library]).requireSuccess()
+        // When the tree is shown in the REPL and by `abplayer shelves`
+        let tree = try abplayer.run(["-c", "tree", "--library", library]).requireSuccess()
+        let shelves = try abplayer.run(["shelves", "--library", library]).requireSuccess()
+        // Then the book is listed first, at the top level, then the shelves
+        #expect(tree.stdoutString.split(separator: "\n").map(String.init) == [
+            "#1 Ender's Game  0:40  0%", "Empty/  (0 books)", "Science Fiction/  (0 books)",
+        ], "\(tree.stdoutString)")
+        #expect(shelves.stdoutString == tree.stdoutString)
+    }
+
     @Test func findAndTreeShowWhereBooksAre() throws {
         let (abplayer, library) = try Self.library("repl-find")
 
         let result = try abplayer.run(["-c", "find end; tree; find Zzz", "--library", library])
 
-        // Then find (any case) names the book with its shelf, tree shows the shelf, and a search
-        // that finds nothing is one line and a failure
+        // Then find (any case) names the book with its shelf, tree shows the shelf with the book
+        // on it, and a search that finds nothing is one line and a failure
         #expect(result.stdoutString.split(separator: "\n").map(String.init) == [
             "/Science Fiction  #1 Ender's Game  0:40  0%",
             "Science Fiction/  (1 book)",
+            "  #1 Ender's Game  0:40  0%",
         ])
         #expect(result.stderr == "find: no book's title, author or narrator contains 'Zzz'\n")
         #expect(result.status == 1)

@@ -226,7 +226,7 @@ private func diagnose(_ code: Int32, head: ArraySlice<UInt8>) -> OpusfileError {
     case OP_ENOTFORMAT:
         return idHeaderResult == OP_FALSE
             ? OpusfileError(ABP_ERR_FORMAT, "the file ends inside its first Ogg page (truncated)")
-            : OpusfileError(ABP_ERR_FORMAT, "an Ogg file without an Opus stream")
+            : OpusfileError(ABP_ERR_UNSUPPORTED, "an Ogg file without an Opus stream")
     case OP_EBADHEADER:
         // op_test parses only the ID header: if that passes, the comment header is the broken one.
         return idHeaderResult == 0

@@ -163,7 +163,7 @@ private struct VorbisfileError: DecoderOpenFailure {
         case OV_EFAULT: self.init(ABP_ERR_INTERNAL, "libvorbisfile hit an internal error")
         case OV_EIMPL: self.init(ABP_ERR_UNSUPPORTED, "the stream uses a feature libvorbisfile does not implement")
         case OV_EINVAL: self.init(ABP_ERR_INTERNAL, "libvorbisfile rejected the request")
-        case OV_ENOTVORBIS: self.init(ABP_ERR_FORMAT, "an Ogg file without a Vorbis stream")
+        case OV_ENOTVORBIS: self.init(ABP_ERR_UNSUPPORTED, "an Ogg file without a Vorbis stream")
         case OV_EBADHEADER: self.init(ABP_ERR_FORMAT, "a broken Vorbis header (identification, comment or setup)")
         case OV_EVERSION: self.init(ABP_ERR_UNSUPPORTED, "the Vorbis version is newer than libvorbisfile understands")
         case OV_ENOTAUDIO: self.init(ABP_ERR_FORMAT, "the stream holds no audio")

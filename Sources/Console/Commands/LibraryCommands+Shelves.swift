@@ -49,13 +49,11 @@ extension LibraryCommands {
         here.current = target
     }
 
+    /// The shelves and the books on each, the top level's books first.
     func tree() throws {
-        let shelves = try library.shelves.shelfTree()
-        if shelves.isEmpty { say(try library.books.hasNoBooks ? "(no shelves: the library is empty; 'import FOLDER' adds books)" : "(no shelves)") }
-        for shelf in shelves {
-            let name = shelf.path.split(separator: "/").last.map(String.init) ?? shelf.path
-            say(String(repeating: "  ", count: shelf.depth) + TerminalText.visible("\(name)/  (\(LibraryText.counted(shelf.bookCount, "book")))"))
-        }
+        let lines = LibraryText.treeLines(try library.shelves.shelfTree(), books: try library.catalog.bookListings())
+        if lines.isEmpty { say("(the library is empty: 'import FOLDER' adds books)") }
+        lines.forEach { say($0) }
     }
 
     func find(_ text: String) throws {
