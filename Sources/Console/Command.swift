@@ -292,7 +292,7 @@ extension Command {
         case "queue": self = .queue(try QueueLine(arguments: arguments))
         case "repeat", "shuffle", "rewind": self = .playbackMode(try PlaybackModeCommand(name: name, arguments: arguments))
         case "loudness": self = .loudness(try LoudnessLine(arguments: arguments))
-        case "now", "art", "library": self = .screen(try ScreenCommand(name: name, arguments: arguments))
+        case "now", "art", "library", "clear": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         case "sync": self = .sync(try SyncLine.parse(arguments))
         default:
             if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {

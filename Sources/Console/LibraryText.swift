@@ -48,7 +48,6 @@ public enum LibraryText {
             summary: "\(counted(newBooks, "new book")), \(counted(report.filesImported, "file")) imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
     }
 
-    /// "1 file", "2 files", "0 new books": the noun in the singular for exactly one.
     /// The shelf tree with the books on each shelf, each under its shelf, indented; the books on
     /// no shelf (the top level) first. `files`: a shelf's line counts its files too.
     public static func treeLines(_ shelves: [ShelfListing], books: [BookListing], files: Bool = false) -> [String] {
@@ -64,8 +63,9 @@ public enum LibraryText {
         return lines
     }
 
-    public static func counted(_ number: Int, _ singular: String) -> String {
-        "\(number) \(singular)\(number == 1 ? "" : "s")"
+    /// "1 file", "2 files", "0 new books": the noun in the singular for exactly one.
+    public static func counted(_ number: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 
     /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
@@ -90,7 +90,7 @@ public enum LibraryText {
             + (try library.history.listeningPerBook().map {
                 let skipped = try library.history.silenceSkippedSeconds(ofBook: $0.bookId)
                 let saved = skipped > 0 ? "  silence skipped: \(Timecode.format(seconds: skipped))" : ""
-                return "  \(duration($0.wallSeconds))  \($0.sessions) sessions\(saved)  \(TerminalText.visible($0.title))"
+                return "  \(duration($0.wallSeconds))  \(counted($0.sessions, "session"))\(saved)  \(TerminalText.visible($0.title))"
             })
             + silenceSkippedLine(try library.history.silenceSkippedSeconds(), suffix: " in total")
     }
@@ -146,11 +146,13 @@ public enum LibraryText {
     }
 }
 
-/// A one-line progress bar on standard error, drawn only when it is a terminal: files done of
-/// the total, the rate and the time left.
+/// A one-line progress bar on standard error, drawn only when it is a terminal that moves the
+/// cursor (it redraws itself with CR and erases with ESC[K): files done of the total, the rate
+/// and the time left. Under TERM=dumb or into a file or pipe nothing is drawn; the summary that
+/// follows says what was done.
 public final class ProgressBar {
     private let label: String
-    private let isTerminal = isatty(2) == 1
+    private let isTerminal = ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(2) == 1).mode != .plain
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private var drawn = false

@@ -145,7 +145,7 @@ public struct ShelfStore: Sendable {
             let shelves = try Self.subtreeIDs(db, of: id)
             let books = try Book.filter(shelves.contains(Book.Columns.shelfId)).fetchCount(db)
             if (shelves.count > 1 || books > 0) && !force {
-                throw LibraryError.invalid("shelf '\(path)' is not empty (\(shelves.count - 1) shelves, \(books) books inside); use --force to delete them too")
+                throw LibraryError.invalid("shelf '\(path)' is not empty (\(shelves.count - 1) shel\(shelves.count == 2 ? "f" : "ves"), \(books) book\(books == 1 ? "" : "s") inside); use --force to delete them too")
             }
             try Shelf.deleteOne(db, key: id)
             return ShelfRemoval(shelves: shelves.count, books: books)

@@ -82,6 +82,8 @@ enum Introspection {
             <property name="Rate" type="d" access="readwrite"/>
             <property name="Metadata" type="a{sv}" access="read"/>
             <property name="Volume" type="d" access="readwrite"/>
+            <property name="Shuffle" type="b" access="readwrite"/>
+            <property name="LoopStatus" type="s" access="readwrite"/>
             <property name="Position" type="x" access="read">
               <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/>
             </property>

@@ -58,6 +58,15 @@ enum MPRISCommand: Equatable {
             // The spec: a rate of 0 means pause.
             if rate <= 0 { self = .perform(.pause); return }
             self = .perform(.speed(min(MPRISProperties.maximumRate, max(MPRISProperties.minimumRate, rate))))
+        case "Shuffle":
+            guard case let .bool(on) = value else { self = .refuse("Shuffle is a boolean (b)"); return }
+            self = .perform(.shuffle(on))
+        case "LoopStatus":
+            guard case let .string(name) = value, let mode = MPRISProperties.repeatMode(loopStatus: name) else {
+                self = .refuse("LoopStatus is one of None, Track (repeat the item) or Playlist (repeat the book) (s)")
+                return
+            }
+            self = .perform(.repeatMode(mode))
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
+import Foundation
+import Library
 import Player
 import PlayerCore
-import Foundation
 
 /// The MPRIS interfaces' names and properties, computed from the player's `Status` (nil: no
 /// book loaded). Pure: the same status gives the same values, so changes are found by comparing.
@@ -41,6 +42,8 @@ enum MPRISProperties {
             ("MaximumRate", .double(maximumRate)),
             ("Metadata", metadata(status)),
             ("Volume", .double((status?.volume ?? 100) / 100)),
+            ("Shuffle", .bool(status?.shuffle ?? false)),
+            ("LoopStatus", .string(loopStatus(status?.repeatMode ?? .off))),
             ("CanGoNext", .bool(status.map(hasNext) ?? false)),
             ("CanGoPrevious", .bool(loaded)),
             ("CanPlay", .bool(loaded)),
@@ -69,6 +72,21 @@ enum MPRISProperties {
         if let author = status.author { entries.append(("xesam:artist", .strings([author]))) }
         if let cover = status.cover { entries.append(("mpris:artUrl", .string(URL(fileURLWithPath: cover).absoluteString))) }
         return .dictionary(entries)
+    }
+
+    /// `LoopStatus` for the player's repeat: the spec's Track is the item playing, its Playlist
+    /// the book (its track list is the book's items).
+    static func loopStatus(_ mode: RepeatMode) -> String {
+        switch mode {
+        case .off: "None"
+        case .item: "Track"
+        case .book: "Playlist"
+        }
+    }
+
+    /// The repeat a `LoopStatus` asks for; nil for a name the spec does not have.
+    static func repeatMode(loopStatus: String) -> RepeatMode? {
+        RepeatMode.allCases.first { Self.loopStatus($0) == loopStatus }
     }
 
     static func hasNext(_ status: Status) -> Bool {

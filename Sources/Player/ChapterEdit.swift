@@ -34,9 +34,9 @@ public enum ChapterChange: Equatable, Sendable {
             let left = count == 0 ? "none of yours left: the files' chapters are back" : "\(count) left"
             return "removed chapter \(number) at \(Timecode.format(seconds: start)): \(title) (\(left))"
         case let .reset(book, count):
-            return "\(book): your chapters dropped; \(count == 0 ? "no chapters from its files" : "\(count) chapters from its files")"
+            return "\(book): your chapters dropped; \(count == 0 ? "no chapters from its files" : "\(count) chapter\(count == 1 ? "" : "s") from its files")"
         case let .stored(book, count):
-            return "\(book): stored \(count) chapters as yours ('chapter rename N TITLE' names them, 'chapters reset' drops them)"
+            return "\(book): stored \(count) chapter\(count == 1 ? "" : "s") as yours ('chapter rename N TITLE' names them, 'chapters reset' drops them)"
         }
     }
 }

@@ -8,7 +8,8 @@ struct Abplayer: AsyncParsableCommand {
         subcommands: [Repl.self, Probe.self, Decode.self, Plugins.self, Play.self,
                       Import.self, Books.self, Shelves.self, ShelfCommand.self, BookCommand.self, Listen.self,
                       Bookmarks.self, History.self, Stats.self, Browse.self, Rescan.self, Export.self, ImportState.self,
-                      GenerateLibrary.self, Now.self, LibraryScreenCommand.self, Remote.self, Sync.self, LoudnessCommand.self],
+                      GenerateLibrary.self, Now.self, LibraryScreenCommand.self, Remote.self, Sync.self, LoudnessCommand.self,
+                      VersionCommand.self],
         defaultSubcommand: Repl.self
     )
 }

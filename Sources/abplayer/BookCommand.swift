@@ -72,7 +72,7 @@ struct BookCommand: ParsableCommand {
                 let target = try database.books.book(matching: book)
                 let (added, skipped) = try database.books.addFiles(files, toBook: target.id!, inspector: inspector)
                 for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
-                print(TerminalText.visible("added \(added) files to #\(target.id!) \(target.title)"))
+                print(TerminalText.visible("added \(LibraryText.counted(added, "file")) to #\(target.id!) \(target.title)"))
             }
         }
     }

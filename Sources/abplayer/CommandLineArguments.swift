@@ -48,6 +48,10 @@ enum CommandLineArguments {
                 break
             }
         }
+        // `--version` is the hidden `version` command, which loads the plugins to name them.
+        if index < arguments.count, arguments[index] == "--version" {
+            return .arguments(["version"] + leading + Array(arguments[(index + 1)...]))
+        }
         guard index < arguments.count, !arguments[index].hasPrefix("-") else { return .arguments(arguments) }
         // The subcommand path: `book settings` is two words.
         var command = commands

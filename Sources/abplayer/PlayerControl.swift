@@ -20,7 +20,23 @@ extension LibraryOptions {
             printError("abplayer: \(LibraryDatabase.noDefaultPathReason())")
             throw ExitCode.failure
         }
+        if let given = self.path, let reason = Self.missingFolder(given) {
+            printError("abplayer: --library \(TerminalText.visible(given)): \(reason)")
+            throw ExitCode.failure
+        }
         return path
+    }
+
+    /// Why a library named with --library cannot be made where it is named: its folder is not
+    /// there. A typo in a path must not make a new, empty library (and folders nobody asked
+    /// for); only the default location's folders are abplayer's to make.
+    static func missingFolder(_ given: String) -> String? {
+        let standardized = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
+        if let defaultPath = LibraryDatabase.defaultPath(), standardized(given) == standardized(defaultPath) { return nil }
+        let folder = (standardized(given) as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return "no such folder; create it first" }
+        return isFolder.boolValue ? nil : "\(TerminalText.visible(folder)) is not a folder"
     }
 
     var controlSocket: ControlSocketPath {

@@ -51,7 +51,7 @@ struct ShelfCommand: ParsableCommand {
         func run() throws {
             let database = try library.openForEditing()
             let removed = try reportingLibraryErrors(database) { try database.shelves.deleteShelf(path: path, force: force) }
-            if force { print("deleted \(removed.shelves) shelves and \(LibraryText.counted(removed.books, "book")) (their media stay in the library)") }
+            if force { print("deleted \(LibraryText.counted(removed.shelves, "shelf", plural: "shelves")) and \(LibraryText.counted(removed.books, "book")) (their media stay in the library)") }
         }
     }
 }

@@ -30,6 +30,10 @@ func exitReporting(_ error: any Error) -> Never {
 // `StandardStream`), not a SIGPIPE that kills it before it saves its place.
 StandardStream.ignoreBrokenPipes()
 var command: any ParsableCommand
+if TopLevelHelp.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
+    print(TopLevelHelp.text)
+    exit(0)
+}
 do {
     switch CommandLineArguments.arranged(Array(CommandLine.arguments.dropFirst())) {
     case let .arguments(arguments):

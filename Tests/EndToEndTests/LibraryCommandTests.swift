@@ -27,6 +27,7 @@ import Testing
         // Given the tricky tree and a fresh library
         let abplayer = try AbplayerProcess("library-cli")
         let library = abplayer.home.appending(path: "lib/library.sqlite").path
+        try FileManager.default.createDirectory(at: abplayer.home.appending(path: "lib"), withIntermediateDirectories: true)
         let tree = try Fixtures.audiobookTree()
 
         // When it is imported onto a shelf

@@ -13,6 +13,8 @@ import Testing
         let chapterNumber: Int?
         let volume: Double
         let speed: Double
+        let repeatMode: String?
+        let shuffle: Bool?
     }
 
     /// A 90 s time-coded Opus book "Dune" by Frank Herbert with chapters at 0, 45 and 70 s and
@@ -165,6 +167,58 @@ import Testing
         #expect(Self.waitForStatus(repl) { $0.speed == 1.5 }?.speed == 1.5)
         #expect(try Self.client("busctl", ["--user", "get-property", "org.mpris.MediaPlayer2.abplayer", "/org/mpris/MediaPlayer2",
                                            "org.mpris.MediaPlayer2.Player", "Rate"], bus: bus) == "d 1.5")
+        #expect(repl.quit() == 0, "\(repl.stderrLines)")
+    }
+
+    @Test func playerctlShuffleAndLoopDriveShuffleAndRepeatAndSeeThePromptsChanges() throws {
+        // Given the REPL playing Dune, on a private session bus
+        let (abplayer, library) = try Self.library("mpris-shuffle-loop")
+        let bus = try SessionBus()
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--library", library, "--output", "null"], environment: bus.environment)
+        defer { if !repl.process.hasEnded { repl.quit() } }
+        repl.send("play Dune")
+        #expect(repl.waitForLine(containing: "playing #") != nil, "\(repl.stderrLines)")
+        try #require(bus.waitForName("org.mpris.MediaPlayer2.abplayer"), "\(repl.stderrLines)")
+
+        // Then playerctl reads shuffle off and no loop, and busctl sees both properties writable
+        #expect(try Self.playerctl("shuffle", bus: bus) == "Off")
+        #expect(try Self.playerctl("loop", bus: bus) == "None")
+        let introspection = try Self.client("busctl", ["--user", "introspect", "org.mpris.MediaPlayer2.abplayer",
+                                                       "/org/mpris/MediaPlayer2"], bus: bus)
+        let writable = introspection.split(separator: "\n").filter { $0.contains(".Shuffle ") || $0.contains(".LoopStatus ") }
+        #expect(writable.count == 2 && writable.allSatisfy { $0.contains("writable") }, "\(introspection)")
+
+        // When playerctl turns shuffle on, then toggles it: the player's shuffle follows
+        _ = try Self.playerctl("shuffle", "On", bus: bus)
+        #expect(Self.waitForStatus(repl) { $0.shuffle == true }?.shuffle == true)
+        #expect(try Self.playerctl("shuffle", bus: bus) == "On")
+        _ = try Self.playerctl("shuffle", "Toggle", bus: bus)
+        #expect(Self.waitForStatus(repl) { $0.shuffle == false }?.shuffle == false)
+        #expect(try Self.playerctl("shuffle", bus: bus) == "Off")
+
+        // When playerctl sets each loop status: Track repeats the item, Playlist the book
+        for (loop, mode) in [("Track", "item"), ("Playlist", "book"), ("None", "off")] {
+            _ = try Self.playerctl("loop", loop, bus: bus)
+            #expect(Self.waitForStatus(repl) { $0.repeatMode == mode }?.repeatMode == mode, "loop \(loop)")
+            #expect(try Self.playerctl("loop", bus: bus) == loop)
+        }
+
+        // When a loop status MPRIS does not have is set: refused, the repeat unchanged
+        let refused = try Command.run("busctl", ["--user", "set-property", "org.mpris.MediaPlayer2.abplayer", "/org/mpris/MediaPlayer2",
+                                                 "org.mpris.MediaPlayer2.Player", "LoopStatus", "s", "Forever"],
+                                      environment: bus.environment, timeout: 20)
+        #expect(refused.status != 0 && refused.stderr.contains("LoopStatus is one of None, Track"), "\(refused.stderr)")
+        #expect(try Self.playerctl("loop", bus: bus) == "None")
+
+        // When repeat and shuffle are typed at the prompt: PropertiesChanged says so
+        let monitor = try BusMonitor(bus: bus, match: "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
+        repl.send("repeat book")
+        #expect(monitor.waitFor("\"Playlist\"") != nil, "no LoopStatus Playlist announced")
+        repl.send("shuffle on")
+        #expect(monitor.waitFor("\"Shuffle\"") != nil, "no Shuffle announced")
+        monitor.stop()
+        #expect(try Self.playerctl("loop", bus: bus) == "Playlist")
+        #expect(try Self.playerctl("shuffle", bus: bus) == "On")
         #expect(repl.quit() == 0, "\(repl.stderrLines)")
     }
 

@@ -103,4 +103,39 @@ import Testing
         try second.send("Up")
         #expect(second.waitFor(#"abplayer /> play "Ender's Game""#) != nil, "\(second.screen())")
     }
+
+    @Test func clearEmptiesTheTerminalAndWritesNothingWhereItCannot() throws {
+        // Given the REPL at a terminal, with lines on the screen
+        let (abplayer, library) = try ReplTests.library("repl-clear")
+        let terminal = try Self.terminal(abplayer, library: library, name: "clear")
+        defer { terminal.stop() }
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
+        try terminal.send("ls", "Enter")
+        #expect(terminal.waitFor("Science Fiction/") != nil, "\(terminal.screen())")
+
+        // When `clear` is typed
+        try terminal.send("clear", "Enter")
+        // Then the screen holds only the prompt, at its top
+        let cleared = terminal.waitUntil { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "abplayer />" }
+        #expect(cleared != nil, "\(terminal.screen())")
+        // and `help` lists it
+        try terminal.send("help", "Enter")
+        #expect(terminal.waitUntil { $0.contains("clear the terminal") } != nil, "\(terminal.screen())")
+
+        // Given TERM=dumb: `clear` leaves the screen as it is
+        let dumb = try Self.terminal(abplayer, library: abplayer.home.appending(path: "dumb.sqlite").path, name: "clear-dumb",
+                                     environment: ["TERM": "dumb"])
+        defer { dumb.stop() }
+        #expect(dumb.waitFor("abplayer />") != nil, "\(dumb.screen())")
+        try dumb.send("ls", "Enter")
+        #expect(dumb.waitFor("(the library is empty") != nil, "\(dumb.screen())")
+        try dumb.send("clear", "Enter")
+        try dumb.send("status", "Enter")
+        let after = dumb.waitFor("status: nothing is playing") ?? dumb.screen()
+        #expect(after.contains("(the library is empty"), "\(after)")
+
+        // and from a script or a pipe it writes nothing at all
+        let script = try abplayer.run(["-c", "clear", "--library", library]).requireSuccess()
+        #expect(script.stdout.isEmpty && script.stderr.isEmpty, "\(script.stdoutString) \(script.stderr)")
+    }
 }

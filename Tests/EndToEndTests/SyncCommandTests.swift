@@ -12,6 +12,7 @@ import Testing
         defer { fixture.cleanUp() }
         let abplayer = fixture.abplayer
         let libraryA = abplayer.home.appending(path: "a/library.sqlite").path
+        try FileManager.default.createDirectory(at: abplayer.home.appending(path: "a"), withIntermediateDirectories: true)
         let copy = abplayer.home.appending(path: "Elsewhere/Code")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: abplayer.home.appending(path: "Code"), to: copy)

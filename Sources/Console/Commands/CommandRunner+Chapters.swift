@@ -75,7 +75,7 @@ extension CommandRunner {
                 + "between its sounds; nothing to store (a shorter one: 'chapters detect 1')"))
             return
         }
-        say(TerminalText.visible("\(request.title): \(proposals.count) chapters, each starting "
+        say(TerminalText.visible("\(request.title): \(LibraryText.counted(proposals.count, "chapter")), each starting "
             + "\(Timecode.compact(seconds: ChapterDetector.leadSeconds)) before the sound after a silence:"))
         for (index, proposal) in proposals.enumerated() {
             let end = index + 1 < proposals.count ? proposals[index + 1].bookSeconds : found.bookSeconds
@@ -89,7 +89,7 @@ extension CommandRunner {
             return
         }
         chapterDetection.question = PendingQuestion(command: store, refused: "not stored")
-        say("store these \(proposals.count) chapters? [y/N]")
+        say(proposals.count == 1 ? "store this chapter? [y/N]" : "store these \(proposals.count) chapters? [y/N]")
     }
 
     /// The line answering the question asked last, if one is waiting: y or yes does what it

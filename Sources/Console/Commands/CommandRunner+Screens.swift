@@ -13,6 +13,8 @@ public protocol ScreenFace: AnyObject {
     func openGallery(_ books: [BookListing])
     /// The library browser (`library`).
     func openLibrary() throws
+    /// Clears the terminal (`clear`).
+    func clearTerminal()
 }
 
 extension CommandRunner {
@@ -37,6 +39,10 @@ extension CommandRunner {
         case .library:
             if let face { return try face.openLibrary() }
             try libraryCommands.listAsTheBrowser()
+        case .clear:
+            // Only a terminal that moves the cursor is cleared; a pipe, a script's output or a
+            // socket client's reply gets nothing (no escape bytes in a log).
+            face?.clearTerminal()
         }
     }
 }

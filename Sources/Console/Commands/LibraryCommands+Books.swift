@@ -45,7 +45,7 @@ extension LibraryCommands {
                 try library.books.addFiles(paths.map(Self.expandingTilde), toBook: book.id!, inspector: DecoderInspector(decoders: decoders))
             }
             for (path, reason) in skipped { complain(TerminalText.visible("skipped \(path): \(reason)")) }
-            say(TerminalText.visible("added \(added) files to #\(book.id!) \(book.title)"))
+            say(TerminalText.visible("added \(LibraryText.counted(added, "file")) to #\(book.id!) \(book.title)"))
             if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
         case let .removeItems(reference, numbers):
             let book = try resolveBook(reference)

@@ -98,7 +98,7 @@ extension LibraryCommands {
             let target = absoluteShelfPath(path)
             let delete = { try self.library.shelves.deleteShelf(path: target, force: force) }
             let removed = force ? try player.edit(.shelfDeleted(path: target), delete) : try delete()
-            if force { say("deleted \(removed.shelves) shelves and \(removed.books) books (their media stay in the library)") }
+            if force { say("deleted \(LibraryText.counted(removed.shelves, "shelf", plural: "shelves")) and \(LibraryText.counted(removed.books, "book")) (their media stay in the library)") }
         }
         // The shelf we are in (or the terminal is in, for a socket client's line) may have been
         // renamed, moved or deleted.

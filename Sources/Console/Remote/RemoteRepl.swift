@@ -49,6 +49,8 @@ public enum RemoteRepl {
                     // Keys from here on (the reader switches after this line is done).
                     resize.watchResize { continuation.yield(.resize) }
                     keyMode.isOn = true
+                case .clear:
+                    if style.mode != .plain { RawTerminal.clear() }
                 case .screen(showingLibrary: true):
                     // No screen here (a pipe, TERM=dumb): the books, as the player's own `library` lists them.
                     if send("library", to: client, succeeded: &succeeded) == .playerGone { return false }
@@ -112,6 +114,8 @@ public enum RemoteRepl {
         case send(String), skip, quit, refuse(String)
         /// `now` or `library`: the player's screen or the library's, attached to the player.
         case screen(showingLibrary: Bool)
+        /// `clear` alone: this terminal cleared (when it can be).
+        case clear
     }
 
     /// What to do with a line: `now` alone shows the player's screen here; the other screens
@@ -123,13 +127,15 @@ public enum RemoteRepl {
         let parsed = commands.map { try? Command(words: $0) }
         if parsed == [.screen(.now)] { return .screen(showingLibrary: false) }
         if parsed == [.screen(.library)] { return .screen(showingLibrary: true) }
+        // This terminal's, not the player's: cleared here.
+        if parsed == [.screen(.clear)] { return .clear }
         for (words, command) in zip(commands, parsed) {
             guard let command else { continue }
             if command == .quit { return .quit }
             if command == .screen(.now) || command == .screen(.library) {
                 return .refuse("\(words[0]): on a line of its own, it shows the \(words[0] == "now" ? "player's" : "library") screen here")
             }
-            if case .screen = command {
+            if case .screen = command, command != .screen(.clear) {
                 return .refuse("\(words[0]): this screen shows only on the player's own terminal; here 'now' shows the player, 'library' the books")
             }
         }

@@ -23,6 +23,8 @@ extension Console {
 
     public func openPlayer() { open(.player, style: screenStyle) }
 
+    public func clearTerminal() { RawTerminal.clear() }
+
     public func openGallery(_ books: [BookListing]) { open(.gallery(Gallery(books: books)), style: screenStyle) }
 
     func open(_ view: FullScreen.View, style: ScreenStyle) {

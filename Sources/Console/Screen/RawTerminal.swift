@@ -43,6 +43,12 @@ final class RawTerminal {
         Self.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
     }
 
+    /// Clears the window and puts the cursor at its top left (what `clear` does, the scrollback
+    /// kept). Only for a terminal `ScreenStyle` says moves the cursor.
+    static func clear() {
+        write("\u{1B}[H\u{1B}[2J")
+    }
+
     /// The window's size; 80x24 when the terminal does not say.
     static var size: ScreenSize {
         var window = winsize()
