@@ -41,6 +41,27 @@ import Testing
         }
     }
 
+    @Test func anOggOpusFileOpusfileDeclinesPlaysAsOpusfileWouldHave() throws {
+        // Given a 5 s Opus file whose tags are broken (libopusfile refuses it), and the same file whole
+        let broken = try Self.registry.openDecoder(path: try Fixtures.opusWithBrokenTags().path)
+        let whole = try Self.registry.openDecoder(path: try Fixtures.opus(seconds: 5, tags: ["title": "Broken tags"]).path)
+        #expect((broken as? PluginDecoder)?.pluginID == "ffmpeg")
+        #expect((whole as? PluginDecoder)?.pluginID == "opusfile")
+        // Then the catch-all states opusfile's length, the source's: the pre-skip is trimmed
+        #expect(broken.info.totalFrames == 240_000)
+        #expect(whole.info.totalFrames == 240_000)
+        // and plays opusfile's audio to the end, within the two Opus decoders' float rounding
+        let ours = ContractHarness.readToEnd(broken, limit: 300_000), theirs = ContractHarness.readToEnd(whole, limit: 300_000)
+        #expect(ours.error == nil && theirs.error == nil)
+        #expect(ours.samples.count == theirs.samples.count)
+        #expect(AudioAnalysis.maxAbsDifference(ours.samples, theirs.samples) < 1e-5)
+        // and a seek lands where opusfile's does (3.3 s, across the change of second after it)
+        for decoder in [broken, whole] { try decoder.seek(to: 158_400) }
+        let heard = try ContractHarness.read(broken, frames: 36_000), expected = try ContractHarness.read(whole, frames: 36_000)
+        #expect(heard.count == expected.count)
+        #expect(AudioAnalysis.maxAbsDifference(heard, expected) < 1e-5)
+    }
+
     @Test func theCatchAllScoresBelowEveryDedicatedClaim() throws {
         // Given the catch-all's probe on a file only the name says is ours, and on content it knows
         let harness = try ContractHarness(pluginPath: try #require(Self.registry.decoders.first { $0.id == "ffmpeg" }).path)

@@ -58,4 +58,31 @@ extension Fixtures {
             try Command.run("ffmpeg", arguments + [url.path]).requireSuccess()
         }
     }
+
+    /// espeak-ng reading a passage (about 20 s) at the format's rate and channels, encoded by
+    /// ffmpeg: for a speech codec whose decode after a seek settles on speech but not on steady
+    /// tones (Speex: its pitch predictor carries a held tone's past indefinitely).
+    public static func ffmpegSpeech(_ format: FFmpegFormat) throws -> URL {
+        let name = "ffmpeg/speech-\(format.rate)hz-\(format.channels)ch-\(format.encoder)-\(stableDigest("\(format.options)")).\(format.fileExtension)"
+        return try cache.file(named: name) { url in
+            let folder = url.deletingLastPathComponent()
+            let raw = folder.appending(path: ".speech-\(UUID().uuidString).wav")
+            let source = folder.appending(path: ".speech-\(UUID().uuidString)-source.wav")
+            defer {
+                try? FileManager.default.removeItem(at: raw)
+                try? FileManager.default.removeItem(at: source)
+            }
+            try Command.run("espeak-ng", ["-w", raw.path, speechPassage]).requireSuccess()
+            try Command.run("sox", [raw.path, "-r", "\(format.rate)", "-c", "\(format.channels)", "-b", "16", source.path]).requireSuccess()
+            try Command.run("ffmpeg", ["-v", "error", "-y", "-i", source.path, "-c:a", format.encoder] + format.options + [url.path])
+                .requireSuccess()
+        }
+    }
+
+    private static let speechPassage = """
+        It was a bright cold day in April, and the clocks were striking thirteen. Winston Smith, his chin \
+        nuzzled into his breast in an effort to escape the vile wind, slipped quickly through the glass doors \
+        of Victory Mansions, though not quickly enough to prevent a swirl of gritty dust from entering along \
+        with him. The hallway smelt of boiled cabbage and old rag mats.
+        """
 }

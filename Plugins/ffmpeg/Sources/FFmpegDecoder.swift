@@ -29,6 +29,11 @@ final class FFmpegDecoder: DecoderInstance {
     private var decodedEnd: Int64 = 0
     /// The next frame decoded takes its place from its timestamp (after the start or a seek).
     private var anchorNext = true
+    /// Ogg, after the demuxer moved: the page the first frame came from, whose timestamps are not
+    /// to be trusted (see `place`); nil once a frame of the next page has set the timeline.
+    private var untrustedPage: Int64?
+    /// The container stamps packets from its pages' granule positions (Ogg).
+    private let pagedTimestamps: Bool
     private var finished = false
     private var endReported = false
 
@@ -43,6 +48,7 @@ final class FFmpegDecoder: DecoderInstance {
         rate = Int(parameters.sample_rate)
         channels = Int(parameters.ch_layout.nb_channels)
         packets = try PacketDecoder(input: input, host: host)
+        pagedTimestamps = input.format.flatMap { $0.pointee.iformat }.map { String(cString: $0.pointee.name) } == "ogg"
         converter = SampleConverter(rate: parameters.sample_rate, channels: parameters.ch_layout.nb_channels)
         abp_ffmpeg_deadline_arm(input.deadline, openSeconds)
         switch packets.next() {
@@ -115,7 +121,22 @@ final class FFmpegDecoder: DecoderInstance {
     private func place() -> Result<Int64, ConversionFailure> {
         let frame = packets.frame
         var start = decodedEnd
-        if anchorNext {
+        // After an Ogg seek FFmpeg 5.1 stamps the packets of the first page from where its binary
+        // search thought the page began, which depends on the seeks before (a FLAC page seen 9216
+        // frames late after five seeks, right when sought to directly); the first packet of the
+        // next page takes the previous page's granule position, which is exact: the timeline is
+        // set again there.
+        let page = frame.pointee.pkt_pos
+        var anchor = anchorNext
+        if let untrusted = untrustedPage {
+            if anchorNext && page >= 0 {
+                untrustedPage = page
+            } else if page >= 0 && page != untrusted {
+                untrustedPage = nil
+                anchor = true
+            }
+        }
+        if anchor {
             anchorNext = false
             let stamp = frame.pointee.best_effort_timestamp
             if stamp != abp_av_nopts_value() {
@@ -151,9 +172,11 @@ final class FFmpegDecoder: DecoderInstance {
             finished = true
             return ABP_OK
         }
-        // Back far enough for the decoder to settle (Opus asks 80 ms, the MDCT codecs a frame),
-        // further when the demuxer lands late; from the start when nothing else works.
-        var preroll = Int64(input.parameters.seek_preroll) + Int64(rate / 2)
+        // Back far enough for a fresh decoder to settle (Opus asks 80 ms, the MDCT codecs a
+        // frame; Speex's pitch predictor carries the past: on speech, half a second before left
+        // up to 7e-4 of difference, a second under 1e-10 at 129 places of a 20 s file), further
+        // when the demuxer lands late; from the start when nothing else works.
+        var preroll = Int64(input.parameters.seek_preroll) + Int64(rate)
         for attempt in 0..<4 {
             let from = target - preroll
             let fromStart = from <= 0 || attempt == 3
@@ -189,10 +212,15 @@ final class FFmpegDecoder: DecoderInstance {
                 // from the start can (the first frame after moveToStart is at 0).
                 if first && landingCheck && start > position { return .late }
                 first = false
-                if pendingFrames > 0 || (length.frames.map { position >= $0 } ?? false) { return .landed }
+                if pendingFrames > 0 || (length.frames.map { position >= $0 } ?? false) {
+                    // Frames kept before the timeline was set again may be misplaced: back further.
+                    return untrustedPage == nil ? .landed : .late
+                }
             case .end:
+                // Past the decodable end (read() says so), unless where it ended is unknown.
+                if untrustedPage != nil { return .late }
                 finished = true
-                return .landed // past the decodable end: read() says so
+                return .landed
             case .failure(let status, let reason):
                 return .failed(lastError.fail(status == ABP_ERR_IO ? ABP_ERR_IO : ABP_ERR_SEEK, reason))
             }
@@ -205,6 +233,7 @@ final class FFmpegDecoder: DecoderInstance {
         let status = av_seek_frame(input.format, input.streamIndex, stamp, AVSEEK_FLAG_BACKWARD)
         guard status >= 0 else { return lastError.fail(ABP_ERR_SEEK, "FFmpeg cannot seek in this file: \(describe(averror: status))") }
         restart(anchoring: true)
+        if pagedTimestamps { untrustedPage = -1 }
         // A first frame without a timestamp has no known place: it counts as landing late.
         decodedEnd = .max / 2
         return nil
@@ -223,6 +252,7 @@ final class FFmpegDecoder: DecoderInstance {
 
     private func restart(anchoring: Bool) {
         packets.restart()
+        untrustedPage = nil
         pendingFrames = 0
         anchorNext = anchoring
         finished = false

@@ -94,6 +94,22 @@ final class FFmpegInput {
         deadline.deallocate()
     }
 
+    /// A fresh decoder in place of the one that has decoded: after the demuxer moved (a seek).
+    /// avcodec_flush_buffers alone is not enough: some of libavcodec's decoders have no flush
+    /// (Speex in FFmpeg 5.1 keeps its filter memories and its first-frame state), so the audio
+    /// after a seek would depend on what was decoded before it. False when the new one cannot be
+    /// opened (out of memory): the old one is flushed and kept.
+    @discardableResult
+    func reopenDecoder() -> Bool {
+        guard let fresh = try? Self.openDecoder(for: stream) else {
+            if let codec { avcodec_flush_buffers(codec) }
+            return false
+        }
+        avcodec_free_context(&codec)
+        codec = fresh
+        return true
+    }
+
     /// Looked at ourselves: FFmpeg opens a directory as an empty file and says only "invalid data".
     private static func checkRegularFile(_ path: String) throws(FFmpegOpenError) {
         var status = stat()

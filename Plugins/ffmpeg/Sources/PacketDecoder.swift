@@ -63,7 +63,7 @@ final class PacketDecoder {
         demuxerEnded = false
         demuxerProblem = nil
         damagedInARow = 0
-        avcodec_flush_buffers(input.codec)
+        input.reopenDecoder()
     }
 
     /// Decodes the next frame into `frame`. Blocks (file I/O).

@@ -32,7 +32,12 @@ struct StreamLength {
         // the demuxer found, and its duration counts from there).
         if stream.pointee.duration != nothing, stream.pointee.duration > 0, sampleExact, !estimated {
             let start = stream.pointee.start_time != nothing ? stream.pointee.start_time : 0
-            frames = max(0, av_rescale_q(start + stream.pointee.duration, timeBase, output) - origin)
+            // Ogg Opus: FFmpeg's start time is the first granule position before the pre-skip
+            // is taken off, the packets' timestamps after it (the first is -pre-skip): the end
+            // lies the pre-skip before start + duration, where opusfile ends it.
+            let oggName = format.pointee.iformat.map { String(cString: $0.pointee.name) }
+            let preSkip = oggName == "ogg" ? Int64(stream.pointee.codecpar.pointee.initial_padding) : 0
+            frames = max(0, av_rescale_q(start + stream.pointee.duration - preSkip, timeBase, output) - origin)
             exact = true
         } else if format.pointee.duration != nothing, format.pointee.duration > 0 {
             let start = format.pointee.start_time != nothing ? format.pointee.start_time : 0
