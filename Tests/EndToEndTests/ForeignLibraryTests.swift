@@ -83,6 +83,7 @@ import Testing
         // Given a library with a book in it, cut to its first three pages
         let abplayer = try AbplayerProcess("truncated-db")
         let folder = abplayer.home.appending(path: "lib")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = folder.appending(path: "library.sqlite").path
         let imported = try abplayer.run(["import", "--library", library] + (try commands(abplayer)[1].dropFirst()), timeout: 60)
         #expect(imported.status == 0, "stderr: \(imported.stderr)")
@@ -97,6 +98,7 @@ import Testing
     @Test func aLibraryWhoseMigrationsTableWasDroppedGivesOneLine() throws {
         let abplayer = try AbplayerProcess("dropped-migrations")
         let folder = abplayer.home.appending(path: "lib")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = folder.appending(path: "library.sqlite").path
         _ = try abplayer.run(["shelf", "new", "A", "--library", library]).requireSuccess()
         _ = try Command.run("sqlite3", [library, "DROP TABLE grdb_migrations"]).requireSuccess()

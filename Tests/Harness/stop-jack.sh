@@ -7,7 +7,12 @@ alive() { [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev
 if alive "$pid" && grep -qx jackd "/proc/$pid/comm" 2>/dev/null; then
     kill -TERM "$pid"
     for _ in $(seq 150); do alive "$pid" || break; sleep 0.02; done
-    alive "$pid" && kill -KILL "$pid"
+    if alive "$pid"; then
+        kill -KILL "$pid"
+        # Gone before this returns: a server restarted under the same name at once would find
+        # this one still registered ("server already active") and the test would lose both.
+        for _ in $(seq 250); do alive "$pid" || break; sleep 0.02; done
+    fi
 fi
 rm -f "$dir/jackd.pid"
 exit 0
