@@ -103,7 +103,7 @@ var targets: [Target] = [
     // widgets and playerctl drive the player through typed requests. The headers only
     // (LazyLibraries loads it when MPRIS starts).
     .systemLibrary(name: "CDBus", path: "Sources/CDBus"),
-    .target(name: "MPRIS", dependencies: ["Player", "PlayerCore", "CDBus", "LazyLibraries", "StandardStreams"], swiftSettings: lazyLibraryHeadersForSwift),
+    .target(name: "MPRIS", dependencies: ["Player", "PlayerCore", "Library", "CDBus", "LazyLibraries", "StandardStreams"], swiftSettings: lazyLibraryHeadersForSwift),
     .executableTarget(
         name: "abplayer",
         dependencies: [

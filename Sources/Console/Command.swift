@@ -231,6 +231,8 @@ extension Command {
                 self = .noteBookmark(id, note: arguments.count > 2 ? arguments.dropFirst(2).joined(separator: " ") : nil)
             } else if arguments.first == "--" {
                 self = .bookmark(note: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
+            } else if let misspelt = Self.misspeltBookmarkCommand(rest ?? "") {
+                throw misspelt
             } else {
                 self = .bookmark(note: rest)
             }
@@ -304,6 +306,22 @@ extension Command {
 }
 
 extension Command {
+    /// Words a listener reaches for to edit a bookmark, and the command that does it.
+    private static let bookmarkEdits = ["rename": "note", "edit": "note", "notes": "note", "name": "note",
+                                        "remove": "rm", "delete": "rm", "del": "rm", "jump": "jump", "goto": "jump"]
+
+    /// `bookmark rename 2 foo` would be a bookmark whose note is "rename 2 foo": it looks like a
+    /// misspelt command (a word for an edit, then a bookmark number), so it is asked about.
+    static func misspeltBookmarkCommand(_ note: String) -> CommandError? {
+        let words = note.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard words.count >= 2, let meant = bookmarkEdits[words[0].lowercased()], (try? bookmarkNumber(words[1], in: "bookmark")) != nil else {
+            return nil
+        }
+        let rest = words.dropFirst(2).joined(separator: " ")
+        let suggestion = meant == "jump" ? "jump \(words[1])" : "bookmark \(meant) \(words[1])" + (rest.isEmpty || meant == "rm" ? "" : " \(rest)")
+        return CommandError("bookmark: did you mean '\(suggestion)'? (a bookmark with that note: 'bookmark -- \(note)')")
+    }
+
     /// "3" or "#3", as `bookmarks` lists them.
     static func bookmarkNumber(_ text: String, in command: String) throws(CommandError) -> Int64 {
         guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {

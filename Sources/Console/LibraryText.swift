@@ -1,6 +1,7 @@
 import Foundation
 public import Library
 import PlayerCore
+import Player
 import StandardStreams
 
 /// How the library's lists and reports read, the same in the `abplayer` subcommands and the
@@ -68,12 +69,12 @@ public enum LibraryText {
         "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// Listening sessions, newest first: "2026-11-21T22:00:00Z  0:40  x1.0  Title".
+    /// Listening sessions, newest first, in local time as `sync status` says times:
+    /// "today 22:00  0:40  x1.0  Title", "2026-11-21 08:10  1:02:03  x1.5  Title".
     public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {
         let titles = Dictionary(uniqueKeysWithValues: try library.catalog.bookListings().map { ($0.id, $0.title) })
-        let formatter = ISO8601DateFormatter()
         return try library.history.sessions(ofBook: book, limit: limit).map { session in
-            "\(formatter.string(from: session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(TerminalText.visible(titles[session.bookId] ?? "?"))"
+            "\(SyncText.when(session.startedAt))  \(duration(session.wallSeconds))  x\(session.speed)  \(TerminalText.visible(titles[session.bookId] ?? "?"))"
         }
     }
 

@@ -4,8 +4,9 @@ import Console
 /// The command line as ArgumentParser is given it. The options the commands share may come
 /// before the command (`abplayer --library L remote status`, as git and systemctl allow): they
 /// are moved behind the command's words (`remote status` -> `remote --library L status` would
-/// split the command's own words, so behind the whole subcommand path). A first word that is
-/// no command but close to one is answered with the command meant.
+/// split the command's own words, so behind the whole subcommand path). A first word that is a
+/// REPL command (`ls`, `chapters BOOK`, `status`) runs as a `-c` line; one that is no command
+/// but close to one is answered with the command meant.
 enum CommandLineArguments {
     /// Shared options that take a value, and shared flags.
     static let valued: Set<String> = ["--library", "--plugin-dir", "--decoder-option", "--output"]
@@ -61,6 +62,24 @@ enum CommandLineArguments {
             end += 1
         }
         if end == index {
+            // Every command of the REPL works as `abplayer COMMAND ...` (one grammar): run as a
+            // `-c` line, its words quoted as given (to the player when one runs, as `-c` goes).
+            if CommandHelp.named(arguments[index]) != nil {
+                // (the shared options may follow its words too: they are the player's, not its)
+                var words: [String] = []
+                var options = leading
+                var rest = arguments[index...]
+                while let word = rest.popFirst() {
+                    if valued.contains(word), let value = rest.popFirst() {
+                        options += [word, value]
+                    } else if flags.contains(word) || valued.contains(where: { word.hasPrefix($0 + "=") }) {
+                        options.append(word)
+                    } else {
+                        words.append(word)
+                    }
+                }
+                return .arguments(options + ["-c", Tokenizer.line(quoting: [words])])
+            }
             if let meant = Suggestion.nearest(to: arguments[index], among: commands.subcommands.map(\.name)) {
                 return .typo(word: arguments[index], meant: meant)
             }

@@ -112,6 +112,12 @@ import Testing
         #expect(try parse("bookmark -- note 3 it's good") == .bookmark(note: "note 3 it's good"))
         #expect(try parse("bookmark rm the dishes") == .bookmark(note: "rm the dishes"))
         #expect(try parse("bookmark Don't forget") == .bookmark(note: "Don't forget"))
+        // A note that reads like a misspelt edit of bookmark N is asked about, not made
+        #expect(try failure("bookmark rename 2 foo") == "bookmark: did you mean 'bookmark note 2 foo'? (a bookmark with that note: 'bookmark -- rename 2 foo')")
+        #expect(try failure("bookmark delete #4") == "bookmark: did you mean 'bookmark rm #4'? (a bookmark with that note: 'bookmark -- delete #4')")
+        #expect(try failure("bookmark goto 4") == "bookmark: did you mean 'jump 4'? (a bookmark with that note: 'bookmark -- goto 4')")
+        #expect(try parse("bookmark -- rename 2 foo") == .bookmark(note: "rename 2 foo"))
+        #expect(try parse("bookmark rename the chapter") == .bookmark(note: "rename the chapter"))
         // a command after `bookmark rm N` on the same line still runs
         #expect(try Tokenizer.commands(in: "bookmark rm 3; bookmarks") == [["bookmark", "rm", "3"], ["bookmarks"]])
         #expect(try Tokenizer.commands(in: "bookmark note 3; bookmarks") == [["bookmark", "note", "3"], ["bookmarks"]])

@@ -55,6 +55,19 @@ import Testing
         #expect(typo.stdoutString.isEmpty)
     }
 
+    @Test func everyREPLCommandWorksAsAnAbplayerCommand() throws {
+        // Given a library with Ender's Game on the shelf Science Fiction
+        let (abplayer, library) = try ReplTests.library("command-line-repl-words")
+        // When REPL commands are given as abplayer's own (shared options before them too)
+        let ls = try abplayer.run(["--library", library, "ls"])
+        let chapters = try abplayer.run(["chapters", "Ender's Game", "--library", library])
+        let quoted = try abplayer.run(["--library", library, "find", "ender's"])
+        // Then each answers as in the REPL: the quoting of its words is the shell's
+        #expect(ls.status == 0 && ls.stdoutString.contains("Science Fiction/"), "\(ls.stdoutString) \(ls.stderr)")
+        #expect(chapters.status == 0 && chapters.stdoutString.contains("Ender's Game"), "\(chapters.stdoutString) \(chapters.stderr)")
+        #expect(quoted.status == 0 && quoted.stdoutString.contains("#1 Ender's Game"), "\(quoted.stdoutString) \(quoted.stderr)")
+    }
+
     @Test func anEmptyLibrarySaysHowToFillIt() throws {
         // Given a fresh library, when a new user lists it and asks to play
         let abplayer = try AbplayerProcess("command-line-empty")

@@ -103,6 +103,8 @@ import Testing
         let lines = first.stdoutString.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasSuffix("  0:25  chapter 2: Part 2  user  the duel") == true, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.contains("x1.0") }, "\(lines)")
+        // (its time in local time, as sync status says times: listened just now: "today HH:MM", or "yesterday" just past midnight)
+        #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.wholeMatch(of: /(today|yesterday) \d\d:\d\d  .*/) != nil }, "\(lines)")
         #expect(lines.last == "exported 1 book to \(state)")
         #expect(second.stdoutString == "1 book restored, 0 not found\n")
         #expect(second.stderr.hasPrefix("import-state: /nonexistent.json: not a readable abplayer state file"), "\(second.stderr)")
