@@ -30,6 +30,17 @@ public struct PositionStore: Sendable {
         }
     }
 
+    /// Forgets a listening session that lasted under a second and heard under a second of its
+    /// item (it ends in the item it started in, fewer than that item's rate of frames away).
+    public func forgetSessionIfNothingHeard(_ id: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                DELETE FROM listeningSession WHERE id = ?1 AND wallSeconds < 1 AND fromMediaId = toMediaId
+                AND abs(toFrame - fromFrame) < (SELECT sampleRate FROM media WHERE media.id = listeningSession.fromMediaId)
+                """, arguments: [id])
+        }
+    }
+
     /// Opens a listening session starting at a place in a book.
     public func startSession(bookId: Int64, mediaId: Int64, frame: Int64, speed: Double, at date: Date = Date()) throws -> Int64 {
         try writer.write { db in

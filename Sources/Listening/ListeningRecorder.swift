@@ -133,8 +133,12 @@ public final class ListeningRecorder {
         }
     }
 
+    /// Ends the session under way; one in which under a second was heard (a speed key pressed
+    /// twice, play then pause) was no listening, and is not kept: `history` and `stats` count
+    /// only real listening.
     private func closeSession() {
         save()
+        if let session { attempt { try library.positions.forgetSessionIfNothingHeard(session.id) } }
         session = nil
     }
 

@@ -19,10 +19,11 @@ import TestSupport
         let output = ClockedOutput()
         let engine = PlaybackEngine(decoders: testRegistry, sinks: output)
         engine.load(media.map(\.path))
-        // When half of the first item is heard, the speed goes to 2, and the book plays to its end
+        // When one and a half items are heard, the speed goes to 2, and the book plays to its end
+        // (each session hears over a second: one that heard less is no listening, and is not kept)
         #expect(output.settle(engine))
         let rate = try #require(output.sinkRate)
-        #expect(output.pull(rate / 2) == rate / 2)
+        #expect(output.pull(rate * 3 / 2) == rate * 3 / 2)
         engine.setSpeed(2)
         #expect(output.settle(engine))
         var pulls = 0
@@ -41,5 +42,23 @@ import TestSupport
         let sessions = try library.history.sessions(ofBook: book.id!).sorted { $0.id! < $1.id! }
         #expect(sessions.map(\.speed) == [1, 2])
         #expect(sessions.last?.toMediaId == media[2].id)
+    }
+
+    @Test func aSessionInWhichNothingWasHeardIsNotKept() throws {
+        // Given a book, and a session opened and closed a moment later, a few frames on (a speed
+        // key pressed twice: each press ends a session and starts one)
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().appending(path: "Мастер и Маргарита").path])
+        let book = try library.books.book(matching: "Мастер")
+        let media = try library.books.items(ofBook: book.id!)
+        let brief = try library.positions.startSession(bookId: book.id!, mediaId: media[0].id!, frame: 100, speed: 1.1)
+        try library.positions.saveProgress(bookId: book.id!, mediaId: media[0].id!, frame: 2_000, session: brief, wallSeconds: 0.2)
+        // and a real one: two seconds heard across items
+        let real = try library.positions.startSession(bookId: book.id!, mediaId: media[0].id!, frame: 0, speed: 1)
+        try library.positions.saveProgress(bookId: book.id!, mediaId: media[1].id!, frame: 0, session: real, wallSeconds: 0.9)
+        // When both end, then only the real one is kept
+        try library.positions.forgetSessionIfNothingHeard(brief)
+        try library.positions.forgetSessionIfNothingHeard(real)
+        #expect(try library.history.sessions(ofBook: book.id!).map(\.id) == [real])
     }
 }
