@@ -50,6 +50,8 @@ public struct MP4AudioTrack: Sendable {
         objectTypeIndication = entry.descriptor?.objectTypeIndication
         decoderConfig = entry.descriptor?.decoderSpecificInfo ?? []
         var (table, incomplete) = try SampleTable.read(stbl, source: source, fragmented: fragments.mvex != nil)
+        /// moov's own samples' length: an edit written for them alone does not end the fragments.
+        let moovDuration = table.totalDuration
         let priming = PrimingBoxes(stbl, source: source, warnings: &warnings)
         var compositionOffset = table.sampleCount > 0 ? priming.firstCompositionOffset : nil
         // Fragments continue moov's samples: after a table cut short they would be misplaced.
@@ -85,6 +87,12 @@ public struct MP4AudioTrack: Sendable {
             if first.mediaStart > total {
                 warnings.append("\(elst.path): the edit starts at \(first.mediaStart), after the track's end (\(total)); ignored")
                 edit = nil
+            } else if let duration = first.duration, total > moovDuration, moovDuration > 0,
+                      first.mediaStart + duration <= moovDuration + (timescale - 1) / movieTimescale {
+                // A muxer that appends movie fragments after a moov of samples may leave its edit
+                // to end with moov's samples (a 3GP of 15.00 s whose fragments go on to 16.35 s,
+                // as mehd says): the fragments are presented after it, as ffmpeg plays them.
+                edit = MP4Edit(mediaStart: first.mediaStart, duration: nil)
             } else {
                 let left = total - first.mediaStart, tick = (timescale - 1) / movieTimescale
                 edit = MP4Edit(mediaStart: first.mediaStart, duration: first.duration.map { duration in

@@ -49,4 +49,19 @@ import Testing
             #expect(AudioAnalysis.secondAt(frame: Self.rate / 4, in: part.samples, channels: 2, rate: Self.rate) == second)
         }
     }
+
+    @Test func anEditThatEndsWithMoovsSamplesDoesNotEndTheFragments() throws {
+        // Given a fragmented MP4 whose edit list skips the priming and ends where moov's own
+        // samples end (mutagen's no-tags.3g2: 15.00 s of edit, fragments on to 16.35 s)
+        let edited = try Fixtures.fragmentedAACWithEditEndingAtMoov(seconds: Self.seconds)
+        let plain = try Fixtures.fragmentedAAC(seconds: Self.seconds, layout: .samplesInMoovThenFragments, fragmentSeconds: 2)
+        let abplayer = try AbplayerProcess("aac-fragmented-edit")
+        // When probed and decoded
+        let probe = try abplayer.probe(edited)
+        let decoded = try abplayer.decode(edited)
+        // Then every fragment plays after moov's samples, as ffmpeg plays them: the source's length
+        #expect(probe.frames == Int64(Self.seconds * Self.rate), "\(probe)")
+        #expect(decoded.frameCount == Self.seconds * Self.rate)
+        #expect(AudioAnalysis.maxAbsDifference(decoded.samples, try abplayer.decode(plain).samples) < 1e-6)
+    }
 }

@@ -70,3 +70,35 @@ extension Fixtures {
         }
     }
 }
+
+extension Fixtures {
+    /// `fragmentedAAC(seconds:layout: .samplesInMoovThenFragments, fragmentSeconds: 2)` with an edit
+    /// list whose one edit skips the encoder's 1024 frames of priming and ends with moov's own
+    /// samples, as some 3GP muxers leave it (mutagen's no-tags.3g2: an edit of 15.00 s, fragments
+    /// on to 16.35 s). moov keeps its size (udta makes room, a free box fills the rest).
+    public static func fragmentedAACWithEditEndingAtMoov(seconds: Int = 12) throws -> URL {
+        let whole = try fragmentedAAC(seconds: seconds, layout: .samplesInMoovThenFragments, fragmentSeconds: 2)
+        return try cache.file(named: "aac/fragmented-\(seconds)s-edit-ends-at-moov.m4a") { url in
+            var editor = try MP4BoxEditor(whole)
+            guard let moovIndex = editor.boxes.firstIndex(where: { $0.type == "moov" }), let mvhd = editor.node("moov/mvhd"),
+                  let mdhd = editor.node("moov/trak/mdia/mdhd"), let stts = editor.node("moov/trak/mdia/minf/stbl/stts"),
+                  let udta = editor.node("moov/udta") else { throw FixtureError.invalidArgument("\(whole.path): no moov/mvhd/mdhd/stts/udta") }
+            let moovSize = editor.boxes[moovIndex].bytes.count
+            let movieTimescale = UInt64(MP4BoxEditor.be32(mvhd.payload, mvhd.payload[0] == 1 ? 20 : 12))
+            let mediaTimescale = UInt64(MP4BoxEditor.be32(mdhd.payload, mdhd.payload[0] == 1 ? 20 : 12))
+            // moov's samples: the stts runs (count, delta) after version/flags and the entry count
+            let entries = Int(MP4BoxEditor.be32(stts.payload, 4))
+            let moovTicks = (0..<entries).reduce(UInt64(0)) { sum, entry in
+                sum + UInt64(MP4BoxEditor.be32(stts.payload, 8 + entry * 8)) * UInt64(MP4BoxEditor.be32(stts.payload, 12 + entry * 8))
+            }
+            let segment = UInt32((moovTicks - 1024) * movieTimescale / mediaTimescale)
+            let elst = MP4BoxEditor.Node.full("elst", MP4BoxEditor.be32(1) + MP4BoxEditor.be32(segment) + MP4BoxEditor.be32(1024) + MP4BoxEditor.be32(0x0001_0000))
+            let edts = MP4BoxEditor.Node("edts", payload: elst.bytes)
+            try editor.remove("moov/udta")
+            try editor.append(edts, to: "moov/trak")
+            try editor.append(MP4BoxEditor.Node("free", payload: [UInt8](repeating: 0, count: udta.bytes.count - edts.bytes.count - 8)), to: "moov")
+            guard editor.boxes[moovIndex].bytes.count == moovSize else { throw FixtureError.invalidArgument("moov changed size") }
+            try Data(editor.boxes.flatMap(\.bytes)).write(to: url)
+        }
+    }
+}
