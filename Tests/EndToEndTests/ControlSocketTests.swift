@@ -49,7 +49,13 @@ extension OutputTests {
             // When it is paused remotely, it stays where it was
             let pause = try fixture.remote(["pause"])
             #expect(pause.status == 0, "\(pause.stderr)")
-            let paused = try fixture.status()
+            // (the engine's report of the frame it paused at follows the answer: the paused place
+            // is the one two reads a quarter of a second apart agree on)
+            var previous: Double?
+            let paused = try #require(try fixture.status(within: 30) { status in
+                defer { previous = status.itemPosition }
+                return status.state == "paused" && status.itemPosition == previous
+            })
             letRealTimePass(seconds: 0.5, because: "a paused daemon's position must not move while time passes")
             let stillPaused = try fixture.status()
             #expect(paused.state == "paused" && stillPaused.itemPosition == paused.itemPosition)
