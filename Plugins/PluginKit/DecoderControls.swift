@@ -16,6 +16,17 @@ public protocol DecoderOpenFailure: Error {
     var reason: String { get }
 }
 
+/// The failure most decoders need: a status and its one-line reason.
+public struct DecoderOpenError: DecoderOpenFailure {
+    public let status: abp_status
+    public let reason: String
+
+    public init(_ status: abp_status, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+}
+
 /// A decoder just opened, with what `open` tells the host about its stream.
 public struct OpenedDecoder {
     public let instance: any DecoderInstance

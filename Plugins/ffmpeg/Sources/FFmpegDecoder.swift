@@ -41,7 +41,7 @@ final class FFmpegDecoder: DecoderInstance {
     var seekable: Bool { (input.format?.pointee.pb).map { $0.pointee.seekable != 0 } ?? false }
 
     /// Opens the stream and decodes its first frame: where it lies sets the timeline's origin.
-    init(input: FFmpegInput, host: Host) throws(FFmpegOpenError) {
+    init(input: FFmpegInput, host: Host) throws(DecoderOpenError) {
         self.input = input
         self.host = host
         let parameters = input.parameters
@@ -53,13 +53,13 @@ final class FFmpegDecoder: DecoderInstance {
         abp_ffmpeg_deadline_arm(input.deadline, openSeconds)
         switch packets.next() {
         case .frame: break
-        case .end: throw FFmpegOpenError(ABP_ERR_FORMAT, "no \(input.codecName) audio could be decoded (truncated?)")
-        case .failure(let status, let reason): throw FFmpegOpenError(status, reason)
+        case .end: throw DecoderOpenError(ABP_ERR_FORMAT, "no \(input.codecName) audio could be decoded (truncated?)")
+        case .failure(let status, let reason): throw DecoderOpenError(status, reason)
         }
         let stamp = packets.frame.pointee.best_effort_timestamp
         origin = stamp != abp_av_nopts_value() && stamp > 0 ? frames(ofTimestamp: stamp, input.stream.pointee.time_base, rate: rate) : 0
         length = StreamLength(format: input.format!, stream: input.stream, rate: parameters.sample_rate, origin: origin)
-        if case .failure(let failure) = place() { throw FFmpegOpenError(failure.status, failure.reason) }
+        if case .failure(let failure) = place() { throw DecoderOpenError(failure.status, failure.reason) }
     }
 
     // MARK: read

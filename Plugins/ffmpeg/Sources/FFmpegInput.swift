@@ -5,17 +5,6 @@ import PluginKit
 import Glibc
 #endif
 
-/// Why a file could not be opened by the catch-all.
-struct FFmpegOpenError: DecoderOpenFailure {
-    let status: abp_status
-    let reason: String
-
-    init(_ status: abp_status, _ reason: String) {
-        self.status = status
-        self.reason = reason
-    }
-}
-
 /// FFmpeg's text for an AVERROR code, lower-cased as our reasons are.
 func describe(averror code: Int32) -> String {
     var text = [CChar](repeating: 0, count: 128)
@@ -48,8 +37,8 @@ final class FFmpegInput {
     var codecName: String { String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)) }
     var parameters: AVCodecParameters { stream.pointee.codecpar.pointee }
 
-    init(path: String) throws(FFmpegOpenError) {
-        guard abp_ffmpeg_load() else { throw FFmpegOpenError(ABP_ERR_UNSUPPORTED, String(cString: abp_ffmpeg_load_error())) }
+    init(path: String) throws(DecoderOpenError) {
+        guard abp_ffmpeg_load() else { throw DecoderOpenError(ABP_ERR_UNSUPPORTED, String(cString: abp_ffmpeg_load_error())) }
         try Self.checkRegularFile(path)
         // Everything is opened into locals first: a throwing init whose stored properties are all
         // set runs deinit, which would free them a second time.
@@ -58,7 +47,7 @@ final class FFmpegInput {
         var opened = avformat_alloc_context()
         guard let context = opened else {
             deadline.deallocate()
-            throw FFmpegOpenError(ABP_ERR_NOMEM, "out of memory")
+            throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory")
         }
         context.pointee.interrupt_callback = AVIOInterruptCB(callback: abp_ffmpeg_deadline_passed, opaque: UnsafeMutableRawPointer(deadline))
         var options: OpaquePointer?
@@ -73,7 +62,7 @@ final class FFmpegInput {
         }
         let found: (index: Int32, stream: UnsafeMutablePointer<AVStream>)
         let decoder: UnsafeMutablePointer<AVCodecContext>
-        do throws(FFmpegOpenError) {
+        do throws(DecoderOpenError) {
             found = try Self.audioStream(in: opened!, deadline: deadline)
             decoder = try Self.openDecoder(for: found.stream)
         } catch {
@@ -111,38 +100,38 @@ final class FFmpegInput {
     }
 
     /// Looked at ourselves: FFmpeg opens a directory as an empty file and says only "invalid data".
-    private static func checkRegularFile(_ path: String) throws(FFmpegOpenError) {
+    private static func checkRegularFile(_ path: String) throws(DecoderOpenError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw FFmpegOpenError(ABP_ERR_IO, "cannot open the file: \(String(cString: strerror(errno)))")
+            throw DecoderOpenError(ABP_ERR_IO, "cannot open the file: \(String(cString: strerror(errno)))")
         }
-        if status.st_mode & S_IFMT == S_IFDIR { throw FFmpegOpenError(ABP_ERR_IO, "it is a directory, not a file") }
-        if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 { throw FFmpegOpenError(ABP_ERR_FORMAT, "the file is empty") }
+        if status.st_mode & S_IFMT == S_IFDIR { throw DecoderOpenError(ABP_ERR_IO, "it is a directory, not a file") }
+        if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 { throw DecoderOpenError(ABP_ERR_FORMAT, "the file is empty") }
     }
 
-    private static func openFailure(_ status: Int32) -> FFmpegOpenError {
+    private static func openFailure(_ status: Int32) -> DecoderOpenError {
         switch status {
         case -ENOENT, -EACCES, -EISDIR, -EIO:
-            return FFmpegOpenError(ABP_ERR_IO, "cannot open the file: \(describe(averror: status))")
-        case abp_averror_enomem(): return FFmpegOpenError(ABP_ERR_NOMEM, "out of memory")
-        case abp_averror_exit(): return FFmpegOpenError(ABP_ERR_FORMAT, "FFmpeg gave up reading its headers after \(Int(openSeconds)) s")
-        case abp_averror_invaliddata(): return FFmpegOpenError(ABP_ERR_FORMAT, "not an audio format FFmpeg recognises")
-        default: return FFmpegOpenError(ABP_ERR_FORMAT, "FFmpeg cannot read it: \(describe(averror: status))")
+            return DecoderOpenError(ABP_ERR_IO, "cannot open the file: \(describe(averror: status))")
+        case abp_averror_enomem(): return DecoderOpenError(ABP_ERR_NOMEM, "out of memory")
+        case abp_averror_exit(): return DecoderOpenError(ABP_ERR_FORMAT, "FFmpeg gave up reading its headers after \(Int(openSeconds)) s")
+        case abp_averror_invaliddata(): return DecoderOpenError(ABP_ERR_FORMAT, "not an audio format FFmpeg recognises")
+        default: return DecoderOpenError(ABP_ERR_FORMAT, "FFmpeg cannot read it: \(describe(averror: status))")
         }
     }
 
     /// The best audio stream (FFmpeg's choice: the default one, else the most channels), with
     /// every other stream discarded so the demuxer skips their packets.
     private static func audioStream(in context: UnsafeMutablePointer<AVFormatContext>,
-                                    deadline: UnsafeMutablePointer<abp_ffmpeg_deadline>) throws(FFmpegOpenError) -> (Int32, UnsafeMutablePointer<AVStream>) {
+                                    deadline: UnsafeMutablePointer<abp_ffmpeg_deadline>) throws(DecoderOpenError) -> (Int32, UnsafeMutablePointer<AVStream>) {
         abp_ffmpeg_deadline_arm(deadline, openSeconds)
         let found = avformat_find_stream_info(context, nil)
-        if found == abp_averror_exit() { throw FFmpegOpenError(ABP_ERR_FORMAT, "FFmpeg gave up reading its streams after \(Int(openSeconds)) s") }
-        if found < 0 { throw FFmpegOpenError(ABP_ERR_FORMAT, "its streams cannot be read: \(describe(averror: found))") }
+        if found == abp_averror_exit() { throw DecoderOpenError(ABP_ERR_FORMAT, "FFmpeg gave up reading its streams after \(Int(openSeconds)) s") }
+        if found < 0 { throw DecoderOpenError(ABP_ERR_FORMAT, "its streams cannot be read: \(describe(averror: found))") }
         let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
             let kind = String(cString: context.pointee.iformat.pointee.name).split(separator: ",").first.map(String.init) ?? "file"
-            throw FFmpegOpenError(ABP_ERR_FORMAT, "this \(kind) file has no audio stream")
+            throw DecoderOpenError(ABP_ERR_FORMAT, "this \(kind) file has no audio stream")
         }
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
@@ -150,14 +139,14 @@ final class FFmpegInput {
         return (index, stream)
     }
 
-    private static func openDecoder(for stream: UnsafeMutablePointer<AVStream>) throws(FFmpegOpenError) -> UnsafeMutablePointer<AVCodecContext> {
+    private static func openDecoder(for stream: UnsafeMutablePointer<AVStream>) throws(DecoderOpenError) -> UnsafeMutablePointer<AVCodecContext> {
         let parameters = stream.pointee.codecpar!
         let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw FFmpegOpenError(ABP_ERR_UNSUPPORTED, "this FFmpeg has no decoder for its audio (\(name))")
+            throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "this FFmpeg has no decoder for its audio (\(name))")
         }
         var codec = avcodec_alloc_context3(decoder)
-        guard let context = codec else { throw FFmpegOpenError(ABP_ERR_NOMEM, "out of memory") }
+        guard let context = codec else { throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory") }
         var status = avcodec_parameters_to_context(context, parameters)
         // The packets' time base: libavcodec moves a frame's timestamp by the samples it skips
         // (encoder delay) in it.
@@ -167,12 +156,12 @@ final class FFmpegInput {
         if status >= 0 { status = avcodec_open2(context, decoder, nil) }
         guard status >= 0 else {
             avcodec_free_context(&codec)
-            throw FFmpegOpenError(ABP_ERR_UNSUPPORTED, "FFmpeg's \(name) decoder refuses its audio: \(describe(averror: status))")
+            throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "FFmpeg's \(name) decoder refuses its audio: \(describe(averror: status))")
         }
         let rate = parameters.pointee.sample_rate, channels = parameters.pointee.ch_layout.nb_channels
         guard rate > 0, rate <= 768_000, (1...8).contains(channels) else {
             avcodec_free_context(&codec)
-            throw FFmpegOpenError(ABP_ERR_UNSUPPORTED, "unsupported format: \(name), \(rate) Hz, \(channels) channels")
+            throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "unsupported format: \(name), \(rate) Hz, \(channels) channels")
         }
         return context
     }

@@ -10,7 +10,7 @@ import PluginKit
 private let pluginID = "ffmpeg"
 
 private func openFFmpeg(hostAPI: UnsafePointer<abp_host_api>?, path: String,
-                        metadata: UnsafePointer<abp_metadata_callbacks>?) throws(FFmpegOpenError) -> OpenedDecoder {
+                        metadata: UnsafePointer<abp_metadata_callbacks>?) throws(DecoderOpenError) -> OpenedDecoder {
     let host = Host(hostAPI, pluginID: pluginID, subject: path)
     let input = try FFmpegInput(path: path)
     let decoder = try FFmpegDecoder(input: input, host: host)
@@ -30,7 +30,7 @@ private func makeOps() -> abp_decoder_ops {
             ContainerProbe.score(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
         },
         open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
-            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(FFmpegOpenError) in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderOpenError) in
                 try openFFmpeg(hostAPI: hostAPI, path: path, metadata: metadata)
             }
         }

@@ -36,14 +36,14 @@ final class PacketDecoder {
     private static let packetsWithoutAudioLimit = 20_000
     private static let damagedInARowLimit = 500
 
-    init(input: FFmpegInput, host: Host) throws(FFmpegOpenError) {
+    init(input: FFmpegInput, host: Host) throws(DecoderOpenError) {
         self.input = input
         self.host = host
-        guard let frame = av_frame_alloc() else { throw FFmpegOpenError(ABP_ERR_NOMEM, "out of memory") }
+        guard let frame = av_frame_alloc() else { throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory") }
         guard let packet = av_packet_alloc() else {
             var unused: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&unused)
-            throw FFmpegOpenError(ABP_ERR_NOMEM, "out of memory")
+            throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory")
         }
         self.frame = frame
         self.packet = packet

@@ -5,17 +5,6 @@ import PluginKit
 import Glibc
 #endif
 
-/// Why a FLAC file could not be opened.
-struct FLACOpenError: DecoderOpenFailure {
-    let status: abp_status
-    let reason: String
-
-    init(_ status: abp_status, _ reason: String) {
-        self.status = status
-        self.reason = reason
-    }
-}
-
 // libFLAC's callbacks: C functions that find the decoder through client_data (unretained: the
 // decoder owns libFLAC's instance, so it outlives every callback).
 private func decoder(_ client: UnsafeMutableRawPointer?) -> FLACDecoder {
@@ -37,17 +26,17 @@ private let errorCallback: FLAC__StreamDecoderErrorCallback = { _, status, clien
 
 /// Opens `path` and reads everything up to the first audio frame, reporting tags, pictures and
 /// chapters on the way. Blocks (file I/O).
-func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) throws(FLACOpenError) -> FLACDecoder {
+func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) throws(DecoderOpenError) -> FLACDecoder {
     // Looked at ourselves first: libFLAC's init says only "error opening file", and a directory
     // opens fine with fopen.
     var status = stat()
     guard stat(path, &status) == 0 else {
-        throw FLACOpenError(ABP_ERR_IO, "cannot open the file: \(String(cString: strerror(errno)))")
+        throw DecoderOpenError(ABP_ERR_IO, "cannot open the file: \(String(cString: strerror(errno)))")
     }
-    if status.st_mode & S_IFMT == S_IFDIR { throw FLACOpenError(ABP_ERR_IO, "it is a directory, not a file") }
-    if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 { throw FLACOpenError(ABP_ERR_FORMAT, "the file is empty") }
+    if status.st_mode & S_IFMT == S_IFDIR { throw DecoderOpenError(ABP_ERR_IO, "it is a directory, not a file") }
+    if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 { throw DecoderOpenError(ABP_ERR_FORMAT, "the file is empty") }
 
-    guard let flac = FLAC__stream_decoder_new() else { throw FLACOpenError(ABP_ERR_NOMEM, "out of memory") }
+    guard let flac = FLAC__stream_decoder_new() else { throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory") }
     let decoder = FLACDecoder(flac: flac, host: host)
     let metadata = FLACMetadata(callbacks: callbacks, host: host)
     decoder.metadata = metadata
@@ -62,11 +51,11 @@ func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) 
     switch initStatus {
     case FLAC__STREAM_DECODER_INIT_STATUS_OK: break
     case FLAC__STREAM_DECODER_INIT_STATUS_ERROR_OPENING_FILE:
-        throw FLACOpenError(ABP_ERR_IO, "cannot open the file: \(errno != 0 ? String(cString: strerror(errno)) : "unknown error")")
-    case FLAC__STREAM_DECODER_INIT_STATUS_MEMORY_ALLOCATION_ERROR: throw FLACOpenError(ABP_ERR_NOMEM, "out of memory")
+        throw DecoderOpenError(ABP_ERR_IO, "cannot open the file: \(errno != 0 ? String(cString: strerror(errno)) : "unknown error")")
+    case FLAC__STREAM_DECODER_INIT_STATUS_MEMORY_ALLOCATION_ERROR: throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory")
     default:
         let name = String(cString: abp_flac_init_status_name(initStatus))
-        throw FLACOpenError(ABP_ERR_INTERNAL, "libFLAC could not start: \(name)")
+        throw DecoderOpenError(ABP_ERR_INTERNAL, "libFLAC could not start: \(name)")
     }
 
     // STREAMINFO first, then the comments, pictures and cuesheet through the metadata callback.
@@ -74,30 +63,30 @@ func openFLAC(path: String, host: Host, metadata callbacks: MetadataCallbacks?) 
     let state = decoder.state
     guard complete, let info = metadata.streamInfo else {
         switch state {
-        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: throw FLACOpenError(ABP_ERR_NOMEM, "out of memory")
-        case FLAC__STREAM_DECODER_ABORTED: throw FLACOpenError(ABP_ERR_IO, "reading the file failed")
+        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory")
+        case FLAC__STREAM_DECODER_ABORTED: throw DecoderOpenError(ABP_ERR_IO, "reading the file failed")
         case _ where metadata.streamInfo != nil:
-            throw FLACOpenError(ABP_ERR_FORMAT, "the file ends inside its metadata (truncated)")
+            throw DecoderOpenError(ABP_ERR_FORMAT, "the file ends inside its metadata (truncated)")
         case _ where decoder.sawStreamErrors || state != FLAC__STREAM_DECODER_END_OF_STREAM:
-            throw FLACOpenError(ABP_ERR_FORMAT, "not a FLAC stream")
+            throw DecoderOpenError(ABP_ERR_FORMAT, "not a FLAC stream")
         default:
-            throw FLACOpenError(ABP_ERR_FORMAT, "not a FLAC stream, or truncated before its stream info")
+            throw DecoderOpenError(ABP_ERR_FORMAT, "not a FLAC stream, or truncated before its stream info")
         }
     }
     guard info.sample_rate > 0, (1...8).contains(info.channels) else {
-        throw FLACOpenError(ABP_ERR_UNSUPPORTED, "unsupported format: \(info.sample_rate) Hz, \(info.channels) channels")
+        throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "unsupported format: \(info.sample_rate) Hz, \(info.channels) channels")
     }
     decoder.channels = Int(info.channels)
     decoder.rate = Int(info.sample_rate)
     decoder.bitsPerSample = Int(info.bits_per_sample)
     decoder.totalFrames = metadata.totalFrames
     if state == FLAC__STREAM_DECODER_END_OF_STREAM, decoder.totalFrames != nil {
-        throw FLACOpenError(ABP_ERR_FORMAT, "no audio after the metadata (truncated)")
+        throw DecoderOpenError(ABP_ERR_FORMAT, "no audio after the metadata (truncated)")
     }
     metadata.finish()
     let ends = decoder.checkEnds()
     if !ends.firstDecodes {
-        throw FLACOpenError(ABP_ERR_FORMAT, "no audio decodes: the file is cut short after its header (truncated)")
+        throw DecoderOpenError(ABP_ERR_FORMAT, "no audio decodes: the file is cut short after its header (truncated)")
     }
     if !ends.lastDecodes {
         host.log(ABP_LOG_WARNING, "the file is shorter than its stream info says: truncated, it plays what it has")

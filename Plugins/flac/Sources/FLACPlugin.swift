@@ -219,7 +219,7 @@ private func makeOps() -> abp_decoder_ops {
             probe(path: path, head: UnsafeBufferPointer(start: head, count: head == nil ? 0 : length))
         },
         open: { hostAPI, path, _, _, metadata, out, info, error, errorSize in
-            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(FLACOpenError) in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderOpenError) in
                 let host = Host(hostAPI, pluginID: pluginID, subject: path)
                 let decoder = try openFLAC(path: path, host: host, metadata: metadata.map(MetadataCallbacks.init))
                 return OpenedDecoder(decoder, format: abp_format(rate: UInt32(decoder.rate), channels: UInt32(decoder.channels)),

@@ -1,3 +1,4 @@
+import PluginKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,7 @@ struct FileIdentity: Equatable {
     let headHash: UInt64
     let tailHash: UInt64
 
-    init(file: SourceFile, head: [UInt8]) throws(DecoderError) {
+    init(file: SourceFile, head: [UInt8]) throws(DecoderOpenError) {
         size = UInt64(file.size)
         headHash = head.prefix(Self.sampleBytes).withUnsafeBytes { contentHash($0) }
         let tailCount = Int(min(file.size, Int64(Self.sampleBytes)))

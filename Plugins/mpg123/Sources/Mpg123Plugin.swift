@@ -9,17 +9,6 @@ import PluginKit
 import Glibc
 #endif
 
-/// A failure with the status to report and a one-line reason (no file name: the host adds it).
-struct DecoderError: DecoderOpenFailure {
-    let status: abp_status
-    let reason: String
-
-    init(_ status: abp_status, _ reason: String) {
-        self.status = status
-        self.reason = reason
-    }
-}
-
 /// One open MPEG audio stream.
 final class Mpg123Decoder: DecoderInstance {
     /// A file with a Xing frame count needs no scan; its index is only worth caching (after a
@@ -44,7 +33,7 @@ final class Mpg123Decoder: DecoderInstance {
     /// libmpg123 frames before our frame 0: the delay it failed to trim in a truncated file.
     private var lead: Int64 = 0
     /// An error met after some audio was decoded: returned by the next read().
-    private var pendingError: DecoderError?
+    private var pendingError: DecoderOpenError?
     private var warnedEarlyEnd = false
     private var cache: (store: FrameIndexCache, identity: FileIdentity)?
     private let cachesIndex: Bool
@@ -53,16 +42,16 @@ final class Mpg123Decoder: DecoderInstance {
 
     /// Opens `path` and reports its metadata. On a throw, deinit releases what was set up.
     /// `cachesIndex`: the `index-cache` option (a listener may not want files in their cache).
-    init(host: Host, path: String, metadata: UnsafePointer<abp_metadata_callbacks>?, cachesIndex: Bool) throws(DecoderError) {
+    init(host: Host, path: String, metadata: UnsafePointer<abp_metadata_callbacks>?, cachesIndex: Bool) throws(DecoderOpenError) {
         self.host = host
         self.cachesIndex = cachesIndex
         file = try SourceFile(path: path)
-        guard file.size > 0 else { throw DecoderError(ABP_ERR_FORMAT, "the file is empty") }
-        guard let reader = abp_mpg123_reader_new(file.descriptor) else { throw DecoderError(ABP_ERR_NOMEM, "out of memory") }
+        guard file.size > 0 else { throw DecoderOpenError(ABP_ERR_FORMAT, "the file is empty") }
+        guard let reader = abp_mpg123_reader_new(file.descriptor) else { throw DecoderOpenError(ABP_ERR_NOMEM, "out of memory") }
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else {
             abp_mpg123_reader_free(reader)
-            throw DecoderError(code == MPG123_OUT_OF_MEM.rawValue ? ABP_ERR_NOMEM : ABP_ERR_INTERNAL,
+            throw DecoderOpenError(code == MPG123_OUT_OF_MEM.rawValue ? ABP_ERR_NOMEM : ABP_ERR_INTERNAL,
                                "cannot create a decoder: " + String(cString: mpg123_plain_strerror(code)))
         }
         self.reader = reader
@@ -88,7 +77,7 @@ final class Mpg123Decoder: DecoderInstance {
 
     // MARK: Opening
 
-    private func configure() throws(DecoderError) {
+    private func configure() throws(DecoderOpenError) {
         let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
         try check(abp_mpg123_param(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags)), "cannot configure the decoder")
         // Fuzzy seeks guess byte offsets and land minutes early in long VBR files.
@@ -105,7 +94,7 @@ final class Mpg123Decoder: DecoderInstance {
         }
     }
 
-    private func openStream() throws(DecoderError) {
+    private func openStream() throws(DecoderOpenError) {
         try check(abp_mpg123_open_reader(handle, reader), "cannot open the stream")
         var rate = 0
         var channels: Int32 = 0
@@ -114,13 +103,13 @@ final class Mpg123Decoder: DecoderInstance {
         guard result == MPG123_OK.rawValue else {
             let error = failure(result, "no MPEG audio found")
             // libmpg123 reports a file without a single frame as a generic error or the end.
-            throw error.status == ABP_ERR_IO ? error : DecoderError(ABP_ERR_FORMAT, "no MPEG audio frames found")
+            throw error.status == ABP_ERR_IO ? error : DecoderOpenError(ABP_ERR_FORMAT, "no MPEG audio frames found")
         }
         guard encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
-            throw DecoderError(ABP_ERR_UNSUPPORTED, "libmpg123 decodes this file to encoding \(encoding), not float")
+            throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "libmpg123 decodes this file to encoding \(encoding), not float")
         }
         guard (1...2).contains(channels), rate > 0 else {
-            throw DecoderError(ABP_ERR_UNSUPPORTED, "\(channels) channels at \(rate) Hz")
+            throw DecoderOpenError(ABP_ERR_UNSUPPORTED, "\(channels) channels at \(rate) Hz")
         }
         // A file stitched from different encodes must not change the format mid-stream:
         // libmpg123 then converts to this one.
@@ -142,7 +131,7 @@ final class Mpg123Decoder: DecoderInstance {
     /// one its length is an estimate from the file size (74% short on a VBR file in our tests), so
     /// we load a cached index or scan the whole file once (0.06–0.26 s for 20 hours with our
     /// reader, 1.2–3 s with libmpg123's) and cache it.
-    private func establishLength(head: [UInt8], audioStart: Int64) throws(DecoderError) {
+    private func establishLength(head: [UInt8], audioStart: Int64) throws(DecoderOpenError) {
         let firstBytes = audioStart + 4096 <= Int64(head.count)
             ? Array(head[Int(audioStart)..<Int(audioStart) + 4096])
             : try file.read(at: audioStart, count: 4096)
@@ -197,25 +186,25 @@ final class Mpg123Decoder: DecoderInstance {
 
     /// Why libmpg123 has no length after a scan: most often a LAME header whose encoder delay and
     /// padding (trimmed for gapless playback) add up to more than the stream holds.
-    private func lengthUnknown() -> DecoderError {
+    private func lengthUnknown() -> DecoderOpenError {
         let delay = Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_DELAY.rawValue)))
         let padding = Int64(abp_mpg123_getstate(handle, Int32(MPG123_ENC_PADDING.rawValue)))
         let mpegFrames = Int64(mpg123_framelength(handle))
         let samples = mpegFrames * Int64(mpg123_spf(handle))
         if delay >= 0, padding >= 0, mpegFrames >= 0, delay + padding >= samples {
-            return DecoderError(ABP_ERR_FORMAT, "its LAME header's encoder delay and padding (\(delay) + \(padding) samples) are longer than the "
+            return DecoderOpenError(ABP_ERR_FORMAT, "its LAME header's encoder delay and padding (\(delay) + \(padding) samples) are longer than the "
                                 + "\(samples) samples of its \(mpegFrames) MPEG frames: nothing is left to play (a damaged or mis-tagged file)")
         }
-        return DecoderError(ABP_ERR_FORMAT, "cannot determine the length of the stream (\(max(mpegFrames, 0)) MPEG frames found)")
+        return DecoderOpenError(ABP_ERR_FORMAT, "cannot determine the length of the stream (\(max(mpegFrames, 0)) MPEG frames found)")
     }
 
     /// Makes libmpg123's first `frames` frames come before our frame 0 (`of`: the stream's length,
     /// when known, which they must leave something of).
-    private func skipLead(_ frames: Int64, of length: Int64 = .max) throws(DecoderError) {
+    private func skipLead(_ frames: Int64, of length: Int64 = .max) throws(DecoderOpenError) {
         lead = frames
         guard frames > 0 else { return }
         guard frames < length, mpg123_seek(handle, off_t(frames), SEEK_SET) == frames else {
-            throw DecoderError(ABP_ERR_FORMAT, "the stream is too short to decode")
+            throw DecoderOpenError(ABP_ERR_FORMAT, "the stream is too short to decode")
         }
     }
 
@@ -264,7 +253,7 @@ final class Mpg123Decoder: DecoderInstance {
 
     /// The raw ID3v2 tag, for what libmpg123 does not expose (chapters, repeated frames); nil when
     /// there is none, or beyond 64 MiB (all pictures, and not worth reading).
-    private func rawTag(head: [UInt8], size: Int) throws(DecoderError) -> [UInt8]? {
+    private func rawTag(head: [UInt8], size: Int) throws(DecoderOpenError) -> [UInt8]? {
         guard size > 0 else { return nil }
         guard size <= 64 << 20 else {
             host.log(ABP_LOG_INFO, "ID3v2 tag too large to look for chapters")
@@ -310,7 +299,7 @@ final class Mpg123Decoder: DecoderInstance {
             return fail(pendingError)
         }
         let frameBytes = Int(format.channels) * MemoryLayout<Float>.size
-        guard maxFrames > 0 else { return fail(DecoderError(ABP_ERR_INVALID, "read of \(maxFrames) frames")) }
+        guard maxFrames > 0 else { return fail(DecoderOpenError(ABP_ERR_INVALID, "read of \(maxFrames) frames")) }
         let wanted = Int(min(maxFrames, Int64(Int.max / frameBytes))) * frameBytes
         var done = 0
         var result: Int32
@@ -379,24 +368,24 @@ final class Mpg123Decoder: DecoderInstance {
 
     // MARK: Errors
 
-    private func check(_ result: Int32, _ what: String) throws(DecoderError) {
+    private func check(_ result: Int32, _ what: String) throws(DecoderOpenError) {
         guard result == MPG123_OK.rawValue else { throw failure(result, what) }
     }
 
     /// The error behind a failed libmpg123 call: our reader's errno first (an I/O failure), then
     /// libmpg123's own code.
-    private func failure(_ result: Int32, _ what: String) -> DecoderError {
+    private func failure(_ result: Int32, _ what: String) -> DecoderOpenError {
         if reader.pointee.error != 0 {
             let code = reader.pointee.error
             reader.pointee.error = 0
-            return DecoderError(ABP_ERR_IO, "\(what): \(systemError(code))")
+            return DecoderOpenError(ABP_ERR_IO, "\(what): \(systemError(code))")
         }
         let code = result == MPG123_ERR.rawValue ? mpg123_errcode(handle) : result
         let status = code == MPG123_OUT_OF_MEM.rawValue ? ABP_ERR_NOMEM : ABP_ERR_FORMAT
-        return DecoderError(status, "\(what): " + String(cString: mpg123_plain_strerror(code)))
+        return DecoderOpenError(status, "\(what): " + String(cString: mpg123_plain_strerror(code)))
     }
 
-    private func fail(_ error: DecoderError) -> Int64 {
+    private func fail(_ error: DecoderOpenError) -> Int64 {
         lastError.set(error.reason)
         return Int64(error.status.rawValue)
     }
@@ -420,12 +409,12 @@ private func makeOps() -> abp_decoder_ops {
     decoderOps(
         probe: { path, head, length in MPEGProbe.score(path: path, head: head, length: length) },
         open: { host, path, options, optionCount, metadata, out, info, error, errorSize in
-            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderError) in
+            openDecoder(path: path, out: out, info: info, error: error, errorSize: errorSize) { (path: String) throws(DecoderOpenError) in
                 let cachesIndex: Bool
                 do throws(PluginOptionError) {
                     cachesIndex = try PluginOptions(options, count: optionCount).bool("index-cache") ?? true
                 } catch {
-                    throw DecoderError(ABP_ERR_INVALID, error.description)
+                    throw DecoderOpenError(ABP_ERR_INVALID, error.description)
                 }
                 let decoder = try Mpg123Decoder(host: Host(host, pluginID: "mpg123", subject: path), path: path,
                                                 metadata: metadata, cachesIndex: cachesIndex)

@@ -1,4 +1,5 @@
 import ABPluginABI
+import PluginKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,18 +12,18 @@ final class SourceFile {
     let descriptor: Int32
     let size: Int64
 
-    init(path: String) throws(DecoderError) {
+    init(path: String) throws(DecoderOpenError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DecoderError(ABP_ERR_IO, "cannot open: \(systemError(errno))") }
+        guard descriptor >= 0 else { throw DecoderOpenError(ABP_ERR_IO, "cannot open: \(systemError(errno))") }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             close(descriptor)
-            throw DecoderError(ABP_ERR_IO, "cannot read: \(systemError(code))")
+            throw DecoderOpenError(ABP_ERR_IO, "cannot read: \(systemError(code))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw DecoderError(ABP_ERR_IO, status.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file")
+            throw DecoderOpenError(ABP_ERR_IO, status.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file")
         }
         self.descriptor = descriptor
         size = Int64(status.st_size)
@@ -31,7 +32,7 @@ final class SourceFile {
     deinit { close(descriptor) }
 
     /// Up to `count` bytes from `offset`; fewer only at the end of the file.
-    func read(at offset: Int64, count: Int) throws(DecoderError) -> [UInt8] {
+    func read(at offset: Int64, count: Int) throws(DecoderOpenError) -> [UInt8] {
         let wanted = max(0, min(count, Int(clamping: size - offset)))
         var bytes = [UInt8](repeating: 0, count: wanted)
         var done = 0
@@ -49,7 +50,7 @@ final class SourceFile {
                 }
             }
         }
-        guard failure == 0 else { throw DecoderError(ABP_ERR_IO, "cannot read: \(systemError(failure))") }
+        guard failure == 0 else { throw DecoderOpenError(ABP_ERR_IO, "cannot read: \(systemError(failure))") }
         if done < wanted { bytes.removeLast(wanted - done) }
         return bytes
     }
