@@ -33,21 +33,21 @@ enum CommandLineArguments {
         }
     }
 
+    /// How many words the shared option at `index` takes (`--library L`: 2; `--library=L`, `-v`:
+    /// 1); 0 when the word there is no shared option.
+    static func sharedOptionWords(at index: Int, in arguments: [String]) -> Int {
+        let word = arguments[index]
+        let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+        if valued.contains(word) { return index + 1 < arguments.count ? 2 : 0 }
+        return valued.contains(name) && word.contains("=") || flags.contains(word) ? 1 : 0
+    }
+
     static func arranged(_ arguments: [String], commands: Names = Names(of: Abplayer.self)) -> Outcome {
         var leading: [String] = []
         var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-            if valued.contains(word), index + 1 < arguments.count {
-                leading += [word, arguments[index + 1]]
-                index += 2
-            } else if valued.contains(name) && word.contains("=") || flags.contains(word) {
-                leading.append(word)
-                index += 1
-            } else {
-                break
-            }
+        while index < arguments.count, case let taken = sharedOptionWords(at: index, in: arguments), taken > 0 {
+            leading += arguments[index..<index + taken]
+            index += taken
         }
         // `--version` is the hidden `version` command, which loads the plugins to name them.
         if index < arguments.count, arguments[index] == "--version" {
@@ -68,15 +68,11 @@ enum CommandLineArguments {
                 // (the shared options may follow its words too: they are the player's, not its)
                 var words: [String] = []
                 var options = leading
-                var rest = arguments[index...]
-                while let word = rest.popFirst() {
-                    if valued.contains(word), let value = rest.popFirst() {
-                        options += [word, value]
-                    } else if flags.contains(word) || valued.contains(where: { word.hasPrefix($0 + "=") }) {
-                        options.append(word)
-                    } else {
-                        words.append(word)
-                    }
+                var at = index
+                while at < arguments.count {
+                    let taken = sharedOptionWords(at: at, in: arguments)
+                    if taken > 0 { options += arguments[at..<at + taken] } else { words.append(arguments[at]) }
+                    at += max(taken, 1)
                 }
                 return .arguments(options + ["-c", Tokenizer.line(quoting: [words])])
             }
