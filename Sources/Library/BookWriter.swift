@@ -20,7 +20,7 @@ struct BookWriter: Sendable {
     }
 
     func write(
-        _ results: [Result<Importer.Inspected, Importer.ImportFailure>], planned: ImportPlan.PlannedBook,
+        _ results: [Result<Importer.Inspected, SkippedFile>], planned: ImportPlan.PlannedBook,
         to writer: any DatabaseWriter, into written: borrowing Mutex<(report: ImportReport, error: (any Error)?)>
     ) throws {
         var good: [Importer.Inspected] = []

@@ -78,14 +78,14 @@ public struct Importer: Sendable {
         let bookEnds = plan.books.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1.files.count) }
         let writes = DispatchQueue(label: "abplayer.import.writer")
         let written = Mutex((report: report, error: (any Error)?.none))
-        var results = [Result<Inspected, ImportFailure>?](repeating: nil, count: files.count)
+        var results = [Result<Inspected, SkippedFile>?](repeating: nil, count: files.count)
         var done = 0
         var nextBook = 0
         progress(ImportProgress(done: 0, total: files.count))
         while done < files.count || nextBook < plan.books.count {
             if done < files.count {
                 let batch = done..<min(files.count, done + Self.batchSize)
-                let inspected = Mutex([Int: Result<Inspected, ImportFailure>]())
+                let inspected = Mutex([Int: Result<Inspected, SkippedFile>]())
                 DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
                     let index = batch.lowerBound + offset
                     let result = inspect(files[index])
@@ -116,26 +116,21 @@ public struct Importer: Sendable {
         return outcome.report
     }
 
-    struct ImportFailure: Error {
-        let path: String
-        let reason: String
-    }
-
-    private func inspect(_ file: ImportPlan.File) -> Result<Inspected, ImportFailure> {
+    private func inspect(_ file: ImportPlan.File) -> Result<Inspected, SkippedFile> {
         Self.inspect(file, with: inspector)
     }
 
     /// One file's fingerprint and what its decoder says of it (the importer's, and the library
     /// watch's for files that join a book).
-    static func inspect(_ file: ImportPlan.File, with inspector: any MediaInspector) -> Result<Inspected, ImportFailure> {
+    static func inspect(_ file: ImportPlan.File, with inspector: any MediaInspector) -> Result<Inspected, SkippedFile> {
         guard let (size, fingerprint) = Fingerprint.of(path: file.path) else {
-            return .failure(ImportFailure(path: file.path, reason: "cannot read the file"))
+            return .failure(SkippedFile(path: file.path, reason: "cannot read the file"))
         }
         do {
             return .success(Inspected(file: file, size: size, fingerprint: fingerprint,
                                       description: try inspector.inspect(path: file.path)))
         } catch {
-            return .failure(ImportFailure(path: file.path, reason: "\(error)"))
+            return .failure(SkippedFile(path: file.path, reason: "\(error)"))
         }
     }
 

@@ -1,7 +1,5 @@
-/// What one pass of `LibraryWatch` did to one book: the watcher reports one value per book per
-/// pass, so a burst of files becomes one report.
-/// A file the library watch (or an import) could not take, and why: said as import says it.
-public struct SkippedFile: Sendable, Equatable {
+/// A file an import or the library watch could not take, and why (said as import says it).
+public struct SkippedFile: Error, Sendable, Equatable {
     public let path: String
     public let reason: String
 
@@ -11,6 +9,8 @@ public struct SkippedFile: Sendable, Equatable {
     }
 }
 
+/// What one pass of `LibraryWatch` did to one book: the watcher reports one value per book per
+/// pass, so a burst of files becomes one report.
 public struct LibraryChange: Sendable, Equatable {
     public let bookId: Int64
     public let title: String

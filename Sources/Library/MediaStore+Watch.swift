@@ -142,8 +142,8 @@ extension MediaStore {
         let file: Importer.Inspected
         switch Importer.inspect(.init(path: path, folderDisc: nil), with: inspector) {
         case let .success(inspected): file = inspected
-        case let .failure(failure):
-            report.skipped.append(SkippedFile(path: failure.path, reason: failure.reason))
+        case let .failure(skipped):
+            report.skipped.append(skipped)
             return
         }
         guard BookGrouping.isSingleFileBook(file, minimumSeconds: importer.singleFileBookSeconds) else { return }
@@ -183,7 +183,7 @@ extension MediaStore {
     private func append(_ paths: [String], toBook bookId: Int64, folder: String, inspector: any MediaInspector) throws
         -> (added: Int, skipped: [SkippedFile])
     {
-        let inspected = Mutex([Int: Result<Importer.Inspected, Importer.ImportFailure>]())
+        let inspected = Mutex([Int: Result<Importer.Inspected, SkippedFile>]())
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Importer.inspect(.init(path: paths[index], folderDisc: nil), with: inspector)
             inspected.withLock { $0[index] = result }
@@ -191,8 +191,7 @@ extension MediaStore {
         let results = inspected.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
         let files = results.compactMap { try? $0.get() }
         let skipped = results.compactMap { result -> SkippedFile? in
-            guard case let .failure(failure) = result else { return nil }
-            return SkippedFile(path: failure.path, reason: failure.reason)
+            if case let .failure(skipped) = result { skipped } else { nil }
         }
         guard !files.isEmpty else { return (0, skipped) }
         let added = try writer.write { db in
