@@ -22,6 +22,10 @@ public protocol DecoderOpener: Sendable {
     /// opening it (a file truncated against its own header): for a caller that reports them
     /// itself, naming the file (the importer).
     func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String])
+
+    /// Tells the opener that warnings it handed back (`openDecoderKeepingWarnings`) were said to
+    /// the listener: the same warning from a later open in this run is not said again.
+    func markWarningsSaid(_ warnings: [String])
 }
 
 extension DecoderOpener {
@@ -29,4 +33,6 @@ extension DecoderOpener {
     public func openDecoderKeepingWarnings(path: String) throws -> (decoder: any Decoder, warnings: [String]) {
         (try openDecoder(path: path), [])
     }
+
+    public func markWarningsSaid(_ warnings: [String]) {}
 }

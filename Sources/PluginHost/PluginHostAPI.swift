@@ -1,5 +1,6 @@
 import ABPluginABI
 import Foundation
+import Synchronization
 
 /// How plugin log lines reach the user.
 public typealias PluginLogHandler = @Sendable (_ level: PluginLogLevel, _ pluginID: String, _ message: String) -> Void
@@ -20,6 +21,9 @@ final class PluginHostAPI: @unchecked Sendable {
     private let logHandler: PluginLogHandler
     /// NUL-terminated cache directory path, or nil; immortal like the table.
     private let cacheDirectory: UnsafePointer<CChar>?
+    /// Warnings a caller kept while opening a file and has said itself (an import at the REPL):
+    /// the same line from a later open of that file in this run is not said again.
+    private let alreadySaid = Mutex<Set<String>>([])
 
     init(cacheDirectory: String?, log: @escaping PluginLogHandler) {
         logHandler = log
@@ -40,8 +44,9 @@ final class PluginHostAPI: @unchecked Sendable {
                 kept.messages.append(message.map { String(cString: $0) } ?? "")
                 return
             }
-            host.logHandler(PluginLogLevel(level),
-                            pluginID.map { String(cString: $0) } ?? "?", message.map { String(cString: $0) } ?? "")
+            let text = message.map { String(cString: $0) } ?? ""
+            if PluginLogLevel(level) <= .warning, host.wasSaid(text) { return }
+            host.logHandler(PluginLogLevel(level), pluginID.map { String(cString: $0) } ?? "?", text)
         }
         table.pointee.cache_dir = { context in
             Unmanaged<PluginHostAPI>.fromOpaque(context!).takeUnretainedValue().cacheDirectory
@@ -59,7 +64,17 @@ extension PluginHostAPI {
             kept.messages.append(message)
             return
         }
+        if wasSaid(message) { return }
         logHandler(.warning, pluginID, message)
+    }
+
+    /// Marks warnings kept at an open (`OpenWarnings`) as said by the caller that kept them.
+    func markSaid(_ messages: [String]) {
+        alreadySaid.withLock { $0.formUnion(messages) }
+    }
+
+    fileprivate func wasSaid(_ message: String) -> Bool {
+        alreadySaid.withLock { $0.contains(message) }
     }
 }
 

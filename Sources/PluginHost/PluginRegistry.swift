@@ -86,6 +86,8 @@ public final class PluginRegistry: DecoderOpener, @unchecked Sendable {
         return (decoder, warnings)
     }
 
+    public func markWarningsSaid(_ warnings: [String]) { hostAPI.markSaid(warnings) }
+
     /// The first bytes of a regular, readable, non-empty file; otherwise a clear error. One open,
     /// fstat and pread (an import probes every file: a stat by path and a FileHandle cost more).
     /// O_NONBLOCK: a FIFO in the file's place must not block the open.

@@ -35,6 +35,21 @@ import Testing
         #expect(playLines.count == 1, "\(played.stderr)")
         #expect(playLines.first?.components(separatedBy: file).count == 2, "\(played.stderr)")
     }
+
+    @Test func aWarningSaidAtImportIsNotSaidAgainWhenTheBookPlaysInTheSameRun() throws {
+        // Given a REPL run that imports a book whose file is cut short, then plays it twice
+        let abplayer = try AbplayerProcess("warn-import-then-play")
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        let folder = try Self.cutBook(abplayer)
+        let file = folder.appending(path: "01.mp3").path
+        let run = try abplayer.run(["-c", "import '\(folder.path)'; play 'Cut Short'; stop; play 'Cut Short'; stop",
+                                    "--output", "null", "--library", library])
+        // Then the file's warning is said once in the whole run: by the import
+        #expect(run.status == 0, "\(run.stdoutString)\n\(run.stderr)")
+        let said = (run.stdoutString + "\n" + run.stderr).split(separator: "\n").filter { $0.contains("shorter") }
+        #expect(said.count == 1, "\(run.stdoutString)\n\(run.stderr)")
+        #expect(said.first?.contains(file) == true, "\(said)")
+    }
 }
 
 extension ReplTerminalTests {

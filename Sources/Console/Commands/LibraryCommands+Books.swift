@@ -74,6 +74,9 @@ extension LibraryCommands {
         lines.books.forEach(say)
         lines.skipped.forEach(complain)
         lines.warnings.forEach(complain)
+        // Said here, a file's warning is not said again when the book first plays in this run.
+        // (The inspector took the file's name off the front of the decoder's line: put it back.)
+        decoders.markWarningsSaid(report.warnings.map { "\($0.path): \($0.message)" })
         say(lines.summary + " (into /\(target))")
         // As the `import` subcommand: a script (`-c`, a pipe) learns from the exit status that
         // not every file made it.
