@@ -5,10 +5,11 @@ import TestSupport
 /// (Fixtures.ffmpeg). Lossless ones decode to the 16-bit source sample for sample. For the lossy
 /// ones each length is what the container states, measured with ffprobe and the decode:
 ///
-/// - WMA (wmav2 in ASF): the first frame is stamped 92 ms and the file's duration is 20.015 s, so
-///   the timeline from the first sample is 20.015 - 0.092 s = 878605 frames (ffmpeg decodes
-///   880640: the last 2035 are past the stated end). The decode starts 2048 frames into the
-///   source (the codec's delay; ASF does not say it), as ffmpeg's does.
+/// - WMA (wmav2 in ASF): the first frame is stamped 92 ms and the file's duration is 20.015 s; the
+///   samples run from 0 (the stamps are late by what the decoder gives after the last one), so
+///   the length is 20.015 s, 882662 frames: ffmpeg decodes 880640, the last 2022 are silence
+///   (counted from the first stamp, 878605, the last 46 ms of audio were cut). The decode starts
+///   2048 frames into the source (the codec's delay; ASF does not say it), as ffmpeg's does.
 /// - AC-3 (raw): no length in the stream; FFmpeg estimates 20.027167 s from the bit rate, 883198
 ///   frames (ffmpeg decodes 883200: 1200 frames of the encoder's padding, 256 of delay, both
 ///   undeclared).
@@ -55,7 +56,7 @@ extension ContractFixture {
                 seekTolerance: 0, cutSlack: 0.1, tags: true),
         fixture("wavpack", mime: "audio/x-wavpack", .wavpack, length: .source, audio: .lossless(correlation: 0.99999),
                 seekTolerance: 0, cutSlack: 0.1, tags: true),
-        fixture("wma", mime: "audio/x-ms-wma", .wma, length: .stated(878_605), audio: .ffmpegOverlap(skip: 0, correlation: 0.999),
+        fixture("wma", mime: "audio/x-ms-wma", .wma, length: .stated(882_662), audio: .ffmpegOverlap(skip: 0, correlation: 0.999),
                 seekTolerance: 1e-6, cutSlack: 0.1, tags: true, seeks: milliseconds),
         fixture("ac3", mime: "audio/ac3", .ac3, length: .stated(883_198), audio: .ffmpegOverlap(skip: 0, correlation: 0.999),
                 seekTolerance: 1e-6, cutSlack: 0.1, seeks: .timestamps(frames: 64)),

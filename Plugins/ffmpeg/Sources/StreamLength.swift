@@ -41,7 +41,14 @@ struct StreamLength {
             exact = true
         } else if format.pointee.duration != nothing, format.pointee.duration > 0 {
             let start = format.pointee.start_time != nothing ? format.pointee.start_time : 0
-            frames = max(0, av_rescale_q(start + format.pointee.duration, abp_av_time_base_q(), output) - origin)
+            // ASF stamps its first packet late (92 ms in ffmpeg's files, 85 ms in Windows Media
+            // Encoder's) while the samples decoded from it run from 0 to the stated duration, and
+            // one frame more comes out of the decoder after the last stamp: counted from the
+            // first stamp, the length would cut the last 46-85 ms of speech. Counted from 0 it
+            // is the decode's own length (silence-1.wma: 178176 of 178176) or a frame past it,
+            // which the end's silence fills (`settleSlack`).
+            let asf = format.pointee.iformat.map { String(cString: $0.pointee.name) } == "asf"
+            frames = max(0, av_rescale_q(start + format.pointee.duration, abp_av_time_base_q(), output) - (asf ? 0 : origin))
             exact = false
         } else {
             frames = nil
