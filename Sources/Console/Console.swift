@@ -42,6 +42,13 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
         service.commands.answersFollow = true
     }
 
+    /// The REPL's first line at a terminal: Tab completes only where libedit reads the lines
+    /// (a TERM=dumb terminal edits them itself: `PlainLineReader`).
+    public static var greeting: String {
+        let plain = ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: true).mode == .plain
+        return "abplayer — 'help' lists the commands, " + (plain ? "" : "Tab completes, ") + "Ctrl-D quits."
+    }
+
     // MARK: PlayerFace
 
     public func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {

@@ -2,9 +2,10 @@ import CEdit
 import Foundation
 import StandardStreams
 
-/// The interactive line editor: libedit (emacs keys, history, our tab completion). Used only
-/// from the thread that reads lines.
-final class LineEditor {
+/// The interactive line editor: libedit (emacs keys, history, our tab completion), on a terminal
+/// that moves the cursor (TERM=dumb gets `PlainLineReader`). Used only from the thread that
+/// reads lines.
+final class LineEditor: LineReading {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     /// Nil: no history kept (no absolute XDG_STATE_HOME or HOME).
@@ -13,8 +14,6 @@ final class LineEditor {
     let notices: Notices
     /// The prompt libedit shows; kept here because the prompt callback returns a C string.
     private var prompt: [CChar] = Array("> ".utf8CString)
-    /// Whether the terminal moves the cursor (not TERM=dumb), so notices may overwrite the prompt's row.
-    private let movesCursor = ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: true).mode != .plain
 
     init(completer: Completer, historyPath: String?, notices: Notices) {
         // (Swift 6 rejects the C stdin/stdout globals: fdopen gives the same streams.)
@@ -97,9 +96,8 @@ final class LineEditor {
         let messages = notices.take()
         guard !messages.isEmpty else { return }
         // Back to the start of the prompt's row, clear it, write the messages, and let libedit
-        // draw the prompt and the typed text again below them. A terminal that cannot move the
-        // cursor (TERM=dumb) gets no CR or escape: the messages start a line below the prompt.
-        let text = (movesCursor ? "\r\u{1B}[K" : "\n") + messages.joined(separator: "\n") + "\n"
+        // draw the prompt and the typed text again below them.
+        let text = "\r\u{1B}[K" + messages.joined(separator: "\n") + "\n"
         StandardStream.output.write(text)
         abp_el_refresh(editLine)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The terminal's reading thread, for the REPL (`Console`) and a client REPL (`RemoteRepl`):
-/// libedit reads a line at a time, each waited for (`lineDone`) so that the next prompt comes
+/// libedit (or, on a TERM=dumb terminal, the terminal itself) reads a line at a time, each waited for (`lineDone`) so that the next prompt comes
 /// after the command's output; while `keyMode` is on (a full screen shows) it reads keys instead.
 /// `.endOfInput` when the terminal's input ends (Ctrl-D).
 struct TerminalReader {
@@ -17,7 +17,11 @@ struct TerminalReader {
     func start(into inputs: AsyncStream<ConsoleInput>.Continuation, firstLine: String?) {
         let reader = self
         Thread.detachNewThread {
-            let editor = LineEditor(completer: reader.completer, historyPath: reader.historyPath, notices: reader.notices)
+            let editor: any LineReading = if ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: true).mode == .plain {
+                PlainLineReader(notices: reader.notices)
+            } else {
+                LineEditor(completer: reader.completer, historyPath: reader.historyPath, notices: reader.notices)
+            }
             var next = firstLine
             while true {
                 if reader.keyMode.isOn {

@@ -64,7 +64,7 @@ struct Repl: AsyncParsableCommand {
             let console = Console(service: service, outputNames: outputs.names, historyPath: Console.historyPath(), firstLine: firstLine)
             reader = console.notices
             face = console
-            StandardStream.output.write("abplayer — 'help' lists the commands, Tab completes, Ctrl-D quits.\n")
+            StandardStream.output.write(Console.greeting + "\n")
         } else {
             face = LinesFace(.standardInput, service: service, firstLine: firstLine)
         }

@@ -95,4 +95,57 @@ import Testing
         #expect(!shown.contains("\u{1B}"), "\(shown)")
         #expect(shown.contains("Plain Book"), "\(shown)")
     }
+
+    @Test func theReplOnADumbTerminalLetsTheTerminalEditTheLineAndOnlyAppendsLines() throws {
+        // Given the REPL at a TERM=dumb terminal whose newline translation is off (any CR in
+        // its output is abplayer's own), everything written to it kept in a file
+        let abplayer = try AbplayerProcess("plain-repl")
+        let folder = try Self.book(abplayer)
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        let wrapper = abplayer.home.appending(path: "no-onlcr.sh")
+        try "#!/bin/sh\nstty -onlcr\nexec \"$@\"\n".write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let raw = abplayer.home.appending(path: "written.raw")
+        let terminal = try TmuxTerminal(abplayer, name: "plain-repl", arguments: ["--output", "null", "--library", library],
+                                        environment: ["TERM": "dumb"], columns: 80, rows: 24, wrapper: wrapper.path)
+        defer { terminal.stop() }
+        // Without the newline translation the lines stair-step and wrap anywhere: look for the
+        // words with the white space taken out.
+        func shows(_ text: String) -> Bool {
+            let squeezed = text.filter { !$0.isWhitespace }
+            return terminal.waitUntil { $0.filter { !$0.isWhitespace }.contains(squeezed) } != nil
+        }
+        try terminal.tmux(["pipe-pane", "-o", "cat >> '\(raw.path)'"]).requireSuccess()
+        #expect(shows("abplayer />"), "\(terminal.screen())")
+
+        // When a command is typed with a mistake taken back by Backspace, the book plays to its
+        // end while the next command is half typed, and the Up key is pressed
+        try terminal.send("play Plain Bookk", "BSpace", "Enter")
+        #expect(shows("playing #"), "\(terminal.screen())")
+        try terminal.send("sta")
+        #expect(shows("the end"), "\(terminal.screen())")
+        try terminal.send("tus", "Enter")
+        #expect(shows("repeat off"), "\(terminal.screen())")
+        try terminal.send("Up", "Enter")
+        #expect(shows("unknown command"), "\(terminal.screen())")
+        try terminal.send("quit", "Enter")
+
+        // Then the commands ran as edited, and abplayer wrote whole lines only: no CR, no escape
+        let written = try #require(Self.waitForFile(raw) { String(decoding: $0, as: UTF8.self).contains("unknown command") })
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains("playing #1 Plain Book"), "\(text)")
+        #expect(Self.plain(written), "\(Array(written))")
+    }
+
+    /// The file's bytes once `condition` holds for them (within 20 s), or nil.
+    static func waitForFile(_ file: URL, _ condition: (Data) -> Bool) -> Data? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while (clock.now - start).seconds < 20 {
+            if let data = try? Data(contentsOf: file), condition(data) { return data }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
 }
