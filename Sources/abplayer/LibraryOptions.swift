@@ -41,7 +41,14 @@ extension JSONEncoder {
     static var forScripts: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        // Local time with its offset (2026-11-28T05:00:15+01:00), as the lines show times:
+        // Foundation's .iso8601 writes UTC.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = .current
+            var container = encoder.singleValueContainer()
+            try container.encode(formatter.string(from: date))
+        }
         return encoder
     }
 

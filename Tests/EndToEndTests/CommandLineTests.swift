@@ -68,6 +68,17 @@ import Testing
         #expect(quoted.status == 0 && quoted.stdoutString.contains("#1 Ender's Game"), "\(quoted.stdoutString) \(quoted.stderr)")
     }
 
+    @Test func jsonTimesAreLocalTimeWithTheirOffset() throws {
+        // Given a bookmark made in a library, and a listener in India (UTC+05:30, no summer time)
+        let (abplayer, library) = try ReplTests.library("command-line-json-times")
+        _ = try abplayer.run(["-c", "play Ender; bookmark here", "--output", "null", "--library", library]).requireSuccess()
+        // When the bookmarks are listed as JSON
+        let listed = try Command.run(BuildProducts.abplayer.path, ["bookmarks", "Ender's Game", "--json", "--library", library],
+                                     environment: abplayer.environment.merging(["TZ": "Asia/Kolkata"]) { $1 }).requireSuccess()
+        // Then the time it was made is ISO 8601 in local time, with the offset
+        #expect(listed.stdoutString.firstMatch(of: /"createdAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30"/) != nil, "\(listed.stdoutString)")
+    }
+
     @Test func anEmptyLibrarySaysHowToFillIt() throws {
         // Given a fresh library, when a new user lists it and asks to play
         let abplayer = try AbplayerProcess("command-line-empty")
