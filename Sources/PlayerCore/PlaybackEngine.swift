@@ -17,14 +17,17 @@ public final class PlaybackEngine: Sendable {
     /// publishing it on `events` (the player controller, which forwards it to its owner's queue
     /// without a task in between: an event is queued by the time the decoder thread rests, which
     /// is what lets a test's clock step in lockstep with it). It must not block.
-    public init(decoders: any DecoderOpener, sinks: any SinkOpener, onEvent: (@Sendable (PlaybackEvent) -> Void)? = nil) {
+    ///
+    /// `ahead`: how much audio is decoded ahead of the output (`.listening` unless nobody listens).
+    public init(decoders: any DecoderOpener, sinks: any SinkOpener, ahead: AudioAhead = .listening,
+                onEvent: (@Sendable (PlaybackEvent) -> Void)? = nil) {
         let (events, stream) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(1024))
         self.events = events
         if onEvent != nil { stream.finish() }
         core = EngineCore(emit: EventEmitter(stream: stream, handler: onEvent))
         // The thread owns the core, not the engine: it outlives the engine until it has handled
         // the shutdown that the engine's deinit sends.
-        let producer = Producer(core: core, decoders: decoders, sinks: sinks)
+        let producer = Producer(core: core, decoders: decoders, sinks: sinks, ahead: ahead)
         let thread = Thread { producer.run() }
         thread.name = "abplayer-decoder"
         thread.start()

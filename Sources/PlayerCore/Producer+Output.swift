@@ -27,7 +27,7 @@ extension Producer {
             output.drain()
             output.close()
         }
-        let capacity = max(Self.chunkFrames * 2, Int(Double(format.rate) * Self.ringSeconds))
+        let capacity = max(Self.chunkFrames * 2, Int(Double(format.rate) * ringSeconds))
         let core = self.core
         do {
             try output.open(for: format, capacity: capacity, slack: Self.chunkFrames * 2) { status, generation in

@@ -37,14 +37,16 @@ final class Producer: @unchecked Sendable {
     var state = PlaybackState.stopped
 
     static let chunkFrames = ItemReader.chunkFrames
-    static let ringSeconds = 0.5
+    /// How much audio the ring holds (`AudioAhead`).
+    let ringSeconds: Double
     /// How soon a lost output is tried again; each failed try doubles the wait, up to the
     /// most (a server back is heard within that; a missing one costs a connect attempt).
     static let reconnectSeconds = 0.25
     static let reconnectMaxSeconds = 2.0
 
-    init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener) {
+    init(core: EngineCore, decoders: any DecoderOpener, sinks: any SinkOpener, ahead: AudioAhead) {
         self.core = core
+        ringSeconds = ahead.seconds
         reader = ItemReader(decoders: decoders)
         output = Output(opener: sinks)
     }

@@ -54,7 +54,7 @@ struct Decode: AsyncParsableCommand {
         // ten position reports a second of audio (36,000 an hour, decoded in seconds) never wake
         // this task; measured, those wakes were a third of the command's system time.
         let (ending, ends) = AsyncStream.makeStream(of: PlaybackEvent.self)
-        let engine = PlaybackEngine(decoders: OpenedFirst(opened, path: file, then: registry), sinks: sinks) { event in
+        let engine = PlaybackEngine(decoders: OpenedFirst(opened, path: file, then: registry), sinks: sinks, ahead: .offline) { event in
             switch event {
             case .failed, .ended: ends.yield(event)
             default: break

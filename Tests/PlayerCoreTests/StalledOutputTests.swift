@@ -44,7 +44,7 @@ import TestSupport
         // its ring holds (as a resampler's flush can), so it waits for room
         let (_, emit) = AsyncStream.makeStream(of: PlaybackEvent.self)
         let core = EngineCore(emit: EventEmitter(stream: emit, handler: nil))
-        let producer = Producer(core: core, decoders: CountingOpener(), sinks: StalledOpener())
+        let producer = Producer(core: core, decoders: CountingOpener(), sinks: StalledOpener(), ahead: .listening)
         let ring = try #require(producer.ensureSink(for: AudioFormat(rate: 1000, channels: 1)))
         let samples = [Float](repeating: 0.5, count: ring.capacityFrames * 2)
         let returned = DispatchSemaphore(value: 0)

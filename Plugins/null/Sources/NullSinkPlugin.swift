@@ -15,10 +15,11 @@ private final class NullSink {
     init(format: abp_format, source: abp_audio_source, paced: Bool) {
         self.format = format
         self.source = source
-        // 20 ms, like a typical device period; unpaced, 500 ms (the host's whole ring, which it
-        // hands over once three quarters are ready), to take the ring in few pulls and wake once
-        // per pull: a decode as fast as it goes then costs a wake per 0.4 s of audio, not 0.2.
-        let periodFrames = Int(format.rate) / (paced ? 50 : 2)
+        // 20 ms, like a typical device period; unpaced, 3 s (as much as the host's longest ring
+        // hands over at once: it wakes a pull when three quarters of the ring are ready), to
+        // take the ring in few pulls: a decode as fast as it goes (`abplayer decode`, a 4 s
+        // ring) then wakes once per 3 s of audio.
+        let periodFrames = paced ? Int(format.rate) / 50 : Int(format.rate) * 3
         scratch = .allocate(capacity: periodFrames * Int(format.channels))
         let pacing: PullThread.Pacing = paced ? .realTime(rate: Int(format.rate)) : .unpaced
         thread = PullThread(periodFrames: periodFrames, pacing: pacing, waitForAudio: source.pullThreadWait) { [source, scratch] frames in
