@@ -72,7 +72,8 @@ struct Bookmarks: ParsableCommand {
 
         func run() throws {
             guard let number = BookmarkNumber(numberText) else {
-                throw ValidationError("'\(numberText)' is not a bookmark number: use N as 'abplayer bookmarks BOOK' lists them (aN as --all does)")
+                try refuse(option: "bookmarks rm", "'\(numberText)' is not a bookmark number: use N as 'abplayer bookmarks BOOK' lists them (aN as --all does)")
+                return
             }
             let database = try library.openForEditing()
             try reportingLibraryErrors(database) {
