@@ -53,9 +53,9 @@ public enum Tokenizer {
     /// quotes or a `;` in it are the note's), not words. A note that is one quoted word is that
     /// word (`bookmark "the duel"`). Nil when the line has no such command.
     ///
-    /// `bookmark rm N` and `bookmark note N [TEXT]` (N a bookmark number: 3, a3) are commands, not notes; their
-    /// TEXT is a note like any other. A note that starts like them is quoted (`bookmark "rm 3"`)
-    /// or follows `--` (`bookmark -- rm 3 times`), which always starts a note.
+    /// `bookmark rm N` and `bookmark note N [TEXT]` (N a bookmark number: 3, a3) are commands,
+    /// not notes; their TEXT is a note like any other. A note that starts like them is quoted
+    /// (`bookmark "rm 3"`) or follows `--` (`bookmark -- rm 3 times`), which always starts a note.
     static func bookmarkWithNote(_ line: String, _ scan: Scan) -> [[String]]? {
         let characters = Array(line)
         for (index, command) in scan.commands.enumerated() {
