@@ -30,10 +30,10 @@ public enum Command: Equatable, Sendable {
     /// The book loaded's bookmarks; `all`: the automatic ones too.
     case bookmarks(all: Bool)
     /// `jump N` (and its alias `goto bookmark N`): bookmark N of the book loaded.
-    case jumpToBookmark(Int64)
-    case removeBookmark(Int64)
+    case jumpToBookmark(BookmarkNumber)
+    case removeBookmark(BookmarkNumber)
     /// `bookmark note N [TEXT]`; no text: the note is removed.
-    case noteBookmark(Int64, note: String?)
+    case noteBookmark(BookmarkNumber, note: String?)
     /// `set [NAME [VALUE | default]]`, `unset NAME`: the listener's defaults.
     case defaults(DefaultsCommand)
     /// `speed default`: the book loaded follows the listener's default speed again.
@@ -90,9 +90,9 @@ public struct CommandHelp: Sendable {
                     summary: "the chapters of the book playing, or of BOOK: where each starts, how long it is, and the one you are in; reset: drop your chapters for the files'; detect: propose a chapter after each silence of at least MIN_SILENCE (2 s) and ask before storing them (--yes: without asking)"),
         CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
         CommandHelp(name: "bookmark", usage: "bookmark [NOTE] | rm N | note N [TEXT]",
-                    summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N, or replace its note (none: removed); a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
-        CommandHelp(name: "bookmarks", usage: "bookmarks [--all] [BOOK]", summary: "the bookmarks of the book playing, or of BOOK: number, time, chapter, kind, note; --all: the automatic ones too (before a seek, a jump...)"),
-        CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing (goto bookmark N too); 'undo' comes back"),
+                    summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N (those after it move up a number), or replace its note (none: removed); N as 'bookmarks' numbers them, aN an automatic one as 'bookmarks --all' does; a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
+        CommandHelp(name: "bookmarks", usage: "bookmarks [--all] [BOOK]", summary: "the bookmarks of the book playing, or of BOOK, in the book's order and numbered so, the same on every computer: number, time, chapter, kind, note; --all: the automatic ones too (left before a seek, a jump...), numbered a1, a2..."),
+        CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing, N as 'bookmarks' lists them (aN: an automatic one, as 'bookmarks --all' does; goto bookmark N too); 'undo' comes back"),
         CommandHelp(name: "speed", usage: "speed 0.5-4.0 | +N | -N | default",
                     summary: "the book's playback speed; +0.1 or -0.1 steps it (stopping at the ends); default: follow 'set speed' again"),
         CommandHelp(name: "volume", usage: "volume 0-150 | +N | -N", summary: "the book's volume in percent; +5 or -5 steps it (stopping at the ends)"),
@@ -225,10 +225,10 @@ extension Command {
         case "bookmark":
             // `Tokenizer.bookmarkWithNote` gives a note as one word, so `bookmark rm 3 times` is
             // ["bookmark", "rm 3 times"]: a note. The commands are their own words.
-            if arguments.count == 2, arguments[0] == "rm", let id = Int64(arguments[1]) {
-                self = .removeBookmark(id)
-            } else if arguments.count >= 2, arguments[0] == "note", let id = Int64(arguments[1]) {
-                self = .noteBookmark(id, note: arguments.count > 2 ? arguments.dropFirst(2).joined(separator: " ") : nil)
+            if arguments.count == 2, arguments[0] == "rm", let number = BookmarkNumber(arguments[1]) {
+                self = .removeBookmark(number)
+            } else if arguments.count >= 2, arguments[0] == "note", let number = BookmarkNumber(arguments[1]) {
+                self = .noteBookmark(number, note: arguments.count > 2 ? arguments.dropFirst(2).joined(separator: " ") : nil)
             } else if arguments.first == "--" {
                 self = .bookmark(note: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
             } else if let misspelt = Self.misspeltBookmarkCommand(rest ?? "") {
@@ -322,12 +322,13 @@ extension Command {
         return CommandError("bookmark: did you mean '\(suggestion)'? (a bookmark with that note: 'bookmark -- \(note)')")
     }
 
-    /// "3" or "#3", as `bookmarks` lists them.
-    static func bookmarkNumber(_ text: String, in command: String) throws(CommandError) -> Int64 {
-        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
-            throw CommandError("\(command): '\(text)' is not a bookmark number: use \(command) N, N as 'bookmarks' lists them")
+    /// "3", or "a3" for an automatic one, as `bookmarks [--all]` numbers them.
+    static func bookmarkNumber(_ text: String, in command: String) throws(CommandError) -> BookmarkNumber {
+        guard let number = BookmarkNumber(text) else {
+            throw CommandError("\(command): '\(text)' is not a bookmark number: use \(command) N, N as 'bookmarks' lists them "
+                + "(aN for an automatic one, as 'bookmarks --all' lists them)")
         }
-        return id
+        return number
     }
 }
 

@@ -1,3 +1,5 @@
+import Library
+
 /// Splits what the user typed into commands and words, shell-like: spaces separate words,
 /// "double" and 'single' quotes keep spaces (and apostrophes inside double quotes), a backslash
 /// takes the next character literally (inside double quotes only before `"` and `\`), and an
@@ -51,9 +53,9 @@ public enum Tokenizer {
     /// quotes or a `;` in it are the note's), not words. A note that is one quoted word is that
     /// word (`bookmark "the duel"`). Nil when the line has no such command.
     ///
-    /// `bookmark rm N` and `bookmark note N [TEXT]` (N a number) are commands, not notes; their
-    /// TEXT is a note like any other. A note that starts like them is quoted (`bookmark "rm 3"`)
-    /// or follows `--` (`bookmark -- rm 3 times`), which always starts a note.
+    /// `bookmark rm N` and `bookmark note N [TEXT]` (N a bookmark number: 3, a3) are commands,
+    /// not notes; their TEXT is a note like any other. A note that starts like them is quoted
+    /// (`bookmark "rm 3"`) or follows `--` (`bookmark -- rm 3 times`), which always starts a note.
     static func bookmarkWithNote(_ line: String, _ scan: Scan) -> [[String]]? {
         let characters = Array(line)
         for (index, command) in scan.commands.enumerated() {
@@ -69,7 +71,7 @@ public enum Tokenizer {
                     && !scan.danglingBackslash && (rest.first == "\"" || rest.first == "'") && rest.last == rest.first
                 return oneQuotedWord ? command[word].value : rest
             }
-            let isNumber = { (word: Int) in command.count > word && Int64(command[word].value) != nil }
+            let isNumber = { (word: Int) in command.count > word && BookmarkNumber(command[word].value) != nil }
             // Plain words only: a quoted "rm" is the start of a note.
             let plain = { (word: Int, text: String) in command[word].value == text && characters[command[word].start] == text.first }
             // Without a note, these are plain words and a `;` after them starts the next command.

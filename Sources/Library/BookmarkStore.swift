@@ -38,6 +38,29 @@ public struct BookmarkStore: Sendable {
         }
     }
 
+    /// A book's bookmarks as the listener's lists number them (`BookmarkNumber`), in the book's
+    /// order: by item, then by place in the item. Two at the same place (one made on each of two
+    /// computers, say) go by when they were made (to the millisecond, as sync carries it), then
+    /// by their sync id, which every computer that has them shares, so synced libraries number a
+    /// book's bookmarks alike; the local id settles only what was never synced. A bookmark whose
+    /// file has left the book comes last.
+    public func numbered(ofBook bookId: Int64) throws -> [NumberedBookmark] {
+        try writer.read { db in
+            NumberedBookmark.numbering(try Bookmark.fetchAll(db, sql: """
+                SELECT bookmark.* FROM bookmark
+                LEFT JOIN bookItem ON bookItem.bookId = bookmark.bookId AND bookItem.mediaId = bookmark.mediaId
+                WHERE bookmark.bookId = ?
+                ORDER BY bookItem.position IS NULL, bookItem.position, bookmark.frame, bookmark.createdAt,
+                         bookmark.syncId IS NULL, bookmark.syncId, bookmark.id
+                """, arguments: [bookId]))
+        }
+    }
+
+    /// Bookmark `number` of a book, as `numbered` counts; nil when the book has no such number.
+    public func bookmark(_ number: BookmarkNumber, ofBook bookId: Int64) throws -> NumberedBookmark? {
+        try numbered(ofBook: bookId).first { $0.number == number }
+    }
+
     /// Bookmark `id`, of any book; nil when there is none.
     public func bookmark(id: Int64) throws -> Bookmark? {
         try writer.read { db in try Bookmark.fetchOne(db, key: id) }

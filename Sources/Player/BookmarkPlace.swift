@@ -5,6 +5,9 @@ import PlayerCore
 /// its kind and note. Every front end shows its time through `time`, so the time said when a
 /// bookmark is made and the time listed later are the same string (one rounding rule).
 public struct BookmarkPlace: Sendable, Equatable {
+    /// What the listener calls it: its place in the book's list (`BookmarkNumber`).
+    public let number: BookmarkNumber
+    /// The library's id: stable while numbers move, for programs (JSON); never shown to a listener.
     public let id: Int64
     public let kind: BookmarkKind
     /// Seconds into the book; nil when an earlier item's length is unknown.
@@ -28,15 +31,16 @@ public struct BookmarkPlace: Sendable, Equatable {
         return itemCount > 1 ? "item \(item + 1)" : nil
     }
 
-    /// "#3  1:02:03  chapter 2: The Duel  user  the note": one line of `bookmarks` (titles and
-    /// notes as they are; the terminal's front end makes them visible).
+    /// "3  1:02:03  chapter 2: The Duel  user  the note" (an automatic one "a3  ..."): one line of
+    /// `bookmarks` (titles and notes as they are; the terminal's front end makes them visible).
     public var line: String {
-        (["#\(id)", time] + [placeInBook].compactMap { $0 } + [kind.rawValue] + [note].compactMap { $0 })
+        ([number.description, time] + [placeInBook].compactMap { $0 } + [kind.rawValue] + [note].compactMap { $0 })
             .joined(separator: "  ")
     }
 
-    public init(id: Int64, kind: BookmarkKind, seconds: Double?, item: Int?, itemCount: Int, chapterNumber: Int? = nil,
+    public init(number: BookmarkNumber, id: Int64, kind: BookmarkKind, seconds: Double?, item: Int?, itemCount: Int, chapterNumber: Int? = nil,
                 chapterTitle: String? = nil, note: String? = nil) {
+        self.number = number
         self.id = id
         self.kind = kind
         self.seconds = seconds
@@ -47,7 +51,9 @@ public struct BookmarkPlace: Sendable, Equatable {
         self.note = note
     }
 
-    init(_ bookmark: Bookmark, timeline: BookTimeline, mediaIds: [Int64]) {
+    init(_ numbered: NumberedBookmark, timeline: BookTimeline, mediaIds: [Int64]) {
+        let bookmark = numbered.bookmark
+        number = numbered.number
         id = bookmark.id!
         kind = bookmark.kind
         note = bookmark.note
@@ -61,14 +67,14 @@ public struct BookmarkPlace: Sendable, Equatable {
     }
 
     /// The bookmarks of a book that is not loaded (or from a front end with no player:
-    /// `abplayer bookmarks BOOK`), oldest first; `all`: the automatic ones too.
+    /// `abplayer bookmarks BOOK`), numbered in the book's order; `all`: the automatic ones too.
     public static func places(ofBook bookId: Int64, in library: LibraryDatabase, all: Bool) throws -> [BookmarkPlace] {
         let media = try library.books.items(ofBook: bookId)
-        return try places(library.bookmarks.all(ofBook: bookId, includeAutomatic: all),
+        return try places(library.bookmarks.numbered(ofBook: bookId), all: all,
                           timeline: BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId)), mediaIds: media.map { $0.id! })
     }
 
-    static func places(_ bookmarks: [Bookmark], timeline: BookTimeline, mediaIds: [Int64]) -> [BookmarkPlace] {
-        bookmarks.map { BookmarkPlace($0, timeline: timeline, mediaIds: mediaIds) }
+    static func places(_ bookmarks: [NumberedBookmark], all: Bool, timeline: BookTimeline, mediaIds: [Int64]) -> [BookmarkPlace] {
+        bookmarks.filter { all || !$0.number.isAutomatic }.map { BookmarkPlace($0, timeline: timeline, mediaIds: mediaIds) }
     }
 }

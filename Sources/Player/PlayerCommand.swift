@@ -32,12 +32,12 @@ public enum PlayerCommand: Equatable, Sendable {
     case bookmark(note: String?)
     /// The bookmarks of a book (nil: the one loaded); `all`: the automatic ones too.
     case bookmarks(bookId: Int64?, all: Bool)
-    /// Bookmark `id` of the book loaded (`jump N`), leaving an undo point.
-    case gotoBookmark(Int64)
-    /// Bookmark `id`, of any book (ids are the library's).
-    case removeBookmark(Int64)
-    /// A bookmark's note replaced; nil: none.
-    case noteBookmark(Int64, note: String?)
+    /// Bookmark `number` of the book loaded (`jump N`), leaving an undo point.
+    case gotoBookmark(BookmarkNumber)
+    /// Bookmark `number` of the book loaded (numbers are a book's list's, `BookmarkNumber`).
+    case removeBookmark(BookmarkNumber)
+    /// The note of bookmark `number` of the book loaded replaced; nil: none.
+    case noteBookmark(BookmarkNumber, note: String?)
     /// `set ...`: the listener's defaults for books with no setting of their own.
     case defaults(DefaultsCommand)
     /// The book loaded follows the listener's default for this setting again (`speed default`).

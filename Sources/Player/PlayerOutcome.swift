@@ -28,7 +28,8 @@ public enum PlayerOutcome: Sendable {
     case bookmarks(book: String, [BookmarkPlace])
     /// Went to a bookmark (`jump N`): an undo point like any jump; `place`: where it is now.
     case jumpedToBookmark(BookmarkPlace, place: Place)
-    case bookmarkRemoved(BookmarkPlace)
+    /// A bookmark removed; `moved`: how many of its kind came after it, each now a number lower.
+    case bookmarkRemoved(BookmarkPlace, moved: Int)
     case bookmarkNoted(BookmarkPlace)
     /// The listener's defaults (`set`); `changed`: the one just set or cleared.
     case defaults(ListenerDefaults, changed: ListenerSetting?)

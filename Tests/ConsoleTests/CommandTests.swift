@@ -95,16 +95,23 @@ import Testing
         #expect(try parse("bookmarks Dune") == .library(.bookmarks(book: "Dune", all: false)))
         #expect(try parse("bookmarks --all Dune Messiah") == .library(.bookmarks(book: "Dune Messiah", all: true)))
         #expect(try parse("bookmarks Dune --all") == .library(.bookmarks(book: "Dune", all: true)))
-        // Going to one: jump N is the form; goto bookmark N its alias; #N as listed
-        #expect(try parse("jump 3") == .jumpToBookmark(3))
-        #expect(try parse("jump #3") == .jumpToBookmark(3))
-        #expect(try parse("goto bookmark 3") == .jumpToBookmark(3))
-        #expect(try failure("jump soon") == "jump: 'soon' is not a bookmark number: use jump N, N as 'bookmarks' lists them")
+        // Going to one: jump N is the form (N as listed: 3, or a3 for an automatic one); goto bookmark N its alias
+        #expect(try parse("jump 3") == .jumpToBookmark(.user(3)))
+        #expect(try parse("jump a3") == .jumpToBookmark(.automatic(3)))
+        #expect(try parse("goto bookmark 3") == .jumpToBookmark(.user(3)))
+        #expect(try failure("jump soon") == "jump: 'soon' is not a bookmark number: use jump N, N as 'bookmarks' lists them "
+                + "(aN for an automatic one, as 'bookmarks --all' lists them)")
+        // (no list writes #N: that is a book's id; nor 0, a sign, or another letter)
+        for written in ["#3", "0", "a0", "+3", "b3", "a"] {
+            #expect(try failure("jump \(written)").hasPrefix("jump: '\(written)' is not a bookmark number"))
+        }
         #expect(try failure("jump") == "usage: jump N")
         // rm and note with a number are commands; the note is the rest of the line as typed
-        #expect(try parse("bookmark rm 3") == .removeBookmark(3))
-        #expect(try parse("bookmark note 3 Don't forget; the duel") == .noteBookmark(3, note: "Don't forget; the duel"))
-        #expect(try parse("bookmark note 3") == .noteBookmark(3, note: nil))
+        #expect(try parse("bookmark rm 3") == .removeBookmark(.user(3)))
+        #expect(try parse("bookmark rm a2") == .removeBookmark(.automatic(2)))
+        #expect(try parse("bookmark note 3 Don't forget; the duel") == .noteBookmark(.user(3), note: "Don't forget; the duel"))
+        #expect(try parse("bookmark note a1 before the duel") == .noteBookmark(.automatic(1), note: "before the duel"))
+        #expect(try parse("bookmark note 3") == .noteBookmark(.user(3), note: nil))
         // A note that starts like them: longer, quoted, or after --
         #expect(try parse("bookmark rm 3 times") == .bookmark(note: "rm 3 times"))
         #expect(try parse("bookmark \"rm 3\"") == .bookmark(note: "rm 3"))
@@ -114,13 +121,14 @@ import Testing
         #expect(try parse("bookmark Don't forget") == .bookmark(note: "Don't forget"))
         // A note that reads like a misspelt edit of bookmark N is asked about, not made
         #expect(try failure("bookmark rename 2 foo") == "bookmark: did you mean 'bookmark note 2 foo'? (a bookmark with that note: 'bookmark -- rename 2 foo')")
-        #expect(try failure("bookmark delete #4") == "bookmark: did you mean 'bookmark rm #4'? (a bookmark with that note: 'bookmark -- delete #4')")
+        #expect(try failure("bookmark delete a4") == "bookmark: did you mean 'bookmark rm a4'? (a bookmark with that note: 'bookmark -- delete a4')")
         #expect(try failure("bookmark goto 4") == "bookmark: did you mean 'jump 4'? (a bookmark with that note: 'bookmark -- goto 4')")
         #expect(try parse("bookmark -- rename 2 foo") == .bookmark(note: "rename 2 foo"))
         #expect(try parse("bookmark rename the chapter") == .bookmark(note: "rename the chapter"))
         // a command after `bookmark rm N` on the same line still runs
         #expect(try Tokenizer.commands(in: "bookmark rm 3; bookmarks") == [["bookmark", "rm", "3"], ["bookmarks"]])
         #expect(try Tokenizer.commands(in: "bookmark note 3; bookmarks") == [["bookmark", "note", "3"], ["bookmarks"]])
+        #expect(try Tokenizer.commands(in: "bookmark rm a3; bookmarks") == [["bookmark", "rm", "a3"], ["bookmarks"]])
         #expect(try Tokenizer.commands(in: "bookmark --; status") == [["bookmark", "--"], ["status"]])
         #expect(try parse("bookmark --") == .bookmark(note: nil))
         #expect(try Tokenizer.commands(in: "status; bookmark note 3 a; b") == [["status"], ["bookmark", "note", "3", "a; b"]])

@@ -57,6 +57,7 @@ import Testing
             (["play", mp3.path, "--output", "null", "--to", "5x"], "abplayer: --to: '5x' is not a time"),
             (["decode", mp3.path, "--from", "3", "--to", "2"], "abplayer: --to: must be after --from"),
             (["bookmarks", "add", "Book", "--at", "1:2:3:4"], "abplayer: --at: '1:2:3:4' is not a time"),
+            (["bookmarks", "rm", "Book", "#3"], "abplayer: bookmarks rm: '#3' is not a bookmark number: use N as 'abplayer bookmarks BOOK' lists them"),
         ]
         for (arguments, says) in refusals {
             let refused = try abplayer.run(arguments)

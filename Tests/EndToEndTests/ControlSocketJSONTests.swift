@@ -48,6 +48,8 @@ import Testing
         let note = #"a "quoted" note; not two commands"#
         let mark = request(#"{"command":"bookmark","note":"a \"quoted\" note; not two commands"}"#)
         #expect(Self.outcome(mark)["kind"] as? String == "bookmarked" && Self.outcome(mark)["note"] as? String == note, "\(mark)")
+        // (with its number in the list, what `jump` takes, beside its library id)
+        #expect(Self.outcome(mark)["bookmarkNumber"] as? String == "1" && Self.outcome(mark)["bookmark"] is Int, "\(mark)")
 
         // When it asks the status: the status object, whatever the form
         let status = request(#"{"command":"status","id":2}"#)
@@ -71,6 +73,7 @@ import Testing
         let marks = Self.outcome(request(#"{"command":"bookmarks"}"#))
         let made = (marks["bookmarks"] as? [[String: Any]])?.first { $0["kind"] as? String == "user" }
         #expect(made?["note"] as? String == note && made?["id"] as? Int == Self.outcome(mark)["bookmark"] as? Int, "\(marks)")
+        #expect(made?["number"] as? String == "1", "\(marks)")
         let queue = Self.outcome(request(#"{"command":"queue"}"#))
         #expect(queue["kind"] as? String == "queue" && (queue["books"] as? [Any])?.isEmpty == true, "\(queue)")
         let set = Self.outcome(request(#"{"command":"set","args":["skip",20]}"#))

@@ -34,7 +34,7 @@ import Testing
         #expect(try await offThePool { listen.waitForLine(containing: "/ 2:00 (") } != nil, "\(listen.stdoutLines) \(listen.stderrLines)")
         #expect(abs((try await offThePool { listen.status() }?.itemPosition ?? -1) - (before + 10)) < 0.1, "\(listen.stdoutLines)")
         listen.send("bookmark the storm")
-        #expect(try await offThePool { listen.waitForLine(containing: "bookmarked #") } != nil, "\(listen.stdoutLines)")
+        #expect(try await offThePool { listen.waitForLine(containing: "bookmark 1 at ") } != nil, "\(listen.stdoutLines)")
         listen.send("next")
         let moved = try await offThePool { listen.status() }
         #expect(moved?.itemNumber == 2 && moved?.itemPosition == 0, "\(listen.stdoutLines)")

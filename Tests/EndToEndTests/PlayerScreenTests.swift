@@ -103,14 +103,15 @@ import Testing
         try screen.send("Up", "]")
         #expect(screen.waitFor("speed 1.1x  volume 105%") != nil, "\(screen.screen())")
         try screen.send("b")
-        #expect(screen.waitUntil { $0.contains("bookmarked #") && $0.contains(" at 0:3") } != nil, "\(screen.screen())")
+        #expect(screen.waitUntil { $0.contains("bookmark 1 at 0:3") } != nil, "\(screen.screen())")
         try screen.send("u")
         #expect(screen.waitFor("back to 0:0") != nil, "\(screen.screen())")
-        // and B lists the bookmarks on the screen, 1 goes to the first (an undo point), u comes back
+        // and B lists the bookmarks on the screen, numbered as `bookmarks` numbers them, 1 goes to
+        // the first (an undo point), u comes back
         try screen.send("B")
-        #expect(screen.waitUntil { $0.contains("Bookmarks — Red Book") && $0.contains("> 1  #") } != nil, "\(screen.screen())")
+        #expect(screen.waitUntil { $0.contains("Bookmarks — Red Book") && $0.contains("> 1  0:3") } != nil, "\(screen.screen())")
         try screen.send("1")
-        #expect(screen.waitUntil { $0.contains("at bookmark #") && $0.contains("PAUSED") } != nil, "\(screen.screen())")
+        #expect(screen.waitUntil { $0.contains("at bookmark 1:") && $0.contains("PAUSED") } != nil, "\(screen.screen())")
         try screen.send("u")
         #expect(screen.waitFor("back to 0:0") != nil, "\(screen.screen())")
         // and s cycles the sleep timer: 15 minutes, then 30 (paused: not counting down)
@@ -124,7 +125,7 @@ import Testing
         let undone = try screen.status()
         #expect(abs((undone.bookPosition ?? 0) - (paused.bookPosition ?? 0)) < 0.3, "\(undone.bookPosition ?? -1) vs \(paused.bookPosition ?? -1)")
         try screen.send("bookmarks", "Enter")
-        #expect(screen.waitUntil { Self.lines($0).contains { $0.hasPrefix("#") && $0.contains("0:3") } } != nil, "\(screen.screen())")
+        #expect(screen.waitUntil { Self.lines($0).contains { $0.hasPrefix("1  0:3") } } != nil, "\(screen.screen())")
         try screen.send("status", "Enter")
         #expect(screen.waitFor("speed 1.1x (this book)  skip 30 s (default)  volume 105% (boost)  output pulse") != nil, "\(screen.screen())")
 

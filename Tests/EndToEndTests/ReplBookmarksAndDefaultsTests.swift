@@ -90,40 +90,40 @@ import Testing
                                    environment: abplayer.environment)
         #expect(made.status == 0, "\(made.stderr)")
         let lines = made.stdoutString.split(separator: "\n").map(String.init)
-        let said = try #require(lines.first { $0.hasPrefix("bookmarked #") }, "\(lines)")
-        let match = try #require(said.wholeMatch(of: /bookmarked #(\d+) at (\S+): the duel/), "\(said)")
-        let (id, time) = (String(match.1), String(match.2))
+        let said = try #require(lines.first { $0.hasPrefix("bookmark ") }, "\(lines)")
+        let match = try #require(said.wholeMatch(of: /bookmark 1 at (\S+): the duel/), "\(said)")
+        let time = String(match.1)
 
         // Then the time said is the time listed, by the REPL and by `abplayer bookmarks` alike
         #expect(time == "0:25")
-        #expect(lines.contains("#\(id)  \(time)  chapter 2: Part 2  user  the duel"), "\(lines)")
+        #expect(lines.contains("1  \(time)  chapter 2: Part 2  user  the duel"), "\(lines)")
         let listed = try abplayer.run(["bookmarks", "--library", library, "Ender"]).requireSuccess()
-        #expect(listed.stdoutString == "#\(id)  \(time)  chapter 2: Part 2  user  the duel\n")
+        #expect(listed.stdoutString == "1  \(time)  chapter 2: Part 2  user  the duel\n")
 
         // When a new player goes elsewhere, jumps to it and undoes the jump
-        let jumped = try script(abplayer, library, "play Ender; pause; seek 0:05; jump \(id); status --json; undo; status --json")
+        let jumped = try script(abplayer, library, "play Ender; pause; seek 0:05; jump 1; status --json; undo; status --json")
         #expect(jumped.status == 0, "\(jumped.stderr)")
         let positions = try Self.statuses(jumped).map { $0.bookPosition ?? -1 }
         // Then it was there, and undo came back
         #expect(positions.count == 2 && abs(positions[0] - 25.6) < 0.05 && abs(positions[1] - 5) < 0.05, "\(positions)")
-        #expect(jumped.stdoutString.contains("at bookmark #\(id) (the duel): 0:25 / 0:40 (64%) · chapter 2/2: Part 2, 0:05 / 0:20; 'undo' goes back"),
+        #expect(jumped.stdoutString.contains("at bookmark 1 (the duel): 0:25 / 0:40 (64%) · chapter 2/2: Part 2, 0:05 / 0:20; 'undo' goes back"),
                 "\(jumped.stdoutString)")
-        // and `goto bookmark N` is the same; an unknown number names the valid ones
+        // and an unknown number names the valid ones
         let unknown = try script(abplayer, library, "play Ender; jump 999")
         #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("no bookmark #999 in Ender's Game: its bookmarks are #\(id)"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("no bookmark 999 in Ender's Game: its one bookmark is 1"), "\(unknown.stderr)")
 
         // When its note is replaced (in a script, a note with a `;` is quoted: an unquoted `;`
         // ends it as it ends any command), it is so in the file
-        _ = try script(abplayer, library, "bookmark note \(id) \"Don't forget; the duel\"").requireSuccess()
+        _ = try script(abplayer, library, "play Ender; bookmark note 1 \"Don't forget; the duel\"").requireSuccess()
         #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["Don't forget; the duel"])
-        // and a note that starts like a command is a note when quoted
-        _ = try script(abplayer, library, "play Ender; bookmark \"rm \(id)\"").requireSuccess()
-        #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["Don't forget; the duel", "rm \(id)"])
+        // and a note that starts like a command is a note when quoted (made at the start: bookmark 1 now)
+        _ = try script(abplayer, library, "play Ender; seek 0; bookmark \"rm 1\"").requireSuccess()
+        #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["rm 1", "Don't forget; the duel"])
 
-        // When it is removed, it is gone from the file
-        let removed = try script(abplayer, library, "bookmark rm \(id)")
-        #expect(removed.stdoutString == "removed bookmark #\(id) at \(time)\n", "\(removed.stdoutString) \(removed.stderr)")
-        #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["rm \(id)"])
+        // When 2 is removed, it is gone from the file
+        let removed = try script(abplayer, library, "play Ender; bookmark rm 2")
+        #expect(removed.stdoutString.hasSuffix("removed bookmark 2 at \(time)\n"), "\(removed.stdoutString) \(removed.stderr)")
+        #expect(try Self.bookmarks(abplayer, library: library).map(\.note) == ["rm 1"])
     }
 }

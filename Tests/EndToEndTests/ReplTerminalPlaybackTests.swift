@@ -71,7 +71,7 @@ extension ReplTerminalTests {
         await letRealTimePass(seconds: 1, because: "a paused player's position must stay put as time passes")
         try terminal.send("bookmark later", "Enter", "status --json", "Enter")
         // (the bookmark's line comes before the new status: the status after it is the new one)
-        let later = try #require(Self.waitForStatus(terminal, after: "bookmarked") { _ in true }, "\(terminal.screen())")
+        let later = try #require(Self.waitForStatus(terminal, after: "bookmark 1 at") { _ in true }, "\(terminal.screen())")
         let recorded = try recording.finish()
 
         // Then PulseAudio has our stream, and its sink heard the book from its first second, in

@@ -44,7 +44,7 @@ import TestSupport
         try library.bookmarks.delete(id: mark.id!)
         #expect(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bookmark") } == 0)
         #expect(try library.bookmarks.bookmark(id: mark.id!) == nil)
-        // and its number is never given to another bookmark (`jump N` must not land elsewhere)
+        // and its id is never given to another bookmark (a script holding the JSON's `id` must not reach another)
         let next = try library.bookmarks.add(bookId: bookId, mediaId: mediaId, frame: 1, kind: .user)
         #expect(next.id! > mark.id!)
     }

@@ -19,16 +19,19 @@ import Testing
         let beforeThree = try library.bookmarks.add(bookId: book, mediaId: media[1].id!, frame: 44100 * 5 + 44099, kind: .beforeSeek)
 
         // When they are placed
-        let places = BookmarkPlace.places([inTwo, beforeThree], timeline: timeline, mediaIds: media.map { $0.id! })
+        let numbered = [NumberedBookmark(number: .user(1), bookmark: inTwo), NumberedBookmark(number: .automatic(1), bookmark: beforeThree)]
+        let places = BookmarkPlace.places(numbered, all: true, timeline: timeline, mediaIds: media.map { $0.id! })
 
         // Then each has its book time as whole seconds heard (372.3 s is 6:12; 605.99 s is 10:05,
         // not 10:06), its chapter through the book, and its kind
         #expect(places.map(\.time) == ["6:12", "10:05"])
         #expect(places.map(\.placeInBook) == ["chapter 2: Two", "chapter 2: Two"])
-        #expect(places[0].line == "#\(inTwo.id!)  6:12  chapter 2: Two  user  n")
-        #expect(places[1].line == "#\(beforeThree.id!)  10:05  chapter 2: Two  beforeSeek")
+        #expect(places[0].line == "1  6:12  chapter 2: Two  user  n")
+        #expect(places[1].line == "a1  10:05  chapter 2: Two  beforeSeek")
+        // and without `all`, the automatic one is not listed
+        #expect(BookmarkPlace.places(numbered, all: false, timeline: timeline, mediaIds: media.map { $0.id! }).map(\.number) == [.user(1)])
         // and a bookmark whose file left the book still lists, its place unknown
-        let orphan = BookmarkPlace.places([inTwo], timeline: timeline, mediaIds: [media[1].id!])[0]
+        let orphan = BookmarkPlace.places([numbered[0]], all: false, timeline: timeline, mediaIds: [media[1].id!])[0]
         #expect(orphan.time == "--:--" && orphan.placeInBook == "item ?")
     }
 }

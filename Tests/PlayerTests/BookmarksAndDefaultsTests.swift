@@ -35,16 +35,16 @@ import Testing
             Issue.record("no list")
             return
         }
-        #expect(title == "Duel" && listed.map(\.id) == [made.id])
+        #expect(title == "Duel" && listed.map(\.id) == [made.id] && made.number == .user(1))
         #expect(listed[0].time == made.time)
         // (a file of a many-file book is a chapter, titled by its name)
-        #expect(listed[0].line == "#\(made.id)  0:42  chapter 2: 02  user  the duel")
+        #expect(listed[0].line == "1  0:42  chapter 2: 02  user  the duel")
         // and the same line from the path with no player (`abplayer bookmarks BOOK`, another book)
         #expect(try BookmarkPlace.places(ofBook: book, in: player.library, all: false).map(\.line) == [listed[0].line])
 
         // When the listener goes elsewhere, then jumps to the bookmark
         try player.perform(.seek(.absolute(seconds: 10)))
-        guard case let .jumpedToBookmark(reached, landed) = try player.perform(.gotoBookmark(made.id)) else {
+        guard case let .jumpedToBookmark(reached, landed) = try player.perform(.gotoBookmark(made.number)) else {
             Issue.record("no jump")
             return
         }
@@ -66,48 +66,89 @@ import Testing
         #expect(await player.runUntilHeard { $0.item == 0 && $0.frame >= Int64(10 * PlayerControllerTests.rate) })
     }
 
-    @Test func unknownAndForeignBookmarksAreRefusedNamingWhatIsRightAndNotesAndRemovalsAreStored() async throws {
+    @Test func unknownNumbersAreRefusedNamingTheRightOnesAndNotesAndRemovalsAreStored() async throws {
         // Given two books, the first loaded with a bookmark, the second with one of its own
         let player = try ControllerHarness(clocked: "bookmark-errors")
         let first = try player.book("First", itemSeconds: [30])
         let second = try player.book("Second", itemSeconds: [31])
+        // (nothing loaded yet: a number names no bookmark, as numbers are a book's)
+        #expect(throws: PlayerError("nothing is playing: bookmark numbers are a book's, so 'play BOOK' first, then 'bookmark rm 1'")) {
+            try player.perform(.removeBookmark(.user(1)))
+        }
         try await loadPaused(player, first)
         guard case let .bookmarked(mine) = try player.perform(.bookmark(note: nil)) else { Issue.record("no bookmark"); return }
         let secondMedia = try player.library.books.items(ofBook: second)[0].id!
         let theirs = try player.library.bookmarks.add(bookId: second, mediaId: secondMedia, frame: 22050, kind: .user)
 
         // When the listener jumps to a number that is no bookmark, the valid ones are named
-        let unknown = mine.id + theirs.id!
-        #expect(throws: PlayerError("no bookmark #\(unknown) in First: its bookmarks are #\(mine.id) ('bookmarks' lists them, 'bookmarks --all' with the automatic ones)")) {
-            try player.perform(.gotoBookmark(unknown))
+        #expect(throws: PlayerError("no bookmark 2 in First: its one bookmark is 1 ('bookmarks' lists them, 'bookmarks --all' with the automatic ones, a1, a2...)")) {
+            try player.perform(.gotoBookmark(.user(2)))
         }
-        // and to another book's, that book is named and nothing moves
-        let before = player.status.bookPosition
-        #expect(throws: PlayerError("bookmark #\(theirs.id!) is in #\(second) Second, not in First: 'play #\(second)' first, then 'jump \(theirs.id!)'")) {
-            try player.perform(.gotoBookmark(theirs.id!))
+        #expect(throws: PlayerError("no bookmark a1 in First, which has no automatic ones (they are left before a seek or a jump)")) {
+            try player.perform(.gotoBookmark(.automatic(1)))
         }
-        #expect(player.status.bookPosition == before && player.status.book == "First")
 
         // When a note is written on the bookmark (an apostrophe and a ;, verbatim) and read back from the file
-        guard case let .bookmarkNoted(noted) = try player.perform(.noteBookmark(mine.id, note: "Don't forget; the duel")) else {
+        guard case let .bookmarkNoted(noted) = try player.perform(.noteBookmark(mine.number, note: "Don't forget; the duel")) else {
             Issue.record("no note")
             return
         }
-        #expect(noted.note == "Don't forget; the duel" && noted.time == mine.time)
+        #expect(noted.note == "Don't forget; the duel" && noted.time == mine.time && noted.number == .user(1))
         let reopened = try LibraryDatabase(path: player.folder.appending(path: "library.sqlite").path)
         #expect(try reopened.bookmarks.bookmark(id: mine.id)?.note == "Don't forget; the duel")
-        // another book's bookmark can be changed by its id too
-        try player.perform(.noteBookmark(theirs.id!, note: "theirs"))
-        #expect(try reopened.bookmarks.bookmark(id: theirs.id!)?.note == "theirs")
+        // and the other book's bookmark 1 is not this book's: untouched
+        #expect(try reopened.bookmarks.bookmark(id: theirs.id!)?.note == nil)
 
         // When it is removed, it is gone from the file and from the list
-        guard case .bookmarkRemoved = try player.perform(.removeBookmark(mine.id)) else { Issue.record("not removed"); return }
-        #expect(try reopened.bookmarks.bookmark(id: mine.id) == nil)
+        guard case let .bookmarkRemoved(removed, moved) = try player.perform(.removeBookmark(mine.number)) else { Issue.record("not removed"); return }
+        #expect(removed.id == mine.id && moved == 0)
+        #expect(try reopened.bookmarks.bookmark(id: mine.id) == nil && reopened.bookmarks.bookmark(id: theirs.id!) != nil)
         guard case let .bookmarks(_, left) = try player.perform(.bookmarks(bookId: nil, all: false)) else { return }
         #expect(left.isEmpty)
-        #expect(throws: PlayerError("no bookmark #\(mine.id) in First, which has none: 'bookmark [NOTE]' makes one ('bookmarks --all' lists the automatic ones)")) {
-            try player.perform(.removeBookmark(mine.id))
+        #expect(throws: PlayerError("no bookmark 1 in First, which has none: 'bookmark [NOTE]' makes one ('bookmarks --all' lists the automatic ones, a1, a2...)")) {
+            try player.perform(.removeBookmark(.user(1)))
         }
+    }
+
+    @Test func bookmarksAreNumberedByTimeInTheBookAndAutomaticOnesApart() async throws {
+        // Given a book of two items (40 s and 50 s), bookmarked out of time order: at 0:50 (item 2)
+        // and then 0:20, with a seek between them leaving an automatic bookmark
+        let player = try ControllerHarness(clocked: "bookmark-numbers")
+        let book = try player.book("Order", itemSeconds: [40, 50])
+        try await loadPaused(player, book)
+        try player.perform(.seek(.absolute(seconds: 50)))
+        guard case let .bookmarked(late) = try player.perform(.bookmark(note: "late")) else { Issue.record("no bookmark"); return }
+        try player.perform(.seek(.absolute(seconds: 20)))
+        guard case let .bookmarked(early) = try player.perform(.bookmark(note: "early")) else { Issue.record("no bookmark"); return }
+
+        // Then each was answered with its number in the list as it was then: the later place made
+        // first was 1, and the earlier one made second is 1 too, the other now 2
+        #expect(late.number == .user(1) && early.number == .user(1))
+        guard case let .bookmarks(_, listed) = try player.perform(.bookmarks(bookId: nil, all: false)) else { Issue.record("no list"); return }
+        #expect(listed.map(\.number) == [.user(1), .user(2)] && listed.map(\.note) == ["early", "late"])
+        // and --all keeps those numbers, the automatic ones a1, a2... among them by time
+        guard case let .bookmarks(_, all) = try player.perform(.bookmarks(bookId: nil, all: true)) else { Issue.record("no list"); return }
+        #expect(all.map(\.number.description) == ["a1", "1", "2", "a2"], "\(all.map(\.line))")
+        #expect(all.map(\.time) == ["0:00", "0:20", "0:50", "0:50"], "\(all.map(\.line))")
+
+        // When the listener jumps to a2, it is the automatic one at 0:50 (the seek away from it),
+        // said by the number it was chosen by
+        guard case let .jumpedToBookmark(automatic, _) = try player.perform(.gotoBookmark(.automatic(2))) else { Issue.record("no jump"); return }
+        #expect(automatic.kind == .beforeSeek && automatic.number == .automatic(2))
+        #expect(abs((player.status.bookPosition ?? -1) - 50) < 0.01)
+        // and 1 is 0:20
+        guard case let .jumpedToBookmark(reached, _) = try player.perform(.gotoBookmark(.user(1))) else { Issue.record("no jump"); return }
+        #expect(reached.note == "early" && reached.number == .user(1))
+        #expect(abs((player.status.bookPosition ?? -1) - 20) < 0.01)
+
+        // When note 2 is written, it is the 0:50 one's
+        guard case let .bookmarkNoted(noted) = try player.perform(.noteBookmark(.user(2), note: "x")) else { Issue.record("no note"); return }
+        #expect(noted.id == late.id && noted.time == "0:50")
+        // and removing 1 removes the 0:20 one, saying the one after it moved up
+        guard case let .bookmarkRemoved(removed, moved) = try player.perform(.removeBookmark(.user(1))) else { Issue.record("not removed"); return }
+        #expect(removed.id == early.id && moved == 1)
+        guard case let .bookmarks(_, after) = try player.perform(.bookmarks(bookId: nil, all: false)) else { Issue.record("no list"); return }
+        #expect(after.map(\.number) == [.user(1)] && after.map(\.id) == [late.id] && after[0].note == "x")
     }
 
     @Test func defaultsApplyToBooksWithoutTheirOwnSettingAndTheBooksOwnWins() async throws {

@@ -23,16 +23,16 @@ extension CommandRunner {
             for line in ChapterText.lines(book: book, chapters, current: current) { say(TerminalText.visible(line)) }
         case let .chapterEdited(change): say(TerminalText.visible(change.text))
         case let .bookmarked(place):
-            say(TerminalText.visible("bookmarked #\(place.id) at \(place.time)\(place.note.map { ": \($0)" } ?? "")"))
+            say(TerminalText.visible("bookmark \(place.number) at \(place.time)\(place.note.map { ": \($0)" } ?? "")"))
         case let .bookmarks(book, places):
             if places.isEmpty { say(TerminalText.visible("no bookmarks in \(book)")) }
             for place in places { say(TerminalText.visible(place.line)) }
         case let .jumpedToBookmark(mark, place):
             // The line every move answers with, after the bookmark it went to.
-            say(TerminalText.visible("at bookmark #\(mark.id)\(mark.note.map { " (\($0))" } ?? ""): \(place.text); 'undo' goes back"))
-        case let .bookmarkRemoved(place): say("removed bookmark #\(place.id) at \(place.time)")
+            say(TerminalText.visible("at bookmark \(mark.number)\(mark.note.map { " (\($0))" } ?? ""): \(place.text); 'undo' goes back"))
+        case let .bookmarkRemoved(place, moved): say(Self.removed(place, moved: moved))
         case let .bookmarkNoted(place):
-            say(TerminalText.visible("bookmark #\(place.id) at \(place.time): \(place.note ?? "no note")"))
+            say(TerminalText.visible("bookmark \(place.number) at \(place.time): \(place.note ?? "no note")"))
         case let .defaults(defaults, changed):
             // After `set NAME VALUE`, the one line it changed, saying it is a default.
             if let changed { say("default " + defaults.line(changed).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")) }
@@ -83,5 +83,18 @@ extension CommandRunner {
     /// with how to cancel it.
     func sayDefaultSleepTimer() {
         if let sleep = player.status?.sleep { say("sleep timer: \(sleep.text) (your default; 'sleep off' cancels it)") }
+    }
+
+    /// "removed bookmark 1 at 0:20; bookmarks 2 to 3 are now 1 to 2": numbers are places in the
+    /// list, so the ones after it moved, and a listener removing several must know.
+    static func removed(_ place: BookmarkPlace, moved: Int) -> String {
+        let said = "removed bookmark \(place.number) at \(place.time)"
+        let first = place.number.index
+        func number(_ index: Int) -> BookmarkNumber { place.number.atIndex(index) }
+        switch moved {
+        case ...0: return said
+        case 1: return "\(said); bookmark \(number(first + 1)) is now \(place.number)"
+        default: return "\(said); bookmarks \(number(first + 1)) to \(number(first + moved)) are now \(place.number) to \(number(first + moved - 1))"
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Player
-import Library
+public import Library
 
 /// The lists and settings a JSON reply carries as data: a program reads the chapters, the
 /// bookmarks, the queue and the defaults from the outcome instead of parsing the REPL's lines.
@@ -14,9 +14,11 @@ extension TypedOutcome {
         public var isUsers: Bool
     }
 
-    /// A bookmark as `bookmarks` lists it: its id (what `jump` and `bookmark rm` take), its kind
+    /// A bookmark as `bookmarks` lists it: its number (what `jump` and `bookmark rm` take: "3",
+    /// or "a3" for an automatic one), its library id (stable while numbers move), its kind
     /// (`user`, or an automatic one such as `beforeSeek`), where it is, and its note.
     public struct Bookmark: Codable, Equatable, Sendable {
+        public var number: BookmarkNumber
         public var id: Int64
         public var kind: String
         public var bookSeconds: Double?
@@ -27,6 +29,7 @@ extension TypedOutcome {
         public var note: String?
 
         init(_ mark: BookmarkPlace) {
+            number = mark.number
             id = mark.id
             kind = mark.kind.rawValue
             bookSeconds = mark.seconds

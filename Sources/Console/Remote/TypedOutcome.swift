@@ -1,5 +1,5 @@
 import Player
-import Library
+public import Library
 
 /// What a command did, as data: the reply to a JSON request carries one per command run
 /// (`outcomes`), so a script reads the book, place, bookmark or setting it changed instead of
@@ -20,6 +20,9 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
     public var output: String?
     public var speed: Double?
     public var volume: Double?
+    /// The bookmark's number in its book's list ("3", "a3": what `jump` and `bookmark rm` take),
+    /// and its library id (stable while numbers move as bookmarks come and go).
+    public var bookmarkNumber: BookmarkNumber?
     public var bookmark: Int64?
     public var note: String?
     /// A setting's state in words: the sleep timer, the repeat mode, on/off; for `defaults`,
@@ -67,9 +70,10 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
             bookmarks = places.map(Bookmark.init)
         case let .jumpedToBookmark(mark, place):
             self.init(kind: "jumpedToBookmark", place)
+            bookmarkNumber = mark.number
             bookmark = mark.id
             note = mark.note
-        case let .bookmarkRemoved(place): self.init(kind: "bookmarkRemoved", place)
+        case let .bookmarkRemoved(place, _): self.init(kind: "bookmarkRemoved", place)
         case let .bookmarkNoted(place): self.init(kind: "bookmarkNoted", place)
         case let .defaults(defaults, changed):
             self.init(kind: "defaults")
@@ -146,6 +150,7 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
 
     private init(kind: String, _ mark: BookmarkPlace) {
         self.init(kind: kind)
+        bookmarkNumber = mark.number
         bookmark = mark.id
         bookSeconds = mark.seconds
         item = mark.item.map { $0 + 1 }

@@ -1,7 +1,7 @@
 import Player
 
-/// The player screen's bookmark list (`B`): the book's bookmarks, one chosen; Enter or a number
-/// key goes there, q/Esc back to the player.
+/// The player screen's bookmark list (`B`): the book's bookmarks, numbered as `bookmarks` numbers
+/// them (`BookmarkPlace.line`), one chosen; Enter or a number key goes there, q/Esc back.
 struct BookmarkPicker {
     let book: String
     let places: [BookmarkPlace]
@@ -13,13 +13,13 @@ struct BookmarkPicker {
         index = min(places.count - 1, max(0, index + step))
     }
 
-    /// The place number key `digit` (1-9) picks, as the list numbers them.
+    /// The bookmark number key `digit` (1-9) picks, as the list numbers them.
     func place(forDigit digit: Character) -> BookmarkPlace? {
-        guard let number = digit.wholeNumberValue, number >= 1, number <= places.count else { return nil }
-        return places[number - 1]
+        guard let number = digit.wholeNumberValue else { return nil }
+        return places.first { $0.number == .user(number) }
     }
 
-    /// A title, the bookmarks numbered 1... (the chosen one highlighted, kept in sight) and the keys.
+    /// A title, the bookmarks with their numbers (the chosen one highlighted, kept in sight) and the keys.
     func lines(size: ScreenSize, style: ScreenStyle) -> [String] {
         let width = max(1, size.columns)
         func fit(_ text: String) -> String { TextFit.truncate(TerminalText.visible(text), to: width) }
@@ -28,7 +28,7 @@ struct BookmarkPicker {
         let room = max(1, size.rows - 2)
         let first = max(0, min(index - room + 1, places.count - room))
         let rows = places.indices.dropFirst(first).prefix(room).map { row in
-            let text = fit("\(row == index ? ">" : " ") \(row + 1)  \(places[row].line)")
+            let text = fit("\(row == index ? ">" : " ") \(places[row].line)")
             return row == index ? style.styled(text, "7") : text
         }
         return [header] + rows + [footer]

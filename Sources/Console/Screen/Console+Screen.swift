@@ -155,7 +155,7 @@ extension Console {
     /// Goes to a bookmark chosen on the list (an undo point, like `jump N`), back on the player.
     private func goToBookmark(_ place: BookmarkPlace) {
         fullScreen?.view = .player
-        run(.jumpToBookmark(place.id))
+        run(.jumpToBookmark(place.number))
         redrawScreen()
     }
 
