@@ -15,6 +15,8 @@ public enum SyncRequest: Sendable, Equatable {
     case jumpOnStart(Bool)
     /// Go to the place another device offers for the book loaded.
     case jump
+    /// Call this computer so in the sync folder (nil: say what it is called).
+    case name(String?)
 }
 
 /// What `sync` did.
@@ -23,6 +25,8 @@ public enum SyncOutcome: Sendable {
     case exchanged(SyncExchangeReport)
     case folder(SyncSettings)
     case jumpOnStart(SyncSettings)
+    /// What this computer is called (renamed, or asked).
+    case name(SyncSettings)
 }
 
 /// Sync for a running player: the folder watched with inotify, exchanges run on a queue of their
@@ -145,6 +149,14 @@ final class PlayerSync {
     func stop() {
         watch?.stop()
         watch = nil
+    }
+
+    /// Renames this computer; the next exchange, asked for now when syncing, tells the others.
+    func setName(_ name: String, playing: Int64?) throws -> SyncSettings {
+        let settings = try library.sync.setDeviceName(name)
+        self.settings = settings
+        exchangeInBackground(playing: playing)
+        return settings
     }
 
     func setJumpOnStart(_ jump: Bool) throws -> SyncSettings {
