@@ -130,6 +130,37 @@ import Testing
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
+    @Test func aCopiedLibraryThatTakesADeviceOfItsOwnIsListedOnceAndLeavesTheOriginalsJournalAlone() throws {
+        // Given A syncing, and a copy of A's library file made before A's latest listening (as a
+        // second computer set up from a backup), so that the copy finds A's journal not as it left it
+        let two = try TwoComputers("sync-copy")
+        defer { two.fixture.cleanUp() }
+        _ = try two.onA("play Code; seek 0:02; pause")
+        let deviceA = try two.device(of: two.libraryA)
+        let copy = two.fixture.abplayer.home.appending(path: "copy/library.sqlite").path
+        try FileManager.default.createDirectory(at: two.fixture.abplayer.home.appending(path: "copy"), withIntermediateDirectories: true)
+        // The file with its write-ahead log, where A's last exchange may still be.
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: two.libraryA + suffix) {
+            try FileManager.default.copyItem(atPath: two.libraryA + suffix, toPath: copy + suffix)
+        }
+        _ = try two.onA("play Code; seek 0:03; pause")
+
+        // When the copy's player listens and quits at once, and A syncs
+        _ = try Command.run(BuildProducts.abplayer.path, ["repl", "--library", copy, "--output", "null", "-c", "play Code; seek 0:11; pause"],
+                            environment: two.fixture.environment, timeout: 60).requireSuccess()
+        let synced = try two.run(["sync", "now"], on: two.libraryA).requireSuccess()
+
+        // Then the copy took a device of its own and wrote only its journal: A is still itself,
+        // and B lists two other computers, each once
+        #expect(!synced.stderr.contains("another copy"), "\(synced.stderr)")
+        #expect(try two.device(of: two.libraryA) == deviceA)
+        let deviceCopy = try two.device(of: copy)
+        #expect(deviceCopy != deviceA)
+        let status = try two.run(["sync", "status"], on: two.fixture.library).requireSuccess().stdoutString
+        let others = status.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("  here") }
+        #expect(others.count == 2 && others.filter { $0.contains(" 0:11 ") }.count == 1, "status: \(status)")
+    }
+
     @Test func aJournalOfThePreviousFormatIsStillRead() throws {
         // Given a computer's journal as the previous version wrote it (version 1, its name only in
         // its header), made from A's: the same book and place
