@@ -107,6 +107,7 @@ import Testing
             (["sync", "dir", other.path], "'abplayer remote sync dir \(other.path)'"),
             (["sync", "dir", "off"], "'abplayer remote sync dir off'"),
             (["sync", "auto-jump", "off"], "'abplayer remote sync auto-jump off'"),
+            (["sync", "name", "den"], "'abplayer remote sync name den'"),
         ]
         for (command, remoteForm) in changes {
             let refused = try run(command)
@@ -121,6 +122,8 @@ import Testing
         // And the player still syncs through the first folder, which its remote form changes
         let now = try fixture.remote(["sync", "now"])
         #expect(now.status == 0 && now.stdoutString.contains("in step with the other devices"), "out: \(now.stdoutString) err: \(now.stderr)")
+        let renamed = try fixture.remote(["sync", "name", "den"])
+        #expect(renamed.status == 0 && renamed.stdoutString.contains("this computer is called den "), "out: \(renamed.stdoutString) err: \(renamed.stderr)")
         let moved = try fixture.remote(["sync", "dir", other.path])
         #expect(moved.status == 0 && moved.stdoutString.contains("syncing through \(other.path)"), "out: \(moved.stdoutString) err: \(moved.stderr)")
         #expect(daemon.stop() == 0, "\(daemon.log)")

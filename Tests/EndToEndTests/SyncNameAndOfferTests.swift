@@ -53,8 +53,15 @@ import Testing
             _ = try two.run(["sync", "now"], on: a).requireSuccess()
         }
 
-        // When A is named with a terminal escape in it, then laptop, and B syncs
+        // When A is named with a terminal escape in it, and B syncs
         _ = try two.run(["sync", "name", "kitchen\u{1B}[2J"], on: a).requireSuccess()
+        _ = try two.run(["sync", "now"], on: b).requireSuccess()
+        let escaped = try two.run(["sync", "status"], on: b).requireSuccess().stdoutString
+
+        // Then B shows the name without the escape working on its terminal
+        #expect(escaped.contains("kitchen") && !escaped.contains("\u{1B}"), "status: \(escaped)")
+
+        // When A is named laptop (with spaces around), and B syncs
         let named = try two.run(["sync", "name", "  laptop "], on: a).requireSuccess()
         _ = try two.run(["sync", "now"], on: b).requireSuccess()
         let status = try two.run(["sync", "status"], on: b).requireSuccess().stdoutString
