@@ -52,7 +52,7 @@ public struct Completer: Sendable {
         case "silence" where words.count == 2: names = ["on", "off", "default"]
         case "loudness" where words.count == 1: names = ["on", "off", "default", "measure"]
         case "loudness" where words.count == 2 && words[1].value == "measure": names = (try? library.catalog.bookTitles()) ?? []
-        case "sync" where words.count == 1: names = ["status", "now", "dir", "jump", "auto-jump"]
+        case "sync" where words.count == 1: names = ["status", "now", "dir", "jump", "auto-jump", "name"]
         case "sync" where words.count == 2 && words[1].value == "auto-jump": names = ["on", "off"]
         case let name? where Self.libraryCommandNames.contains(name):
             switch libraryCandidates(words.map(\.value), typed: current.value) {

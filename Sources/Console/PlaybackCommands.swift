@@ -110,7 +110,7 @@ extension CommandHelp {
                     summary: "stop after a time of playing (paused time does not count), at the end of the chapter or item; fades out over 10 s and bookmarks the place"),
         CommandHelp(name: "queue", usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library)"),
         CommandHelp(name: "sync", usage: SyncLine.usage,
-                    summary: "your place, bookmarks and finished books on every computer, through a folder Syncthing (or the like) keeps the same: where each book stands here and elsewhere; exchange now; name the folder; go to the later place another computer offers for the book loaded; whether playing the book loaded goes there by itself (auto-jump, on by default)"),
+                    summary: "your place, bookmarks and finished books on every computer, through a folder Syncthing (or the like) keeps the same: where each book stands here and elsewhere; exchange now; name the folder; go to the later place another computer offers for the book loaded; whether playing the book loaded goes there by itself (auto-jump, on by default); what this computer is called on the others (name)"),
         CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
         CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
         CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX, a time from 1s to 10m; 30 s by default)"),

@@ -30,6 +30,9 @@ extension PlayerSync {
             return .sync(.folder(try setFolder(folder)))
         case let .jumpOnStart(jump):
             return .sync(.jumpOnStart(try setJumpOnStart(jump)))
+        case let .name(name):
+            guard let name else { return .sync(.name(try settings ?? library.sync.settings())) }
+            return .sync(.name(try setName(name, playing: session?.book.id)))
         case .jump:
             guard let session else { throw PlayerError("nothing is playing: 'play BOOK' first") }
             guard let offer, offer.bookId == session.book.id else {

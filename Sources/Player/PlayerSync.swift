@@ -15,6 +15,8 @@ public enum SyncRequest: Sendable, Equatable {
     case jumpOnStart(Bool)
     /// Go to the place another device offers for the book loaded.
     case jump
+    /// Call this computer so in the sync folder (nil: say what it is called).
+    case name(String?)
 }
 
 /// What `sync` did.
@@ -23,6 +25,8 @@ public enum SyncOutcome: Sendable {
     case exchanged(SyncExchangeReport)
     case folder(SyncSettings)
     case jumpOnStart(SyncSettings)
+    /// What this computer is called (renamed, or asked).
+    case name(SyncSettings)
 }
 
 /// Sync for a running player: the folder watched with inotify, exchanges run on a queue of their
@@ -98,7 +102,7 @@ final class PlayerSync {
         let (library, wake, waiting) = (self.library, self.wake, self.waiting)
         queue.async(group: first ? firstExchange : nil) {
             guard let request = waiting.take(), let folder = request.settings.folder else { return }
-            let (settings, playing) = (request.settings, request.playing)
+            let (settings, playing) = (Self.current(request.settings, of: library), request.playing)
             do {
                 let report = try library.sync.exchange(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
                 wake(.syncExchanged(.success(report)))
@@ -112,7 +116,8 @@ final class PlayerSync {
     func exchangeNow(playing: Int64?) throws -> SyncExchangeReport {
         guard let settings, let folder = settings.folder else { throw PlayerError(Self.notSyncing) }
         return try queue.sync {
-            try library.sync.exchange(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
+            let settings = Self.current(settings, of: library)
+            return try library.sync.exchange(folder: folder, device: settings.device, deviceName: settings.deviceName, playing: playing)
         }
     }
 
@@ -120,7 +125,23 @@ final class PlayerSync {
     /// for (after any exchange under way on the queue).
     func writeJournalNow() throws {
         guard let settings, let folder = settings.folder else { return }
-        _ = try queue.sync { try library.sync.writeJournal(folder: folder, device: settings.device, deviceName: settings.deviceName) }
+        _ = try queue.sync {
+            let settings = Self.current(settings, of: library)
+            return try library.sync.writeJournal(folder: folder, device: settings.device, deviceName: settings.deviceName)
+        }
+    }
+
+    /// The device and name `library` has now, read on the sync queue as an exchange starts (the
+    /// folder stays `settings`'). An exchange before it may have made the library a new device
+    /// (another copy wrote its journal) after `settings` was read, and a player quitting before
+    /// it heard wrote its last place as the old device: into the journal that was the copy's
+    /// now, which made the copy take a new device too, and left the old journal behind as a
+    /// third computer of the same name (`sync status` listed one computer twice).
+    private static func current(_ settings: SyncSettings, of library: LibraryDatabase) -> SyncSettings {
+        guard let now = try? library.sync.settings() else { return settings }
+        var current = settings
+        (current.device, current.deviceName) = (now.device, now.deviceName)
+        return current
     }
 
     func setFolder(_ folder: String?) throws -> SyncSettings {
@@ -145,6 +166,14 @@ final class PlayerSync {
     func stop() {
         watch?.stop()
         watch = nil
+    }
+
+    /// Renames this computer; the next exchange, asked for now when syncing, tells the others.
+    func setName(_ name: String, playing: Int64?) throws -> SyncSettings {
+        let settings = try library.sync.setDeviceName(name)
+        self.settings = settings
+        exchangeInBackground(playing: playing)
+        return settings
     }
 
     func setJumpOnStart(_ jump: Bool) throws -> SyncSettings {

@@ -108,6 +108,11 @@ public enum SyncText {
         "\(name(place.device, place.deviceName)) \(Timecode.format(seconds: place.seconds)) (\(when(place.listenedAt, now: now)))"
     }
 
+    /// "this computer is called laptop ...": its name in the sync folder, and how to change it.
+    public static func nameLine(_ settings: SyncSettings) -> String {
+        "this computer is called \(settings.deviceName) on the other computers (device \(settings.device)); 'sync name NAME' renames it"
+    }
+
     /// "auto-jump on: ...": what the setting does.
     public static func jumpOnStartLine(_ settings: SyncSettings) -> String {
         settings.jumpOnStart

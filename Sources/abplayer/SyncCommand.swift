@@ -10,7 +10,7 @@ import Player
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep places, bookmarks and finished books the same on every computer, through a synced folder.",
-        subcommands: [Folder.self, Now.self, Status.self, AutoJump.self, Repair.self], defaultSubcommand: Status.self)
+        subcommands: [Folder.self, Now.self, Status.self, AutoJump.self, Name.self, Repair.self], defaultSubcommand: Status.self)
 
     struct AutoJump: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -103,6 +103,34 @@ struct Sync: ParsableCommand {
 }
 
 extension Sync {
+    /// What the other computers call this one: the host's name until it is given one.
+    struct Name: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What the other computers call this one (its host name at first); NAME renames it.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: ArgumentHelp("The new name (several words make one name).", valueName: "NAME")) var words: [String] = []
+
+        func run() throws {
+            guard !words.isEmpty else {
+                let database = try library.open()
+                try reportingLibraryErrors(database) { print(TerminalText.visible(SyncText.nameLine(try database.sync.settings()))) }
+                return
+            }
+            let name = words.joined(separator: " ")
+            // A running player keeps the name it read: the change must go through it.
+            let database = try library.openForEditing(remote: "sync name \(Tokenizer.quoted(name))")
+            try reportingLibraryErrors(database) {
+                let settings = try database.sync.setDeviceName(name)
+                // Said in the journal now, so the other computers show it at their next exchange;
+                // when the folder is away, this library's next exchange says it instead.
+                if let folder = settings.folder {
+                    _ = try? database.sync.writeJournal(folder: folder, device: settings.device, deviceName: settings.deviceName)
+                }
+                print(TerminalText.visible(SyncText.nameLine(settings)))
+            }
+        }
+    }
+
     /// The one way a link (or a pipe, a device) under this computer's journal name goes away:
     /// syncing refuses to write through it, and never removes it by itself, since what put it
     /// there is worth a look first.

@@ -54,9 +54,10 @@ import Testing
         #expect(try fixture.savedSeconds().map { abs($0 - 7) < 0.05 } == true)
         let status = try run(["sync", "status"], on: fixture.library).stdoutString
         #expect(status.contains("Code") && status.contains("0:07"), "status: \(status)")
-        // and so does its book list, A told apart by its id (both libraries are on this computer, of one name)
+        // and so does its book list, A told apart by the first characters of its id (both libraries
+        // are on this computer, of one name)
         let deviceA = try #require(try run(["sync", "dir", shared.path], on: libraryA).stdoutString
-            .split(separator: "(").last?.split(separator: ")").first.map(String.init))
+            .split(separator: "(").last?.split(separator: ")").first.map { String($0.prefix(4)) })
         let books = try run(["books", "--brief"], on: fixture.library).stdoutString
         #expect(books.contains("    elsewhere: ") && books.contains("(\(deviceA)) 0:07 (today "), "books: \(books)")
         // and its JSON, for scripts: the device, seconds into the book, and when
@@ -106,6 +107,7 @@ import Testing
             (["sync", "dir", other.path], "'abplayer remote sync dir \(other.path)'"),
             (["sync", "dir", "off"], "'abplayer remote sync dir off'"),
             (["sync", "auto-jump", "off"], "'abplayer remote sync auto-jump off'"),
+            (["sync", "name", "den"], "'abplayer remote sync name den'"),
         ]
         for (command, remoteForm) in changes {
             let refused = try run(command)
@@ -120,6 +122,8 @@ import Testing
         // And the player still syncs through the first folder, which its remote form changes
         let now = try fixture.remote(["sync", "now"])
         #expect(now.status == 0 && now.stdoutString.contains("in step with the other devices"), "out: \(now.stdoutString) err: \(now.stderr)")
+        let renamed = try fixture.remote(["sync", "name", "den"])
+        #expect(renamed.status == 0 && renamed.stdoutString.contains("this computer is called den "), "out: \(renamed.stdoutString) err: \(renamed.stderr)")
         let moved = try fixture.remote(["sync", "dir", other.path])
         #expect(moved.status == 0 && moved.stdoutString.contains("syncing through \(other.path)"), "out: \(moved.stdoutString) err: \(moved.stderr)")
         #expect(daemon.stop() == 0, "\(daemon.log)")

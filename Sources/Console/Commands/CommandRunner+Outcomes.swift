@@ -75,6 +75,8 @@ extension CommandRunner {
             say(TerminalText.visible(SyncText.folderLine(settings)))
         case let .jumpOnStart(settings):
             say(SyncText.jumpOnStartLine(settings))
+        case let .name(settings):
+            say(TerminalText.visible(SyncText.nameLine(settings)))
         }
     }
 

@@ -88,6 +88,7 @@ extension TypedOutcome {
         switch outcome {
         case let .folder(settings): settings.folder ?? "off"
         case let .jumpOnStart(settings): settings.jumpOnStart ? "auto-jump on" : "auto-jump off"
+        case let .name(settings): settings.deviceName
         case .status, .exchanged: nil
         }
     }

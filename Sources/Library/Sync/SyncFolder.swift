@@ -69,12 +69,26 @@ public enum SyncFolder {
 
 extension SyncFolder.Contents {
     /// What each device calls itself, as its journal says; a name two devices share (two
-    /// computers both called "debian", or this one's own) is told apart by the device id after it.
+    /// computers both called "debian", or this one's own) is told apart by a short id after it:
+    /// the first characters of the device id, as many as tell it from the others of that name
+    /// (at least four: "vm (TMEX)").
     public func deviceNames(besides ownName: String?) -> [DeviceID: String] {
         let named = journals.compactMap { journal in journal.deviceName.map { (journal.device, $0) } }
-        var uses: [String: Int] = [:]
-        for name in named.map(\.1) + [ownName].compactMap({ $0 }) { uses[name, default: 0] += 1 }
-        return Dictionary(named.map { device, name in (device, uses[name, default: 0] > 1 ? "\(name) (\(device))" : name) },
-                          uniquingKeysWith: { a, _ in a })
+        var sharing: [String: [DeviceID]] = [:]
+        for (device, name) in named { sharing[name, default: []].append(device) }
+        return Dictionary(named.map { device, name in
+            let others = (sharing[name] ?? []).filter { $0 != device }
+            guard !others.isEmpty || name == ownName else { return (device, name) }
+            return (device, "\(name) (\(device.shortText(among: others)))")
+        }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+extension DeviceID {
+    /// The shortest beginning of the id, four characters or more, that none of `others` begins with.
+    func shortText(among others: [DeviceID]) -> String {
+        var length = min(4, text.count)
+        while length < text.count, others.contains(where: { $0.text.hasPrefix(text.prefix(length)) }) { length += 1 }
+        return String(text.prefix(length))
     }
 }

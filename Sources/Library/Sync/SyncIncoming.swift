@@ -28,6 +28,7 @@ enum SyncIncoming {
         guard let winner, winner.device != rules.local, case let .within(mediaId)? = book.place(item: winner.item, frame: winner.frame)
         else { return }
         guard book.position?.mediaId != mediaId || book.position?.frame != winner.frame else { return }
+        guard try !heardPast(winner, in: book, db) else { return }
         var move = SyncExchangeReport.Move(bookId: book.id, title: book.identity.title, claim: winner, deviceName: names[winner.device],
                                            seconds: book.seconds(item: winner.item, frame: winner.frame))
         if book.id == playing {
@@ -42,6 +43,32 @@ enum SyncIncoming {
         }
         try Position(bookId: book.id, mediaId: mediaId, frame: winner.frame, updatedAt: winner.listenedAt).upsert(db)
         report.moved.append(move)
+    }
+
+    /// Whether listening here has already gone as far as `claim` since it was made elsewhere: then
+    /// it is neither offered (the book loaded) nor taken (a book not loaded). The one place that
+    /// decides it. The newest listening wins otherwise, but a computer that merely re-dates a place
+    /// behind this one's (a player rewinding a few seconds as it starts, another left playing, a
+    /// clock a minute ahead) made its place "newer": listening here had gone to 3:38, past it and
+    /// on, and 3:38 was offered again, then 6:00, then 6:05.
+    ///
+    /// "Since it was made" is from its time, or from when this computer last went to a place from
+    /// elsewhere in the book, whichever is earlier: from there the two were in step, and what the
+    /// other records later while behind what was heard here since (its own older listening, dated
+    /// anew) is nothing the listener has not heard. A place ahead of all of it is offered.
+    static func heardPast(_ claim: PositionClaim, in book: SyncSnapshot.Book, _ db: Database) throws -> Bool {
+        guard let claimItem = book.identity.items.firstIndex(of: claim.item) else { return false }
+        let since = StoredDate.text(claim.listenedAt)
+        let reached = try Row.fetchAll(db, sql: """
+            SELECT toMediaId, toFrame FROM listeningSession
+            WHERE bookId = ?1 AND endedAt >= min(?2, ifnull((SELECT max(createdAt) FROM bookmark
+                                                            WHERE bookId = ?1 AND kind = 'beforeSyncJump'), ?2))
+            """, arguments: [book.id, since])
+        return reached.contains { row in
+            guard let item = book.mediaIds.firstIndex(of: row[0]) else { return false }
+            let frame: Int64 = row[1]
+            return (item, frame) >= (claimItem, claim.frame)
+        }
     }
 
     static func applyFinished(_ state: MergedBook, to book: SyncSnapshot.Book, device: DeviceID, _ db: Database,

@@ -22,8 +22,11 @@ public struct SyncJournal: Sendable {
     }
 
     public var device: DeviceID
-    /// What the device calls itself (its host's name), when its header says.
+    /// What the device calls itself (its host's name, or the name given it with `sync name`):
+    /// its newest `N` line's, else its header's, when either says.
     public var deviceName: String?
+    /// When the newest `N` line named it (nil: the header's name stands).
+    public private(set) var namedAt: Date?
     /// The version its header states (a newer one is read as far as it is understood).
     public var version: Int
     public private(set) var books: [SyncBookIdentity] = []
@@ -104,7 +107,7 @@ extension SyncJournal {
               let version = fields.number(1, buffer), version >= 1,
               let device = fields.string(2, buffer).flatMap(DeviceID.init)
         else { return nil }
-        let name = fields.string(3, buffer).flatMap { $0.isEmpty ? nil : $0 }
+        let name = fields.string(3, buffer).flatMap(DeviceName.read)
         var journal = SyncJournal(device: device, deviceName: name, version: Int(version), damagedLines: [], notUnderstood: 0)
         journal.keepsEveryRecord = seen == nil
         seen?.startJournal()
@@ -171,6 +174,9 @@ extension SyncJournal {
                 let computed = SyncJournalFormat.reference(of: book)
                 journal.add(book, reference: computed)
                 seen?.remember(line: bytes, reference: reference, book: book, computed: computed)
+            case let .name(name, at):
+                // Of two, the later: a clock set back must not bring an old name back.
+                if journal.namedAt.map({ $0 <= at }) ?? true { (journal.deviceName, journal.namedAt) = (name, at) }
             case .unknownTag: journal.notUnderstood += 1
             case .damaged: journal.damagedLines.append(number)
             }
@@ -326,6 +332,8 @@ private enum LineParser {
     enum Outcome {
         case entry(SyncJournal.Entry)
         case book(reference: String, SyncBookIdentity)
+        /// The writer's name from `at` on.
+        case name(String, at: Date)
         case unknownTag
         case damaged
     }
@@ -366,6 +374,12 @@ private enum LineParser {
                 items.append(fingerprint)
             }
             return .book(reference: reference, SyncBookIdentity(items: items, title: title, author: author.isEmpty ? nil : author, seconds: seconds))
+        }
+        if tag == UInt8(ascii: "N") {
+            guard fields.count >= 3, let at = fields.number(1, buffer).flatMap(SyncJournalFormat.date(milliseconds:)),
+                  let name = fields.string(2, buffer).flatMap(DeviceName.read) // a writer never writes an empty one
+            else { return .damaged }
+            return .name(name, at: at)
         }
         switch tag {
         case UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "R"), UInt8(ascii: "S"), UInt8(ascii: "C"): break

@@ -3,7 +3,8 @@ import Foundation
 /// A journal's text: one record a line, fields separated by tabs.
 ///
 /// ```
-/// abplayer-journal  1  DEVICE  NAME              the first line: the format, its version, the writer and its name
+/// abplayer-journal  2  DEVICE  NAME              the first line: the format, its version, the writer and its name
+/// N  AT  NAME                                    the writer's name from AT on (version 2: `sync name` after the header)
 /// B  REF  TITLE  AUTHOR  SECONDS  FP,FP,...      a book, called REF in this file from here on
 /// P  REF  AT  ITEM  FRAME                        the place heard, listened at AT
 /// F  REF  AT  1|0                                finished, or not finished any more
@@ -18,12 +19,16 @@ import Foundation
 /// `SyncJournalFormat.reference` (the same in every file). A newer version may add fields at the
 /// end of a line (ignored here) and lines of other tags (skipped, counted as not understood).
 ///
+/// History: 1, the first; 2 adds `N` lines, so a computer renamed says so without rewriting its
+/// journal (a version 1 reader skips them and keeps the header's name; a version 1 journal, with
+/// no `N` line, is read as it always was).
+///
 /// Hand-written rather than JSON lines: JSONDecoder reads about 250,000 small lines a second on
 /// this machine, and the journals of 100 devices with 10,000 books each must merge in under a
 /// second; splitting bytes on tabs is ten times faster.
 public enum SyncJournalFormat {
     public static let magic = "abplayer-journal"
-    public static let version = 1
+    public static let version = 2
     /// A journal file's name ends so; the rest is the device id.
     public static let fileSuffix = ".abplayer-journal"
 
@@ -32,6 +37,11 @@ public enum SyncJournalFormat {
 
     public static func header(device: DeviceID, name: String? = nil) -> String {
         "\(magic)\t\(version)\t\(device.text)" + (name.map { "\t" + escaped($0) } ?? "") + "\n"
+    }
+
+    /// The line that renames the writer from `at` on.
+    static func nameLine(_ name: String, at: Date) -> String {
+        "N\t\(milliseconds(at))\t\(escaped(name))\n"
     }
 
     /// A short name for `book`, the same wherever it is written: FNV-1a (64 bits) of its items and title.

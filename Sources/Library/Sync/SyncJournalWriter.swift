@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Appends this library's records to its own journal in the sync folder, the only file there it
 /// ever writes, and compacts it when it grows. Each append is one `write` of whole lines on a
@@ -44,10 +44,12 @@ public final class SyncJournalWriter {
 
     /// Writes `records` at the journal's end (the header first, in a new file; a book's `B` line
     /// before its first record), then compacts the file if it has grown past the limit. A record
-    /// naming an item its book does not have is left out.
-    public func append(_ records: [SyncRecord]) throws {
-        guard !records.isEmpty else { return }
-        var text = ""
+    /// naming an item its book does not have is left out. `renamed`: an `N` line first, saying
+    /// the writer's name (`deviceName`) changed then.
+    public func append(_ records: [SyncRecord], renamed: Date? = nil) throws {
+        let rename = deviceName.flatMap { name in renamed.map { SyncJournalFormat.nameLine(name, at: $0) } }
+        guard !records.isEmpty || rename != nil else { return }
+        var text = rename ?? ""
         var defined = definedBooks
         for record in records {
             let reference = SyncJournalFormat.reference(of: record.book)
@@ -79,7 +81,8 @@ public final class SyncJournalWriter {
         if unlessMostStillCounts && 2 * keptIndices.count > journal.recordCount { return }
         let kept = keptIndices.map { SyncRecord(book: journal.books[journal.entries[$0].book], at: journal.entries[$0].at,
                                                 change: journal.change(of: journal.entries[$0])) }
-        var text = SyncJournalFormat.header(device: device, name: deviceName)
+        // The name as it stands now, in the header: the `N` lines that said it are not kept.
+        var text = SyncJournalFormat.header(device: device, name: deviceName ?? journal.deviceName)
         var defined: Set<String> = []
         for record in kept {
             let reference = SyncJournalFormat.reference(of: record.book)

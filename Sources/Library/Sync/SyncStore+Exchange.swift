@@ -92,8 +92,11 @@ extension SyncStore {
     private func appendOwnChanges(snapshot: SyncSnapshot, own: SyncJournal?, folder: String, device: DeviceID, deviceName: String?,
                                   now: Date) throws -> Int {
         let outgoing = try outgoingRecords(snapshot: snapshot, own: own, device: device, now: now)
-        try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own).append(outgoing)
-        return outgoing.count
+        // Renamed here (`sync name`) since the journal last said its name: said in it now, so the
+        // other computers show the new one. (A new journal's header says it.)
+        let renamed = own != nil && deviceName != nil && own?.deviceName != deviceName
+        try SyncJournalWriter(folder: folder, device: device, name: deviceName, journal: own).append(outgoing, renamed: renamed ? now : nil)
+        return outgoing.count + (renamed ? 1 : 0)
     }
 
     /// This library's state where its own journal says otherwise (or nothing): places, finished

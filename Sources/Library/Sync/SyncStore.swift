@@ -4,7 +4,7 @@ import GRDB
 /// This library as sync knows it: its device, and the folder its journal goes to.
 public struct SyncSettings: Equatable, Sendable {
     public var device: DeviceID
-    /// What other devices call this one (the host's name when it was made).
+    /// What other devices call this one (the host's name when it was made, until `sync name`).
     public var deviceName: String
     /// Nil: not syncing.
     public var folder: String?
@@ -47,6 +47,15 @@ public struct SyncStore: Sendable {
         _ = try settings()
         // The journal a new folder holds under this device's name was not left by this library.
         try writer.write { db in try db.execute(sql: "UPDATE syncState SET folder = ?, journalMark = NULL WHERE id = 1", arguments: [folder]) }
+    }
+
+    /// Calls this computer `typed` (trimmed; refused when empty or too long, `DeviceName`) from
+    /// now on: the next exchange says so in its journal, for the other computers to show.
+    public func setDeviceName(_ typed: String) throws -> SyncSettings {
+        let name = try DeviceName.checked(typed)
+        _ = try settings()
+        try writer.write { db in try db.execute(sql: "UPDATE syncState SET deviceName = ? WHERE id = 1", arguments: [name]) }
+        return try settings()
     }
 
     /// Whether a book loaded here goes to another device's later place when it is started again.
