@@ -17,6 +17,8 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     var userIsAtPrompt = true
     /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
     let screens = ScreenHost()
+    /// The help being paged (`help all` in a small window), if any; keys are read while it shows.
+    var pager: Pager?
     public let keyMode = KeyMode()
     private let completer: Completer
     private let historyPath: String?
@@ -82,6 +84,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     }
 
     public func close() {
+        closePager()
         closeScreen()
         // Left at the prompt (Ctrl-D, a signal): the shell's prompt starts on a line of its own.
         if userIsAtPrompt { StandardStream.output.write("\n") }
