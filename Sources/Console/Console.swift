@@ -103,6 +103,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     /// On the screen's message line, above the prompt, or as a line of its own while a command runs.
     private func show(_ text: String, on stream: StandardStream) {
         if showOnScreen(text) { return }
-        if userIsAtPrompt { notices.post(text) } else { stream.write(text + "\n") }
+        // While the help is paged (`help all; status` included) what is said waits for the prompt.
+        if userIsAtPrompt || pager != nil { notices.post(text) } else { stream.write(text + "\n") }
     }
 }

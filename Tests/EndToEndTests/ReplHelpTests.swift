@@ -68,11 +68,12 @@ import Testing
         defer { terminal.stop() }
         #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())")
 
-        // When `help all` is typed
-        try terminal.send("help all", "Enter")
-        // Then the first window shows under a more prompt
+        // When `help all` is typed, with a command after it
+        try terminal.send("help all; status", "Enter")
+        // Then the first window shows under a more prompt, what the command says held back
         let first = try #require(terminal.waitFor("-- more ("), "\(terminal.screen())")
         #expect(first.contains("playback: ") && !first.contains("screens: "), "\(first)")
+        #expect(!first.contains("nothing is playing"), "\(first)")
         let firstShare = try #require(Self.share(first), "\(first)")
 
         // When Space is pressed, the next window; Enter, one line more
@@ -82,13 +83,14 @@ import Testing
         try terminal.send("Enter")
         #expect(terminal.waitUntil { Self.share($0).map { $0 > secondShare } == true } != nil, "\(terminal.screen())")
 
-        // When q is pressed, the prompt is back, the q not in it, and the REPL works
+        // When q is pressed, the prompt is back under what the command said, and the REPL works
         try terminal.send("q")
-        let back = terminal.waitUntil { !$0.contains("-- more") && Self.lastLine($0) == "abplayer />" }
+        let back = terminal.waitUntil {
+            !$0.contains("-- more") && $0.contains("status: nothing is playing") && Self.lastLine($0) == "abplayer />"
+        }
         #expect(back != nil, "\(terminal.screen())")
-        try terminal.send("status", "Enter")
-        #expect(terminal.waitFor("status: nothing is playing") != nil, "\(terminal.screen())")
-        #expect(!terminal.screen().contains("qstatus"), "\(terminal.screen())")
+        try terminal.send("ls", "Enter")
+        #expect(terminal.waitUntil { $0.contains("abplayer /> ls\n") && $0.contains("Code") } != nil, "\(terminal.screen())")
 
         // A page that fits is not paged
         try terminal.send("help seek", "Enter")
@@ -118,6 +120,33 @@ import Testing
                                     stdin: Data("help all\n".utf8), environment: fixture.abplayer.environment, timeout: 60).requireSuccess()
         #expect(!piped.stdout.contains(0x1B) && !piped.stdoutString.contains("-- more"), "\(piped.stdoutString)")
         #expect(piped.stdoutString.contains("screens: "), "\(piped.stdoutString)")
+    }
+
+    @Test func aSecondTerminalPagesTheHelpItselfAndStillDrivesThePlayer() throws {
+        // Given a daemon, and `abplayer` in a second 80x12 terminal: a client of it
+        let fixture = try ControlFixture("help-remote")
+        defer { fixture.cleanUp() }
+        let daemon = try DaemonProcess(fixture, output: "null")
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let terminal = try TmuxTerminal(fixture.abplayer, name: "remote-pager", arguments: ["--library", fixture.library],
+                                        environment: ["XDG_RUNTIME_DIR": fixture.runtime, "TERM": "xterm-256color"],
+                                        columns: 80, rows: 12)
+        defer { terminal.stop() }
+        #expect(terminal.waitFor("abplayer />") != nil, "\(terminal.screen())\n\(daemon.log)")
+
+        // When `help all` is typed there, it pages on that terminal
+        try terminal.send("help all", "Enter")
+        let first = try #require(terminal.waitFor("-- more ("), "\(terminal.screen())")
+        let firstShare = try #require(Self.share(first))
+        try terminal.send("Space")
+        #expect(terminal.waitUntil { Self.share($0).map { $0 > firstShare } == true } != nil, "\(terminal.screen())")
+
+        // When q is pressed, its prompt is back and its lines still reach the daemon
+        try terminal.send("q")
+        #expect(terminal.waitUntil { !$0.contains("-- more") && Self.lastLine($0) == "abplayer />" } != nil, "\(terminal.screen())")
+        try terminal.send("ls", "Enter")
+        #expect(terminal.waitUntil { $0.contains("Code") && Self.lastLine($0) == "abplayer />" } != nil, "\(terminal.screen())")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
     /// The share the more prompt says has been shown, if it shows.
