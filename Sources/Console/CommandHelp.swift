@@ -29,7 +29,7 @@ public struct CommandHelp: Equatable, Sendable {
     /// Every command, each once; `help all` lists them by topic in this order.
     public static let all: [CommandHelp] = general + library + playback + ScreenCommand.help
 
-    /// The command `name` is (a name or an alias; `+90` and `-5m` are `+`), if any.
+    /// The command `name` is (a name or an alias; `-`, `+90` and `-5m` are `+`), if any.
     public static func named(_ name: String) -> CommandHelp? {
         let key = name.first == "+" || name.first == "-" ? "+" : name
         return all.first { $0.name == key || $0.aliases.contains(key) }
@@ -55,7 +55,7 @@ public struct CommandHelp: Equatable, Sendable {
         CommandHelp(name: "pause", topic: .playback, usage: "pause", summary: "pause (Enter on an empty line toggles); 'resume' plays on"),
         CommandHelp(name: "stop", topic: .playback, usage: "stop", summary: "stop the book, its place saved ('play' starts it again there; 'abplayer play' and 'listen' end)"),
         CommandHelp(name: "toggle", topic: .playback, usage: "toggle", summary: "play if paused, pause if playing"),
-        CommandHelp(name: "+", topic: .playback, usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)", aliases: ["-"]),
+        CommandHelp(name: "+", topic: .playback, usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)"),
         CommandHelp(name: "seek", topic: .playback, usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
         CommandHelp(name: "goto", topic: .playback, usage: "goto ITEM [mm:ss] | bookmark N", summary: "go to an item (number or title) of the book, at a time in it; goto bookmark N is jump N"),
         CommandHelp(name: "next", topic: .playback, usage: "next", summary: "the next item"),
