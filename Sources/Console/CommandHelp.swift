@@ -40,6 +40,17 @@ public struct CommandHelp: Equatable, Sendable {
         actions.first { $0.name == word }
     }
 
+    /// What a parser refusing the words of `command`'s `action` says: the action's usage as help
+    /// gives it (without an action: every action's, `shelf new PATH | rename PATH NAME | ...`).
+    static func usageError(_ command: String, action: String? = nil) -> CommandError {
+        guard let entry = named(command) else { return CommandError("usage: \(command)") }
+        guard let action else {
+            let forms = entry.actions.map { $0.usage.hasPrefix(command + " ") ? String($0.usage.dropFirst(command.count + 1)) : $0.usage }
+            return CommandError("usage: \(command) " + forms.joined(separator: " | "))
+        }
+        return CommandError("usage: " + (entry.action(action)?.usage ?? "\(command) \(action)"))
+    }
+
     /// The commands a new listener needs first, shown under the topics by plain `help`.
     static let firstCommands = ["ls", "play", "pause", "+", "bookmark", "help", "quit"]
 

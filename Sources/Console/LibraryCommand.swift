@@ -109,7 +109,7 @@ public enum LibraryCommand: Equatable, Sendable {
     }
 
     private static func shelfAction(_ arguments: [String]) throws(CommandError) -> ShelfAction {
-        let wrong = CommandError("usage: shelf new PATH | rename PATH NAME | mv PATH [PARENT] | rm [--force] PATH")
+        let wrong = CommandHelp.usageError("shelf")
         guard let action = arguments.first else { throw wrong }
         let rest = Array(arguments.dropFirst())
         switch (action, rest.count) {
@@ -128,7 +128,7 @@ public enum LibraryCommand: Equatable, Sendable {
     }
 
     private static func bookAction(_ arguments: [String]) throws(CommandError) -> BookAction {
-        let wrong = CommandError("usage: book rename BOOK TITLE | mv BOOK [SHELF] | rm BOOK | items [BOOK] | reorder BOOK I J | add BOOK PATH... | remove BOOK N...")
+        let wrong = CommandHelp.usageError("book")
         guard let action = arguments.first else { throw wrong }
         let rest = Array(arguments.dropFirst())
         func numbers(_ words: ArraySlice<String>) throws(CommandError) -> [Int] {
@@ -155,17 +155,12 @@ public enum LibraryCommand: Equatable, Sendable {
             if !bookActions.contains(action) {
                 throw CommandError("book: '\(action)' is not an action: use \(bookActions.joined(separator: ", "))")
             }
-            throw CommandError("usage: book " + (CommandHelp.bookUsages[action] ?? action))
+            throw CommandHelp.usageError("book", action: action)
         }
     }
 }
 
 extension CommandHelp {
-    /// The usage of each `book` action, after `book `.
-    static var bookUsages: [String: String] {
-        Dictionary(uniqueKeysWithValues: (named("book")?.actions ?? []).map { ($0.name, String($0.usage.dropFirst("book ".count))) })
-    }
-
     static let library: [CommandHelp] = [
         CommandHelp(name: "library", topic: .library, usage: "library", summary: "the shelves and books on one screen, in-progress books first: ↑/↓ j/k move, Tab switches panes, / searches, Enter plays, q back"),
         CommandHelp(name: "shelf", topic: .library, usage: "shelf new|rename|mv|rm ...", summary: "make, rename, move and remove shelves (paths from the current shelf, or /A/B)",

@@ -45,16 +45,16 @@ public enum QueueLine: Equatable, Sendable {
         switch arguments.first {
         case nil: self = .list
         case "add":
-            guard arguments.count >= 2 else { throw CommandError("usage: queue add BOOK") }
+            guard arguments.count >= 2 else { throw CommandHelp.usageError("queue", action: "add") }
             self = .add(arguments.dropFirst().joined(separator: " "))
         case "mv":
-            guard arguments.count == 3 else { throw CommandError("usage: queue mv I J") }
+            guard arguments.count == 3 else { throw CommandHelp.usageError("queue", action: "mv") }
             self = .move(from: try index(arguments[1]), to: try index(arguments[2]))
         case "rm":
-            guard arguments.count == 2 else { throw CommandError("usage: queue rm I") }
+            guard arguments.count == 2 else { throw CommandHelp.usageError("queue", action: "rm") }
             self = .remove(try index(arguments[1]))
         case "clear":
-            guard arguments.count == 1 else { throw CommandError("usage: queue clear") }
+            guard arguments.count == 1 else { throw CommandHelp.usageError("queue", action: "clear") }
             self = .clear
         case let other?:
             throw CommandError("queue: unknown '\(other)': use \(QueueLine.usage)")
