@@ -4,7 +4,7 @@ public import PlayerCore
 
 /// One thing the user asked the REPL to do, parsed and checked.
 public enum Command: Equatable, Sendable {
-    case help(topic: String?)
+    case help(HelpPage)
     case list
     case changeShelf(String)
     case tree
@@ -63,85 +63,6 @@ public struct CommandError: Error, Equatable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// What `help` says about each command; also the names tab completion offers.
-public struct CommandHelp: Sendable {
-    public let name: String
-    public let usage: String
-    public let summary: String
-
-    public static let all: [CommandHelp] = [
-        CommandHelp(name: "help", usage: "help [COMMAND]", summary: "list the commands, or explain one"),
-        CommandHelp(name: "ls", usage: "ls", summary: "the shelves and books here, with author, duration and progress"),
-        CommandHelp(name: "cd", usage: "cd SHELF | .. | /", summary: "go into a shelf, up one, or to the top"),
-        CommandHelp(name: "tree", usage: "tree", summary: "every shelf, indented"),
-        CommandHelp(name: "find", usage: "find TEXT", summary: "books whose title, author or narrator contains TEXT"),
-        CommandHelp(name: "play", usage: "play [BOOK | ITEM]", summary: "play a book from where it was, an item of the current book from its start, or resume"),
-        CommandHelp(name: "pause", usage: "pause", summary: "pause (an empty line toggles play/pause); 'resume' plays on"),
-        CommandHelp(name: "stop", usage: "stop", summary: "stop the book, its place saved ('play' starts it again there; 'abplayer play' and 'listen' end)"),
-        CommandHelp(name: "toggle", usage: "toggle", summary: "play if paused, pause if playing"),
-        CommandHelp(name: "+", usage: "+[N] | -[N]", summary: "forward or back N (90, 1:30, 5m, 1h30m; default: the book's skip interval)"),
-        CommandHelp(name: "seek", usage: "seek 1:02:03 | +90 | -5m | 50%", summary: "go to a time in the book, by an amount, or to a share of it"),
-        CommandHelp(name: "goto", usage: "goto ITEM [mm:ss] | bookmark N", summary: "go to an item (number or title) of the book, at a time in it; goto bookmark N is jump N"),
-        CommandHelp(name: "next", usage: "next", summary: "the next item"),
-        CommandHelp(name: "prev", usage: "prev", summary: "the start of this item, or the previous one when at its start"),
-        CommandHelp(name: "chapter", usage: "chapter next | prev | N | NAME | add [TIME] TITLE | rename N TITLE | rm N",
-                    summary: "go to the next or previous chapter, chapter N, or the one whose title has NAME in it (a file of a book of many files is a chapter); add a chapter of your own at TIME in the book (none: here), rename or remove one: your chapters replace the files' (the files are never written)"),
-        CommandHelp(name: "chapters", usage: ChapterLine.listUsage,
-                    summary: "the chapters of the book playing, or of BOOK: where each starts, how long it is, and the one you are in; reset: drop your chapters for the files'; detect: propose a chapter after each silence of at least MIN_SILENCE (2 s) and ask before storing them (--yes: without asking)"),
-        CommandHelp(name: "undo", usage: "undo", summary: "back to where you were before the last jump"),
-        CommandHelp(name: "bookmark", usage: "bookmark [NOTE] | rm N | note N [TEXT]",
-                    summary: "bookmark the place being heard (the note is the rest of the line as typed), remove bookmark N (those after it move up a number), or replace its note (none: removed); N as 'bookmarks' numbers them, aN an automatic one as 'bookmarks --all' does; a note that starts with 'rm N' or 'note N' is quoted or written after --: bookmark -- rm 3 times"),
-        CommandHelp(name: "bookmarks", usage: "bookmarks [--all] [BOOK]", summary: "the bookmarks of the book playing, or of BOOK, in the book's order and numbered so, the same on every computer: number, time, chapter, kind, note; --all: the automatic ones too (left before a seek, a jump...), numbered a1, a2..."),
-        CommandHelp(name: "jump", usage: "jump N", summary: "go to bookmark N of the book playing, N as 'bookmarks' lists them (aN: an automatic one, as 'bookmarks --all' does; goto bookmark N too); 'undo' comes back"),
-        CommandHelp(name: "speed", usage: "speed 0.5-4.0 | +N | -N | default",
-                    summary: "the book's playback speed; +0.1 or -0.1 steps it (stopping at the ends); default: follow 'set speed' again"),
-        CommandHelp(name: "volume", usage: "volume 0-150 | +N | -N", summary: "the book's volume in percent; +5 or -5 steps it (stopping at the ends)"),
-        CommandHelp(name: "silence", usage: "silence [skip on | off | MS | default]",
-                    summary: "skip silence for this book: silences of MS milliseconds or more (600 with on) are shortened to a short pause; default: follow 'set silence' again; alone: the setting and the time it saved"),
-        CommandHelp(name: "loudness", usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
-        CommandHelp(name: "output", usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
-        CommandHelp(name: "status", usage: "status [--json]", summary: "book, item, chapter, times, speed, volume, output, the loudness gain, state; whether speed and skip are the book's own or the default"),
-        CommandHelp(name: "set", usage: DefaultsLine.usage,
-                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms), loudness (on or off: books evened out) and loudness-target (-30 to -10 LUFS, -18 when not set); default or unset NAME clears one; 'set' lists them"),
-        CommandHelp(name: "quit", usage: "quit", summary: "save the position and leave (q and exit too; Ctrl-D)"),
-    ] + library + playback + ScreenCommand.help
-
-    /// The help table: usages in a column, summaries beside them. On a terminal (`columns`
-    /// given) summaries wrap at word boundaries under their own column, or, in a window too
-    /// narrow for two columns, go on indented lines below their usage; a script gets one line
-    /// per command.
-    static func lines(_ entries: [CommandHelp], columns: Int?) -> [String] {
-        let usageWidth = (entries.map(\.usage.count).max() ?? 0) + 2
-        guard let columns else {
-            return entries.map { $0.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0) + $0.summary }
-        }
-        let besideUsage = columns - usageWidth >= 30
-        let indent = besideUsage ? usageWidth : 4
-        var lines: [String] = []
-        for entry in entries {
-            let wrapped = wrap(entry.summary, width: max(20, columns - indent - 1))
-            if besideUsage {
-                lines.append(entry.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0) + (wrapped.first ?? ""))
-                lines += wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
-            } else {
-                lines += wrap(entry.usage, width: columns)
-                lines += wrapped.map { String(repeating: " ", count: indent) + $0 }
-            }
-        }
-        return lines
-    }
-
-    /// `text` in lines of at most `width` cells, broken between words.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        TextFit.wrap(text.split(separator: " ").map(String.init), separator: " ", width: width)
-    }
-
-    public static func named(_ name: String) -> CommandHelp? {
-        let key = name == "-" || name.first == "+" || name.first == "-" ? "+" : name
-        return all.first { $0.name == key || ($0.name == "quit" && (key == "exit" || key == "q")) }
-    }
-}
-
 extension Command {
     /// Parses one command's words (as the tokenizer gave them).
     public init(words: [String]) throws(CommandError) {
@@ -166,13 +87,10 @@ extension Command {
             self = .skip(forward: sign == "+", seconds: seconds)
             return
         }
+        // The parser takes no command that help does not list: every command is in a topic.
+        guard CommandHelp.named(name) != nil else { throw Self.unknown(name) }
         switch name {
-        case "help", "?":
-            guard arguments.count <= 1 else { throw usage() }
-            if let topic = arguments.first, CommandHelp.named(topic) == nil {
-                throw CommandError("help: no command '\(topic)'; 'help' lists them")
-            }
-            self = .help(topic: arguments.first)
+        case "help", "?": self = .help(try HelpPage(arguments: arguments))
         case "ls": self = try noArguments(.list)
         case "cd": self = .changeShelf(rest ?? "/")
         case "tree": self = try noArguments(.tree)
@@ -297,11 +215,18 @@ extension Command {
         case "now", "art", "library", "clear": self = .screen(try ScreenCommand(name: name, arguments: arguments))
         case "sync": self = .sync(try SyncLine.parse(arguments))
         default:
-            if let near = Suggestion.nearest(to: name, among: CommandHelp.all.map(\.name) + ["exit", "unset"]) {
-                throw CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")
-            }
-            throw CommandError("unknown command '\(name)': 'help' lists the commands")
+            // Only a command `CommandHelp` lists gets this far (see above), so only one this
+            // switch forgot: the test that parses every listed name finds it.
+            throw Self.unknown(name)
         }
+    }
+
+    /// A word that is no command, with the nearest that is.
+    private static func unknown(_ name: String) -> CommandError {
+        if let near = Suggestion.nearest(to: name, among: CommandHelp.all.flatMap { [$0.name] + $0.aliases }) {
+            return CommandError("unknown command '\(name)': did you mean '\(near)'? ('help' lists the commands)")
+        }
+        return CommandError("unknown command '\(name)': 'help' lists the commands")
     }
 }
 

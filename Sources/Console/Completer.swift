@@ -32,7 +32,9 @@ public struct Completer: Sendable {
         let names: [String]
         switch words.first?.value {
         case nil: names = Self.commandNames
-        case "help" where words.count == 1: names = Self.commandNames
+        case "help" where words.count == 1:
+            names = Self.commandNames + (HelpTopic.allCases.map(\.rawValue) + ["all"]).filter { !Self.commandNames.contains($0) }
+        case "help" where words.count == 2: names = CommandHelp.named(words[1].value)?.actions.map(\.name) ?? []
         case "cd" where words.count == 1: names = shelfNames(under: current.value)
         case "play" where words.count == 1, "find" where words.count == 1:
             names = (try? library.catalog.bookTitles()) ?? []

@@ -17,6 +17,8 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     var userIsAtPrompt = true
     /// The full screen showing (`now`, `art`), if any; keys are read while it shows.
     let screens = ScreenHost()
+    /// The help being paged (`help all` in a small window), if any; keys are read while it shows.
+    var pager: Pager?
     public let keyMode = KeyMode()
     private let completer: Completer
     private let historyPath: String?
@@ -89,6 +91,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     }
 
     public func close() {
+        closePager()
         closeScreen()
         // Left at the prompt (Ctrl-D, a signal): the shell's prompt starts on a line of its own.
         if userIsAtPrompt { StandardStream.output.write("\n") }
@@ -107,6 +110,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     /// On the screen's message line, above the prompt, or as a line of its own while a command runs.
     private func show(_ text: String, on stream: StandardStream) {
         if showOnScreen(text) { return }
-        if userIsAtPrompt { notices.post(text) } else { stream.write(text + "\n") }
+        // While the help is paged (`help all; status` included) what is said waits for the prompt.
+        if userIsAtPrompt || pager != nil { notices.post(text) } else { stream.write(text + "\n") }
     }
 }

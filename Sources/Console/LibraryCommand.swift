@@ -109,7 +109,7 @@ public enum LibraryCommand: Equatable, Sendable {
     }
 
     private static func shelfAction(_ arguments: [String]) throws(CommandError) -> ShelfAction {
-        let wrong = CommandError("usage: shelf new PATH | rename PATH NAME | mv PATH [PARENT] | rm [--force] PATH")
+        let wrong = CommandHelp.usageError("shelf")
         guard let action = arguments.first else { throw wrong }
         let rest = Array(arguments.dropFirst())
         switch (action, rest.count) {
@@ -128,7 +128,7 @@ public enum LibraryCommand: Equatable, Sendable {
     }
 
     private static func bookAction(_ arguments: [String]) throws(CommandError) -> BookAction {
-        let wrong = CommandError("usage: book rename BOOK TITLE | mv BOOK [SHELF] | rm BOOK | items [BOOK] | reorder BOOK I J | add BOOK PATH... | remove BOOK N...")
+        let wrong = CommandHelp.usageError("book")
         guard let action = arguments.first else { throw wrong }
         let rest = Array(arguments.dropFirst())
         func numbers(_ words: ArraySlice<String>) throws(CommandError) -> [Int] {
@@ -155,27 +155,37 @@ public enum LibraryCommand: Equatable, Sendable {
             if !bookActions.contains(action) {
                 throw CommandError("book: '\(action)' is not an action: use \(bookActions.joined(separator: ", "))")
             }
-            throw CommandError("usage: book " + (CommandHelp.bookUsages[action] ?? action))
+            throw CommandHelp.usageError("book", action: action)
         }
     }
 }
 
 extension CommandHelp {
-    /// The usage of each `book` action.
-    static let bookUsages = [
-        "rename": "rename BOOK TITLE", "mv": "mv BOOK [SHELF]", "rm": "rm BOOK", "items": "items [BOOK]",
-        "reorder": "reorder BOOK I J", "add": "add BOOK PATH...", "remove": "remove BOOK N...",
-    ]
-
     static let library: [CommandHelp] = [
-        CommandHelp(name: "shelf", usage: "shelf new|rename|mv|rm ...", summary: "shelf new PATH, rename PATH NAME, mv PATH [PARENT], rm [--force] PATH (paths from the current shelf, or /A/B)"),
-        CommandHelp(name: "book", usage: "book ACTION ...", summary: "book rename BOOK TITLE, mv BOOK [SHELF], rm BOOK, items [BOOK], reorder BOOK I J, add BOOK PATH..., remove BOOK N..."),
-        CommandHelp(name: "import", usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF: a folder's files sharing an album tag are a book, CD1/Disc 2 folders its discs, an M4B a book by itself"),
-        CommandHelp(name: "rescan", usage: "rescan [BOOK] [FOLDER...]", summary: "find moved files by their content (of BOOK, or of every book; in FOLDERs, paths, when given); mark the rest missing"),
-        CommandHelp(name: "browse", usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
-        CommandHelp(name: "history", usage: "history [BOOK]", summary: "listening sessions, newest first"),
-        CommandHelp(name: "stats", usage: "stats [BOOK]", summary: "time listened per day and per book; a book's items' play counts"),
-        CommandHelp(name: "export", usage: "export PATH", summary: "write positions, bookmarks and settings as JSON"),
-        CommandHelp(name: "import-state", usage: "import-state PATH", summary: "read positions, bookmarks and settings written by export"),
+        CommandHelp(name: "library", topic: .library, usage: "library", summary: "the shelves and books on one screen, in-progress books first: ↑/↓ j/k move, Tab switches panes, / searches, Enter plays, q back"),
+        CommandHelp(name: "shelf", topic: .library, usage: "shelf new|rename|mv|rm ...", summary: "make, rename, move and remove shelves (paths from the current shelf, or /A/B)",
+                    actions: [
+                        Action(name: "new", usage: "shelf new PATH", summary: "make the shelf PATH"),
+                        Action(name: "rename", usage: "shelf rename PATH NAME", summary: "give the shelf PATH the name NAME"),
+                        Action(name: "mv", usage: "shelf mv PATH [PARENT]", summary: "move the shelf PATH into PARENT (none: to the top)"),
+                        Action(name: "rm", usage: "shelf rm [--force] PATH", summary: "remove the shelf PATH when empty; --force: with its shelves and books (their media stay in the library)"),
+                    ]),
+        CommandHelp(name: "book", topic: .library, usage: "book ACTION ...", summary: "rename, move or remove a book; list, reorder, add or remove its items (its files)",
+                    actions: [
+                        Action(name: "rename", usage: "book rename BOOK TITLE", summary: "give BOOK the title TITLE"),
+                        Action(name: "mv", usage: "book mv BOOK [SHELF]", summary: "put BOOK on SHELF (none: on no shelf)"),
+                        Action(name: "rm", usage: "book rm BOOK", summary: "delete BOOK with its position, bookmarks and history (its files are not touched)"),
+                        Action(name: "items", usage: "book items [BOOK]", summary: "the items of BOOK (none: the book playing), numbered"),
+                        Action(name: "reorder", usage: "book reorder BOOK I J", summary: "move item I of BOOK to place J"),
+                        Action(name: "add", usage: "book add BOOK PATH...", summary: "add audio files to BOOK"),
+                        Action(name: "remove", usage: "book remove BOOK N...", summary: "take items N... out of BOOK (the files are not touched)"),
+                    ]),
+        CommandHelp(name: "import", topic: .library, usage: "import PATH... [--shelf SHELF] [--layout folders|author-series]", summary: "import folders and files as books, onto the current shelf or SHELF: a folder's files sharing an album tag are a book, CD1/Disc 2 folders its discs, an M4B a book by itself"),
+        CommandHelp(name: "rescan", topic: .library, usage: "rescan [BOOK] [FOLDER...]", summary: "find moved files by their content (of BOOK, or of every book; in FOLDERs, paths, when given); mark the rest missing"),
+        CommandHelp(name: "browse", topic: .library, usage: "browse FIELD [VALUE]", summary: "the values of a tag (\(LibraryCommand.browseFields.joined(separator: ", "))), or the files with VALUE"),
+        CommandHelp(name: "history", topic: .library, usage: "history [BOOK]", summary: "listening sessions, newest first"),
+        CommandHelp(name: "stats", topic: .library, usage: "stats [BOOK]", summary: "time listened per day and per book; a book's items' play counts"),
+        CommandHelp(name: "export", topic: .library, usage: "export PATH", summary: "write positions, bookmarks and settings as JSON"),
+        CommandHelp(name: "import-state", topic: .library, usage: "import-state PATH", summary: "read positions, bookmarks and settings written by export"),
     ]
 }

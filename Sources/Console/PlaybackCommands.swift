@@ -45,16 +45,16 @@ public enum QueueLine: Equatable, Sendable {
         switch arguments.first {
         case nil: self = .list
         case "add":
-            guard arguments.count >= 2 else { throw CommandError("usage: queue add BOOK") }
+            guard arguments.count >= 2 else { throw CommandHelp.usageError("queue", action: "add") }
             self = .add(arguments.dropFirst().joined(separator: " "))
         case "mv":
-            guard arguments.count == 3 else { throw CommandError("usage: queue mv I J") }
+            guard arguments.count == 3 else { throw CommandHelp.usageError("queue", action: "mv") }
             self = .move(from: try index(arguments[1]), to: try index(arguments[2]))
         case "rm":
-            guard arguments.count == 2 else { throw CommandError("usage: queue rm I") }
+            guard arguments.count == 2 else { throw CommandHelp.usageError("queue", action: "rm") }
             self = .remove(try index(arguments[1]))
         case "clear":
-            guard arguments.count == 1 else { throw CommandError("usage: queue clear") }
+            guard arguments.count == 1 else { throw CommandHelp.usageError("queue", action: "clear") }
             self = .clear
         case let other?:
             throw CommandError("queue: unknown '\(other)': use \(QueueLine.usage)")
@@ -106,13 +106,27 @@ public enum PlaybackModeCommand: Equatable, Sendable {
 
 extension CommandHelp {
     static let playback: [CommandHelp] = [
-        CommandHelp(name: "sleep", usage: SleepCommand.usage,
-                    summary: "stop after a time of playing (paused time does not count), at the end of the chapter or item; fades out over 10 s and bookmarks the place"),
-        CommandHelp(name: "queue", usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library)"),
-        CommandHelp(name: "sync", usage: SyncLine.usage,
-                    summary: "your place, bookmarks and finished books on every computer, through a folder Syncthing (or the like) keeps the same: where each book stands here and elsewhere; exchange now; name the folder; go to the later place another computer offers for the book loaded; whether playing the book loaded goes there by itself (auto-jump, on by default); what this computer is called on the others (name)"),
-        CommandHelp(name: "repeat", usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
-        CommandHelp(name: "shuffle", usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
-        CommandHelp(name: "rewind", usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX, a time from 1s to 10m; 30 s by default)"),
+        CommandHelp(name: "sleep", topic: .playback, usage: SleepCommand.usage,
+                    summary: "stop after a time of playing (a bare number is minutes; paused time does not count), at the end of the chapter or item; fades out over 10 s and bookmarks the place"),
+        CommandHelp(name: "queue", topic: .playback, usage: QueueLine.usage, summary: "books to play when this one ends (kept in the library); alone: the queue, numbered by place",
+                    actions: [
+                        Action(name: "add", usage: "queue add BOOK", summary: "put BOOK at the end of the queue"),
+                        Action(name: "mv", usage: "queue mv I J", summary: "move the book at place I of the queue to place J"),
+                        Action(name: "rm", usage: "queue rm I", summary: "take the book at place I off the queue"),
+                        Action(name: "clear", usage: "queue clear", summary: "empty the queue"),
+                    ]),
+        CommandHelp(name: "sync", topic: .sync, usage: SyncLine.usage,
+                    summary: "your place, bookmarks and finished books on every computer, through a folder Syncthing (or the like) keeps the same",
+                    actions: [
+                        Action(name: "status", usage: "sync [status]", summary: "where each book stands here and on the other computers"),
+                        Action(name: "now", usage: "sync now", summary: "exchange with the folder now"),
+                        Action(name: "dir", usage: "sync dir FOLDER|off", summary: "the folder the computers share (remembered); off: sync no more"),
+                        Action(name: "jump", usage: "sync jump", summary: "go to the later place another computer offers for the book loaded"),
+                        Action(name: "auto-jump", usage: "sync auto-jump on|off", summary: "whether playing the book loaded goes to that later place by itself (on by default)"),
+                        Action(name: "name", usage: "sync name [NAME]", summary: "what this computer is called on the others (alone: says it; the host name until named)"),
+                    ]),
+        CommandHelp(name: "repeat", topic: .playback, usage: "repeat [off | item | book]", summary: "play the item again and again, or the book from its start when it ends"),
+        CommandHelp(name: "shuffle", topic: .playback, usage: "shuffle [on | off]", summary: "play the book's items in a random order, each once per pass"),
+        CommandHelp(name: "rewind", topic: .settings, usage: "rewind [auto | off | MAX]", summary: "on resume go back a little, more the longer the pause (up to MAX, a time from 1s to 10m; 30 s by default)"),
     ]
 }

@@ -29,6 +29,10 @@ import Testing
         #expect(completer.complete("set sleep o")?.replacement == "off ")
         #expect(completer.complete("help ch")?.candidates == ["chapter", "chapters"])
         #expect(completer.complete("help chapters")?.replacement == "chapters ")
+        // help's topics and the actions of a command
+        #expect(completer.complete("help pl")?.candidates == ["play", "playback"])
+        #expect(completer.complete("help se")?.candidates == ["seek", "set", "settings"])
+        #expect(completer.complete("help bookmark n")?.replacement == "note ")
         #expect(completer.complete("zz") == nil)
     }
 

@@ -55,6 +55,10 @@ import Testing
         #expect(RemoteRepl.check("play Dune; now", typed: false) == .refuse("now: on a line of its own, it shows the player's screen here"))
         #expect(RemoteRepl.check("now", typed: true) == .screen(showingLibrary: false))
         #expect(RemoteRepl.check("library", typed: true) == .screen(showingLibrary: true))
+        // help alone is shown (and paged) by the client itself; with other commands it goes as they do
+        #expect(RemoteRepl.check("help all", typed: true) == .help(.all))
+        #expect(RemoteRepl.check("help all; status", typed: true) == .send("help all; status"))
+        #expect(RemoteRepl.check("help nonsense", typed: true) == .send("help nonsense"))
         #expect(RemoteRepl.check("ls; library", typed: true) == .refuse("library: on a line of its own, it shows the library screen here"))
         #expect(RemoteRepl.check("art", typed: true)
             == .refuse("art: this screen shows only on the player's own terminal; here 'now' shows the player, 'library' the books"))

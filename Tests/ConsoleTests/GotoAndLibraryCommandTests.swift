@@ -91,6 +91,10 @@ import Testing
         #expect(failure("shelf fly A") == "shelf: 'fly' is not an action: use new, rename, mv or rm")
         #expect(failure("book reorder Dune one 2") == "book reorder: 'one' is not an item number: items are numbered from 1 ('book items BOOK' lists them)")
         #expect(failure("book reorder Dune 2") == "usage: book reorder BOOK I J")
+        // the usages as help gives the actions
+        #expect(failure("shelf") == "usage: shelf new PATH | rename PATH NAME | mv PATH [PARENT] | rm [--force] PATH")
+        #expect(failure("book") == "usage: book rename BOOK TITLE | mv BOOK [SHELF] | rm BOOK | items [BOOK] | reorder BOOK I J | add BOOK PATH... | remove BOOK N...")
+        #expect(failure("queue rm") == "usage: queue rm I")
         #expect(failure("browse series") == "browse: 'series' is not a tag: use author, artist, album, album-artist, composer, genre, narrator, year")
         #expect(failure("import --shelf") == "import: --shelf needs a shelf, e.g. --shelf Fiction/Russian")
         #expect(failure("import") == "usage: import PATH... [--shelf SHELF] [--layout folders|author-series]")

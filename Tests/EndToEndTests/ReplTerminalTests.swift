@@ -118,8 +118,8 @@ import Testing
         // Then the screen holds only the prompt, at its top
         let cleared = terminal.waitUntil { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "abplayer />" }
         #expect(cleared != nil, "\(terminal.screen())")
-        // and `help` lists it
-        try terminal.send("help", "Enter")
+        // and its topic in `help` lists it
+        try terminal.send("help screens", "Enter")
         #expect(terminal.waitUntil { $0.contains("clear the terminal") } != nil, "\(terminal.screen())")
 
         // Given TERM=dumb: `clear` leaves the screen as it is

@@ -15,6 +15,9 @@ public protocol ScreenFace: AnyObject {
     func openLibrary() throws
     /// Clears the terminal (`clear`).
     func clearTerminal()
+    /// Lines a window at a time when they are taller than it and the terminal can page (keys
+    /// readable, the cursor movable); else said as they are (TERM=dumb, a pipe).
+    func showPaged(_ lines: [String])
 }
 
 extension CommandRunner {

@@ -144,7 +144,7 @@ public final class CommandRunner {
 
     func execute(_ command: Command) throws {
         switch command {
-        case let .help(topic): help(topic)
+        case let .help(page): help(page)
         case .list: try libraryCommands.list()
         case let .changeShelf(path): try libraryCommands.changeShelf(path)
         case .tree: try libraryCommands.tree()
@@ -255,13 +255,12 @@ public final class CommandRunner {
         say(shown.text)
     }
 
-    func help(_ topic: String?) {
-        if let topic, let entry = CommandHelp.named(topic) {
-            say("\(entry.usage)\n  \(entry.summary)")
-            return
-        }
-        let lines = CommandHelp.lines(CommandHelp.all, columns: isInteractive ? RawTerminal.size.columns : nil)
-        lines.forEach(say)
+    /// A help page at the terminal's width, a window at a time where the terminal can page;
+    /// at 80 columns where the width is unknown (a script, a pipe, a socket client's reply).
+    func help(_ page: HelpPage) {
+        let face = capture == nil && isInteractive ? screens : nil
+        let lines = page.lines(columns: face == nil ? HelpPage.unknownWidthColumns : RawTerminal.size.columns)
+        if let face { face.showPaged(lines) } else { lines.forEach(say) }
     }
 
     // MARK: Names and output, as the library commands have them

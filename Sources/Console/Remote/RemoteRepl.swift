@@ -26,6 +26,7 @@ public enum RemoteRepl {
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
         let resize = ScreenHost()
         var screen: AttachedScreen?
+        var pager: Pager?
         var succeeded = true
         loop: for await input in inputs {
             switch input {
@@ -51,6 +52,15 @@ public enum RemoteRepl {
                     keyMode.isOn = true
                 case .clear:
                     if style.mode != .plain { RawTerminal.clear() }
+                case let .help(page):
+                    // This terminal's width, and paged here when taller than it.
+                    let lines = page.lines(columns: style.mode == .plain ? HelpPage.unknownWidthColumns : RawTerminal.size.columns)
+                    if style.mode != .plain, Pager.needsPaging(lines, rows: RawTerminal.size.rows) {
+                        pager = Pager(lines: lines, style: style)
+                        keyMode.isOn = true
+                    } else {
+                        lines.forEach(printOutput)
+                    }
                 case .screen(showingLibrary: true):
                     // No screen here (a pipe, TERM=dumb): the books, as the player's own `library` lists them.
                     if send("library", to: client, succeeded: &succeeded) == .playerGone { return false }
@@ -66,7 +76,13 @@ public enum RemoteRepl {
                 }
             case let .key(key):
                 defer { lineDone.signal() }
-                if let shown = screen, shown.handle(key) == .close {
+                if let paging = pager {
+                    if !paging.handle(key) {
+                        paging.close()
+                        pager = nil
+                        keyMode.isOn = false
+                    }
+                } else if let shown = screen, shown.handle(key) == .close {
                     shown.close()
                     screen = nil
                     keyMode.isOn = false
@@ -83,6 +99,7 @@ public enum RemoteRepl {
             case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .libraryWatchSkipped, .pluginWarning, .libraryImported, .chaptersDetected: continue
             }
         }
+        pager?.close()
         screen?.close()
         return succeeded
     }
@@ -116,6 +133,9 @@ public enum RemoteRepl {
         case screen(showingLibrary: Bool)
         /// `clear` alone: this terminal cleared (when it can be).
         case clear
+        /// `help ...` alone: the page shown from here (it is the same everywhere), at this
+        /// terminal's width and paged here.
+        case help(HelpPage)
     }
 
     /// What to do with a line: `now` alone shows the player's screen here; the other screens
@@ -129,6 +149,7 @@ public enum RemoteRepl {
         if parsed == [.screen(.library)] { return .screen(showingLibrary: true) }
         // This terminal's, not the player's: cleared here.
         if parsed == [.screen(.clear)] { return .clear }
+        if parsed.count == 1, case let .help(page)? = parsed[0] { return .help(page) }
         for (words, command) in zip(commands, parsed) {
             guard let command else { continue }
             if command == .quit { return .quit }

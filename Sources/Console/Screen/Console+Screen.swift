@@ -25,6 +25,25 @@ extension Console {
 
     public func clearTerminal() { RawTerminal.clear() }
 
+    public func showPaged(_ lines: [String]) {
+        // Keys must come from the terminal too, and no screen may be showing (a key's command).
+        let style = screenStyle
+        guard style.mode != .plain, isatty(STDIN_FILENO) == 1, fullScreen == nil, pager == nil,
+              Pager.needsPaging(lines, rows: RawTerminal.size.rows) else {
+            return lines.forEach { say($0, exact: false) }
+        }
+        pager = Pager(lines: lines, style: style)
+        keyMode.isOn = true
+    }
+
+    /// Back to the prompt from the pager.
+    func closePager() {
+        guard let pager else { return }
+        pager.close()
+        self.pager = nil
+        keyMode.isOn = false
+    }
+
     public func openGallery(_ books: [BookListing]) { open(.gallery(Gallery(books: books)), style: screenStyle) }
 
     func open(_ view: FullScreen.View, style: ScreenStyle) {
@@ -94,6 +113,10 @@ extension Console {
 
     /// A key pressed while a screen shows.
     func handle(_ key: Key) {
+        if let pager {
+            if !pager.handle(key) { closePager() }
+            return
+        }
         guard let fullScreen else { return }
         fullScreen.message = nil
         // Ctrl-C leaves any screen for the prompt, whatever it was doing (a search typed on the

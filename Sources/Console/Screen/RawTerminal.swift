@@ -8,9 +8,12 @@ import StandardStreams
 /// the book (a listener reaching for Ctrl-C on a screen means "get me out of this screen").
 final class RawTerminal {
     private let saved: termios?
+    /// False for the pager, which writes into the scrollback below the prompt: keys only.
+    private let fullScreen: Bool
     private(set) var isRestored = false
 
-    init() {
+    init(fullScreen: Bool = true) {
+        self.fullScreen = fullScreen
         var settings = termios()
         saved = tcgetattr(STDIN_FILENO, &settings) == 0 ? settings : nil
         if var raw = saved {
@@ -23,7 +26,7 @@ final class RawTerminal {
             }
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         }
-        Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+        if fullScreen { Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J") }
     }
 
     func restore() {
@@ -31,7 +34,7 @@ final class RawTerminal {
         isRestored = true
         // (No SGR reset: leaving the alternate screen restores the attributes saved on entering
         // it, and NO_COLOR asks for no such sequence at all.)
-        Self.write("\u{1B}[?25h\u{1B}[?1049l")
+        if fullScreen { Self.write("\u{1B}[?25h\u{1B}[?1049l") }
         if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
     }
 

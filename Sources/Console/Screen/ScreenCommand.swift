@@ -11,10 +11,9 @@ public enum ScreenCommand: Equatable, Sendable {
     case clear
 
     static let help: [CommandHelp] = [
-        CommandHelp(name: "now", usage: "now", summary: "the player screen: single keys (space, arrows, [ ], n/p, c/C, b, u, s, a, L library, q)"),
-        CommandHelp(name: "art", usage: "art [SHELF]", summary: "the covers of the books in a shelf and below: ←/→ move, Enter plays, q back"),
-        CommandHelp(name: "clear", usage: "clear", summary: "clear the terminal (nothing where it cannot: a pipe, a script, TERM=dumb)"),
-        CommandHelp(name: "library", usage: "library", summary: "the shelves and books on one screen, in-progress books first: ↑/↓ j/k move, Tab switches panes, / searches, Enter plays, q back"),
+        CommandHelp(name: "now", topic: .screens, usage: "now", summary: "the player screen: single keys (space, arrows, [ ], n/p, c/C, b, u, s, a, L library, q)"),
+        CommandHelp(name: "art", topic: .screens, usage: "art [SHELF]", summary: "the covers of the books in a shelf and below: ←/→ move, Enter plays, q back"),
+        CommandHelp(name: "clear", topic: .screens, usage: "clear", summary: "clear the terminal (nothing where it cannot: a pipe, a script, TERM=dumb)"),
     ]
 
     init(name: String, arguments: [String]) throws(CommandError) {
