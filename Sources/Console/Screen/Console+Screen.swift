@@ -33,7 +33,7 @@ extension Console {
         } else {
             let inputs = inputs
             screens.watchResize { inputs.yield(.resize) }
-            fullScreen = FullScreen(view: view, style: style)
+            fullScreen = FullScreen(view: view, style: style, redraw: { inputs.yield(.messageExpired) })
             keyMode.isOn = true
         }
         redrawScreen()
@@ -50,7 +50,7 @@ extension Console {
     /// Shows `text` on the message line; false when no screen shows (the caller prints it).
     func showOnScreen(_ text: String) -> Bool {
         guard let fullScreen else { return false }
-        fullScreen.message = text
+        fullScreen.message.show(text)
         return true
     }
 
@@ -63,7 +63,18 @@ extension Console {
                 fullScreen.draw([TextFit.truncate("nothing is playing — q back", to: size.columns)])
                 return
             }
-            let layout = PlayerScreenLayout(status: status, message: fullScreen.message)
+            var layout = PlayerScreenLayout(status: status, message: fullScreen.message.text)
+            let pixels = cover(ofBook: status.bookId)
+            layout.cover = pixels.map { pixels in
+                { [style = fullScreen.style] maxColumns, maxRows in
+                    if let drawn = fullScreen.drawnCover, drawn.bookId == status.bookId,
+                       drawn.maxColumns == maxColumns, drawn.maxRows == maxRows { return drawn.art }
+                    let art = CoverArt(pixels, maxColumns: maxColumns, maxRows: maxRows,
+                                       colors: style.mode == .color ? style.coverColors : .none)
+                    fullScreen.drawnCover = (status.bookId, maxColumns, maxRows, art)
+                    return art
+                }
+            }
             fullScreen.draw(layout.lines(size: size, style: fullScreen.style))
         case .cover:
             guard let book = player.loadedBook?.book else { return }
@@ -95,7 +106,7 @@ extension Console {
     /// A key pressed while a screen shows.
     func handle(_ key: Key) {
         guard let fullScreen else { return }
-        fullScreen.message = nil
+        fullScreen.message.clear()
         // Ctrl-C leaves any screen for the prompt, whatever it was doing (a search typed on the
         // library's included); only `quit` at the prompt, Ctrl-D there or SIGTERM stop the player.
         if key == .interrupt { return closeScreen() }
