@@ -105,6 +105,7 @@ import Testing
         // Given a one-file book (an M4B) with chapters, and one without
         var chaptered = try Screen.status(author: "Anon")
         (chaptered.itemNumber, chaptered.itemCount, chaptered.itemPosition, chaptered.itemDuration) = (1, 1, 750, 3000)
+        chaptered.item = chaptered.book
         chaptered.chapterStart = 660
         var plain = chaptered
         (plain.chapter, plain.chapterNumber, plain.chapterCount, plain.chapterStart, plain.chapterDuration) = (nil, nil, 0, nil, nil)
@@ -113,6 +114,11 @@ import Testing
             // Then no item line or bar, the book's bar once
             #expect(!lines.contains { $0.hasPrefix("item ") || $0.contains("] item") || $0.contains("left in item") }, "\(lines)")
             #expect(lines.filter { $0.hasPrefix("[") && $0.hasSuffix("book 12:30 / 50:00") }.count == 1, "\(lines)")
+            // and the file's own title on a line (no bar) only when it is not the book's
+            var named = status
+            named.item = "Part One"
+            let namedLines = PlayerScreenLayout(status: named).lines(size: ScreenSize(columns: 80, rows: 24), style: Screen.color).map(Screen.visible)
+            #expect(namedLines.contains("item 1/1: Part One") && !namedLines.contains { $0.contains("] item") }, "\(namedLines)")
             // and the chapter's bar and time left when it has chapters; else the book's time left
             if status.chapterCount > 0 {
                 #expect(lines.contains { $0.hasPrefix("[") && $0.hasSuffix("chapter 1:30 / 5:00") }, "\(lines)")

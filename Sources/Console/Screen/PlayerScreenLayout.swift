@@ -101,7 +101,7 @@ struct PlayerScreenLayout {
             guard barWidth >= 5 else { return fit(times) }
             return "[\(TextFit.bar(share, width: barWidth, ascii: false))] \(times)"
         }
-        // One file: the item is the book, so its line and bar would only repeat the book's.
+        // One file: the item is the book, so its bar would only repeat the book's.
         let manyItems = status.itemCount > 1
         let spacing = Block(lines: [""], keep: .spacing)
         var blocks = [
@@ -110,7 +110,10 @@ struct PlayerScreenLayout {
             Block(lines: [style.styled(fit(status.book), "1")], keep: .title),
         ]
         if let author = status.author, !author.isEmpty { blocks.append(Block(lines: [fit("by \(author)")], keep: .author)) }
-        if manyItems { blocks.append(Block(lines: [fit("item \(status.itemNumber)/\(status.itemCount): \(status.item)")], keep: .item)) }
+        // A one-file book's item is named only when its title says more than the book's.
+        if manyItems || status.item != status.book {
+            blocks.append(Block(lines: [fit("item \(status.itemNumber)/\(status.itemCount): \(status.item)")], keep: .item))
+        }
         if let chapterText, status.chapterIsWholeItem != true { blocks.append(Block(lines: [fit(chapterText)], keep: .chapter)) }
         blocks.append(spacing)
         if hasChapterOfItsOwn { blocks.append(Block(lines: [bar("chapter", status.chapterPosition, status.chapterDuration)], keep: .chapter)) }
