@@ -12,7 +12,7 @@ import Testing
 
     /// A cover of `▓` drawn into the box it is given (8 cells by 4 at the least), in colour, as
     /// `CoverArt` draws one: every line the same width, each ending with a reset.
-    static func cover(maxColumns: Int, maxRows: Int) -> CoverArt {
+    static func cover(maxColumns: Int, maxRows: Int) -> CoverArt? {
         let rows = min(maxRows, maxColumns / 2)
         return CoverArt(lines: Array(repeating: "\u{1B}[38;5;1m" + String(repeating: "▓", count: rows * 2) + "\u{1B}[0m", count: rows),
                         columns: rows * 2)
@@ -61,6 +61,11 @@ import Testing
         #expect(small.count <= 10 && small.allSatisfy { TextFit.cells($0) <= 40 }, "\(small)")
         #expect(!small.joined().contains("▓"), "\(small)")
         for bar in Self.bars { #expect(small.contains { $0.hasSuffix(bar) }, "\(bar) in \(small)") }
+        // and a book whose cover cannot be drawn is laid out as one without
+        var coverless = try Self.layout(message: "bookmarked #3 at 12:30")
+        let without = coverless.lines(size: ScreenSize(columns: 80, rows: 24), style: Screen.color)
+        coverless.cover = { _, _ in nil }
+        #expect(coverless.lines(size: ScreenSize(columns: 80, rows: 24), style: Screen.color) == without)
         // and at 80x10 the keys go, not the cover
         let short = layout.lines(size: ScreenSize(columns: 80, rows: 10), style: Screen.color).map(Screen.visible)
         #expect(short.count <= 10 && short[0].hasPrefix("▓▓▓▓▓▓▓▓") && !short.contains { $0.contains("q back") }, "\(short)")

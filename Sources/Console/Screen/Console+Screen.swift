@@ -64,16 +64,15 @@ extension Console {
                 return
             }
             var layout = PlayerScreenLayout(status: status, message: fullScreen.message.text)
-            let pixels = cover(ofBook: status.bookId)
-            layout.cover = pixels.map { pixels in
-                { [style = fullScreen.style] maxColumns, maxRows in
-                    if let drawn = fullScreen.drawnCover, drawn.bookId == status.bookId,
-                       drawn.maxColumns == maxColumns, drawn.maxRows == maxRows { return drawn.art }
-                    let art = CoverArt(pixels, maxColumns: maxColumns, maxRows: maxRows,
-                                       colors: style.mode == .color ? style.coverColors : .none)
-                    fullScreen.drawnCover = (status.bookId, maxColumns, maxRows, art)
-                    return art
-                }
+            // Decoded only when the window is wide enough for it, once per book.
+            layout.cover = { [style = fullScreen.style] maxColumns, maxRows in
+                if let drawn = fullScreen.drawnCover, drawn.bookId == status.bookId,
+                   drawn.maxColumns == maxColumns, drawn.maxRows == maxRows { return drawn.art }
+                guard let pixels = self.cover(ofBook: status.bookId) else { return nil }
+                let art = CoverArt(pixels, maxColumns: maxColumns, maxRows: maxRows,
+                                   colors: style.mode == .color ? style.coverColors : .none)
+                fullScreen.drawnCover = (status.bookId, maxColumns, maxRows, art)
+                return art
             }
             fullScreen.draw(layout.lines(size: size, style: fullScreen.style))
         case .cover:

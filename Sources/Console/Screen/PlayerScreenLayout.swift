@@ -11,8 +11,9 @@ struct PlayerScreenLayout {
     /// The keys the screen lists; a screen attached over the control socket has fewer.
     var keys = Self.keys
     /// Draws the book's cover into a box of at most so many cells, to show beside the text when
-    /// the window is wide enough; nil when there is none (or the screen is attached elsewhere).
-    var cover: ((_ maxColumns: Int, _ maxRows: Int) -> CoverArt)?
+    /// the window is wide enough (called only then); nil, or nil from it, when the book has none
+    /// (or the screen is attached elsewhere).
+    var cover: ((_ maxColumns: Int, _ maxRows: Int) -> CoverArt?)?
 
     static let keys = ["space play/pause", "←/→ skip", "h/l 1 min", "↑/↓ volume", "[/] speed", "n/p item",
                        "c/C chapter", "b bookmark", "B bookmarks", "u undo", "s sleep", "a art", "L library", "q back"]
@@ -63,8 +64,7 @@ struct PlayerScreenLayout {
         }
         // The cover beside the details: it takes the columns they can spare, and they the columns
         // the picture leaves (its shape is kept).
-        let art = cover(coverColumns, detailRows)
-        guard art.columns >= Self.smallestCover.columns, art.lines.count >= Self.smallestCover.rows else {
+        guard let art = cover(coverColumns, detailRows), art.columns >= Self.smallestCover.columns, art.lines.count >= Self.smallestCover.rows else {
             return plain.flatMap(\.lines)
         }
         let fitted = Block.fit(details(width: width - Self.coverGap - art.columns, style: style) + bottom, height: size.rows)
