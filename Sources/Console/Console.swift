@@ -70,7 +70,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
         case let .key(key):
             handle(key)
             lineDone.signal()
-        case .resize: redrawScreen()
+        case .resize, .messageExpired: redrawScreen()
         case .endOfInput: return .stop
         default: break
         }

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 @Suite struct PlayerScreenLayoutTests {
-    static func status(state: String = "paused", title: String = "The Brothers Karamazov", sleep: SleepState? = nil) throws -> Status {
+    static func status(state: String = "paused", title: String = "The Brothers Karamazov", author: String? = nil,
+                       sleep: SleepState? = nil) throws -> Status {
         let json = """
             {"book": "\(title)", "bookId": 1, "item": "Part Two: The Grand Inquisitor and a very long item title",
              "itemNumber": 2, "itemCount": 12, "chapter": "Rebellion", "chapterNumber": 5, "chapterCount": 40,
@@ -16,6 +17,7 @@ import Testing
             """
         var status = try JSONDecoder().decode(Status.self, from: Data(json.utf8))
         status.sleep = sleep
+        status.author = author
         return status
     }
 
@@ -103,7 +105,7 @@ import Testing
     }
 
     @Test func fortyColumnsTruncateAndNeverWrap() throws {
-        // Given a long title on a 40x12 screen
+        // Given a long title on a 40x12 screen, and on a 40x30 one
         let layout = PlayerScreenLayout(status: try Self.status(title: String(repeating: "Long Title ", count: 10)))
         let lines = layout.lines(size: ScreenSize(columns: 40, rows: 12), style: Self.color).map(Self.visible)
         // Then every line fits in 40 cells, titles end with an ellipsis, and at most 12 lines
@@ -111,9 +113,10 @@ import Testing
         #expect(lines.count <= 12)
         #expect(lines.contains { $0.hasPrefix("Long Title") && $0.hasSuffix("…") })
         #expect(lines.contains { $0.hasPrefix("item 2/12: Part Two") && $0.hasSuffix("…") && $0.count == 40 })
-        // and the key help takes the last lines, whole keys, down to `q back`
-        #expect(lines.last?.hasSuffix("q back") == true, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("space play/pause") })
+        // and where the five lines of keys fit, they take the last lines, whole keys, down to `q back`
+        let tall = layout.lines(size: ScreenSize(columns: 40, rows: 30), style: Self.color).map(Self.visible)
+        #expect(tall.last?.hasSuffix("q back") == true, "\(tall)")
+        #expect(tall.contains { $0.hasPrefix("space play/pause") })
     }
 
     @Test func everyKeyIsShownAtEveryWidthTheLastOneIncluded() throws {

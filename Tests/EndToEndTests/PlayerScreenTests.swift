@@ -220,3 +220,53 @@ extension PlayerScreenTests {
         #expect(!out.contains("\u{1B}"))
     }
 }
+
+extension PlayerScreenTests {
+    @Test func atFortyByTenTheScreenKeepsItsTimesShowsTheAuthorOneBarAndAMessageForThreeSeconds() throws {
+        // Given a one-file book by "Anne Author" with the chapters "Opening" and "Second" (at 30 s),
+        // and the REPL in a 40x10 terminal
+        let abplayer = try AbplayerProcess("screen-small")
+        let folder = abplayer.home.appending(path: "books/Small Book")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let book = try Fixtures.withChapters(try Fixtures.mp3(seconds: 60, vbr: false, id3: ID3Options(title: "Small Book", artist: "Anne Author")),
+                                             chapters: [(0, "Opening"), (30, "Second")], totalSeconds: 60)
+        try FileManager.default.copyItem(at: book, to: folder.appending(path: "01.mp3"))
+        let library = abplayer.home.appending(path: "library.sqlite").path
+        _ = try abplayer.run(["import", "--library", library, folder.path]).requireSuccess()
+        let screen = try TmuxTerminal(abplayer, name: "small", arguments: ["--output", "null", "--library", library],
+                                      environment: ["TERM": "xterm-256color"], columns: 40, rows: 10)
+        defer { screen.stop() }
+        #expect(screen.waitFor("abplayer />") != nil, "\(screen.screen())")
+
+        // When it plays and the player screen shows
+        try screen.send("play \"Small Book\"", "Enter")
+        try screen.send("now", "Enter")
+        // Then the state, the title, the author, the chapter and the chapter's and book's bars with
+        // their times fit in 40x10; no item bar repeats the book's, and the keys have gone
+        let shown = screen.waitUntil { shown in
+            let lines = Self.lines(shown)
+            return shown.contains("PLAYING") && lines.contains("by Anne Author") && shown.contains("chapter 1/")
+                && lines.contains { $0.hasPrefix("[") && $0.contains("] chapter 0:") }
+                && lines.contains { $0.hasPrefix("[") && $0.contains("] book 0:") && $0.hasSuffix(" / 1:00") }
+        }
+        // (capture-pane ends with a newline: the empty string after it is no line of the screen)
+        let lines = Array(Self.lines(shown ?? screen.screen()).dropLast())
+        #expect(shown != nil, "\(lines)")
+        #expect(lines.count <= 10 && lines.allSatisfy { $0.count <= 40 }, "\(lines)")
+        #expect(!lines.contains { $0.contains("] item") || $0.contains("item 1/1") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("play/pause") || $0.contains("q back") }, "\(lines)")
+
+        // When it is paused (nothing moves, so nothing else redraws) and → skips, which says where it is
+        try screen.send("Space")
+        #expect(screen.waitUntil { $0.contains("PAUSED") && !$0.contains("%)") } != nil, "\(screen.screen())")
+        let clock = ContinuousClock()
+        let sent = clock.now
+        try screen.send("Right")
+        // Then the answer shows on the message line, and is gone three seconds after it came, not sooner
+        #expect(screen.waitFor("%)") != nil, "\(screen.screen())")
+        let gone = screen.waitUntil(timeout: 20) { !$0.contains("%)") }
+        #expect(gone != nil, "\(screen.screen())")
+        #expect((clock.now - sent).seconds >= 3, "gone after \((clock.now - sent).seconds) s")
+        #expect(gone?.contains("chapter 2/") == true && gone?.contains("PAUSED") == true, "\(gone ?? "")")
+    }
+}

@@ -32,8 +32,8 @@ final class AttachedScreen {
     private let events: AttachedEvents
     private var status: Status?
     private var hasStatus = false
-    /// What the last key's command said, or why it failed, on the message line.
-    private var message: String?
+    /// What the last key's command said, or why it failed, on the message line for a few seconds.
+    private let message: MessageLine
 
     /// Attaches to the player at `commands.path`; its states arrive as `.attachedStatus` on
     /// `inputs` (and `.attachedPlayerStopped` when it goes away).
@@ -44,6 +44,7 @@ final class AttachedScreen {
         self.library = library
         self.style = style
         view = .player
+        message = MessageLine(expired: { inputs.yield(.messageExpired) })
         if showingLibrary { view = .library(try Self.browser(library, returnsToPlayer: false)) }
         events = AttachedEvents(path: commands.path, inputs: inputs)
         draw()
@@ -66,7 +67,7 @@ final class AttachedScreen {
             browser.keepSelectionVisible(height: LibraryScreenLayout.paneHeight(RawTerminal.size))
             view = .library(browser)
         } catch {
-            message = TerminalText.visible("library: \(error)")
+            message.show(TerminalText.visible("library: \(error)"))
         }
         draw()
     }
@@ -82,13 +83,13 @@ final class AttachedScreen {
             do {
                 try browser.learnLengths(from: library, height: LibraryScreenLayout.paneHeight(size))
             } catch {
-                message = TerminalText.visible("library: \(error)")
+                message.show(TerminalText.visible("library: \(error)"))
             }
             view = .library(browser)
             let playing = status.map { status in
                 LibraryScreenLayout.Playing(bookId: status.bookId, positionSeconds: status.bookPosition, durationSeconds: status.bookDuration)
             }
-            let layout = LibraryScreenLayout(browser: browser, playing: playing, message: message)
+            let layout = LibraryScreenLayout(browser: browser, playing: playing, message: message.text)
             terminal.draw(layout.lines(size: size, style: style))
             return
         }
@@ -97,7 +98,7 @@ final class AttachedScreen {
             terminal.draw([TextFit.truncate(text, to: size.columns)])
             return
         }
-        var layout = PlayerScreenLayout(status: status, message: message)
+        var layout = PlayerScreenLayout(status: status, message: message.text)
         layout.keys = PlayerScreenLayout.attachedKeys
         terminal.draw(layout.lines(size: size, style: style))
     }
@@ -105,7 +106,7 @@ final class AttachedScreen {
     /// Runs what `key` means; `.close` for the keys that leave the screen (q, Esc, Ctrl-C) and
     /// when the player is gone.
     func handle(_ key: Key) -> KeyResult {
-        message = nil
+        message.clear()
         if key == .interrupt { return .close }
         let result: KeyResult
         switch view {
@@ -123,10 +124,10 @@ final class AttachedScreen {
             do {
                 view = .library(try Self.browser(library, returnsToPlayer: true))
             } catch {
-                message = TerminalText.visible("library: \(error)")
+                message.show(TerminalText.visible("library: \(error)"))
             }
         case .character("B"), .character("a"):
-            message = "the cover and bookmarks screens show on the player's own terminal; here 'bookmarks' at the prompt"
+            message.show("the cover and bookmarks screens show on the player's own terminal; here 'bookmarks' at the prompt")
         default:
             guard let line = PlayerScreenKeys.line(for: key) else { return .stay }
             return send(line)
@@ -160,7 +161,7 @@ final class AttachedScreen {
         do {
             let reply = try commands.send(line)
             lastReplyFailed = !reply.ok
-            message = (reply.errors + reply.output).last.map(TerminalText.visible)
+            if let said = (reply.errors + reply.output).last { message.show(TerminalText.visible(said)) } else { message.clear() }
             return .stay
         } catch {
             return .close

@@ -87,7 +87,7 @@ public enum RemoteRepl {
                     screen = nil
                     keyMode.isOn = false
                 }
-            case .resize: screen?.draw()
+            case .resize, .messageExpired: screen?.draw()
             case let .attachedStatus(status): screen?.show(status)
             case .attachedLibraryChanged: screen?.libraryChanged()
             case .attachedPlayerStopped:

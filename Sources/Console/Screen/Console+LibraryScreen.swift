@@ -22,14 +22,14 @@ extension Console {
             try browser.learnLengths(from: library, height: LibraryScreenLayout.paneHeight(screen.size))
             screen.view = .library(browser)
         } catch {
-            screen.message = TerminalText.visible("library: \(error)")
+            screen.message.show(TerminalText.visible("library: \(error)"))
         }
         let status = player.status
         let playing = player.loadedBook.map { loaded in
             LibraryScreenLayout.Playing(bookId: loaded.book.id!, positionSeconds: status?.bookPosition,
                                         durationSeconds: status?.bookDuration)
         }
-        let layout = LibraryScreenLayout(browser: browser, playing: playing, message: screen.message)
+        let layout = LibraryScreenLayout(browser: browser, playing: playing, message: screen.message.text)
         screen.draw(layout.lines(size: screen.size, style: screen.style))
     }
 

@@ -52,7 +52,7 @@ extension Console {
         } else {
             let inputs = inputs
             screens.watchResize { inputs.yield(.resize) }
-            fullScreen = FullScreen(view: view, style: style)
+            fullScreen = FullScreen(view: view, style: style, redraw: { inputs.yield(.messageExpired) })
             keyMode.isOn = true
         }
         redrawScreen()
@@ -69,7 +69,7 @@ extension Console {
     /// Shows `text` on the message line; false when no screen shows (the caller prints it).
     func showOnScreen(_ text: String) -> Bool {
         guard let fullScreen else { return false }
-        fullScreen.message = text
+        fullScreen.message.show(text)
         return true
     }
 
@@ -82,7 +82,17 @@ extension Console {
                 fullScreen.draw([TextFit.truncate("nothing is playing — q back", to: size.columns)])
                 return
             }
-            let layout = PlayerScreenLayout(status: status, message: fullScreen.message)
+            var layout = PlayerScreenLayout(status: status, message: fullScreen.message.text)
+            // Decoded only when the window is wide enough for it, once per book.
+            layout.cover = { [style = fullScreen.style] maxColumns, maxRows in
+                if let drawn = fullScreen.drawnCover, drawn.bookId == status.bookId,
+                   drawn.maxColumns == maxColumns, drawn.maxRows == maxRows { return drawn.art }
+                guard let pixels = self.cover(ofBook: status.bookId) else { return nil }
+                let art = CoverArt(pixels, maxColumns: maxColumns, maxRows: maxRows,
+                                   colors: style.mode == .color ? style.coverColors : .none)
+                fullScreen.drawnCover = (status.bookId, maxColumns, maxRows, art)
+                return art
+            }
             fullScreen.draw(layout.lines(size: size, style: fullScreen.style))
         case .cover:
             guard let book = player.loadedBook?.book else { return }
@@ -118,7 +128,7 @@ extension Console {
             return
         }
         guard let fullScreen else { return }
-        fullScreen.message = nil
+        fullScreen.message.clear()
         // Ctrl-C leaves any screen for the prompt, whatever it was doing (a search typed on the
         // library's included); only `quit` at the prompt, Ctrl-D there or SIGTERM stop the player.
         if key == .interrupt { return closeScreen() }

@@ -62,6 +62,12 @@ struct CoverArt {
     let lines: [String]
     let columns: Int
 
+    /// Lines already drawn, each `columns` cells wide.
+    init(lines: [String], columns: Int) {
+        self.lines = lines
+        self.columns = columns
+    }
+
     /// Draws `pixels` into at most `maxColumns` x `maxRows` cells.
     init(_ pixels: Pixels, maxColumns: Int, maxRows: Int, colors: Colors) {
         var columns = Int32(max(1, maxColumns))

@@ -16,15 +16,20 @@ final class FullScreen {
 
     var view: View
     let style: ScreenStyle
-    /// The last notice or error, shown on the message line until the next one.
-    var message: String?
+    /// The last notice or error, for a few seconds (`MessageLine.lifetime`).
+    let message: MessageLine
     private let terminal: RawTerminal
     /// Decoded covers by book id (nil: the book has none), so a redraw decodes nothing.
     var covers: [Int64: CoverArt.Pixels?] = [:]
+    /// The cover drawn beside the player screen's text, for the box it was drawn into: redrawn
+    /// only when the book or the box changes, not at every position event.
+    var drawnCover: (bookId: Int64, maxColumns: Int, maxRows: Int, art: CoverArt)?
 
-    init(view: View, style: ScreenStyle) {
+    /// `redraw` is called (on another thread) when a message's time is up.
+    init(view: View, style: ScreenStyle, redraw: @escaping @Sendable () -> Void) {
         self.view = view
         self.style = style
+        message = MessageLine(expired: redraw)
         terminal = RawTerminal()
     }
 

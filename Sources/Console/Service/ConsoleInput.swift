@@ -15,6 +15,8 @@ public enum ConsoleInput: Sendable {
     case key(Key)
     /// The terminal's window changed size (SIGWINCH).
     case resize
+    /// A full screen's message has had its time (`MessageLine`): the screen is drawn again without it.
+    case messageExpired
     /// A command line from a control socket client.
     case remote(RemoteRequest)
     /// A typed command from outside the terminal (MPRIS).

@@ -71,7 +71,7 @@ public final class PlayerService {
         var succeeded = true
         loop: for await input in stream {
             switch input {
-            case .line, .key, .resize, .endOfInput, .attachedStatus, .attachedLibraryChanged, .attachedPlayerStopped:
+            case .line, .key, .resize, .messageExpired, .endOfInput, .attachedStatus, .attachedLibraryChanged, .attachedPlayerStopped:
                 switch face.handle(input) {
                 case .goOn: break
                 case .failed: succeeded = false
