@@ -41,7 +41,12 @@ import Testing
 
         // An action of a command
         let note = try Self.script(abplayer, "help bookmark note").requireSuccess().stdoutString
-        #expect(note == "bookmark note N [TEXT]\n  replace the note of bookmark N with TEXT (none: the note is removed)\n", "\(note)")
+        #expect(note == """
+            bookmark note N [TEXT]
+              replace the note of bookmark N (as 'bookmarks' numbers them) with TEXT (none:
+              the note is removed)
+
+            """, "\(note)")
 
         // Every command, wrapped at 80 columns: no line padded to the longest usage, no escape
         let all = try Self.script(abplayer, "help all").requireSuccess()
