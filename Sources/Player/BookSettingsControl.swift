@@ -43,7 +43,9 @@ struct BookSettingsControl {
     }
 
     private func stepSpeed(by step: Double) throws -> PlayerOutcome {
-        let stepped = ((session.settings.speed + step) * 10).rounded() / 10
+        // On the hundredth, as speeds are written (1.25x): no 1.5000000001 from adding tenths,
+        // and a quarter step stays a quarter.
+        let stepped = ((session.settings.speed + step) * 100).rounded() / 100
         return try setSpeed(min(SettingText.speedRange.upperBound, max(SettingText.speedRange.lowerBound, stepped)))
     }
 

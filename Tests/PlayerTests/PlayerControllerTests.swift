@@ -359,13 +359,17 @@ import Testing
         try player.perform(.stepVolume(by: -149))
         try player.perform(.stepVolume(by: -5))
         #expect(player.controller.status?.volume == 0)
-        // and a speed step lands on the tenth (no 1.5000000001 from adding tenths), up to 4
+        // and a speed step lands on the hundredth (no 1.5000000001 from adding tenths), up to 4
         try player.perform(.stepSpeed(by: 0.1))
         try player.perform(.stepSpeed(by: 0.1))
         #expect(player.controller.status?.speed == 1.7)
         for _ in 0..<30 { try player.perform(.stepSpeed(by: 0.1)) }
         #expect(player.controller.status?.speed == 4)
         #expect(try player.library.settings.ofBook(book).speed == 4)
+        // (a quarter step from 1 is 1.25, not 1.3)
+        try player.perform(.speed(1))
+        try player.perform(.stepSpeed(by: 0.25))
+        #expect(player.controller.status?.speed == 1.25)
         try player.perform(.speed(0.5))
         try player.perform(.stepSpeed(by: -0.1))
         #expect(player.controller.status?.speed == 0.5)
