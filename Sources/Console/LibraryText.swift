@@ -44,7 +44,7 @@ public enum LibraryText {
         let newBooks = report.books.filter { !$0.existed }.count
         return ImportLines(
             books: books,
-            skipped: report.skipped.map { skippedLine(SkippedFile(path: $0.path, reason: $0.reason)) },
+            skipped: report.skipped.map(skippedLine),
             warnings: report.warnings.map { TerminalText.visible("\($0.path): \($0.message)") },
             summary: "\(counted(newBooks, "new book")), \(counted(report.filesImported, "file")) imported, \(report.filesAlreadyPresent) already present, \(report.skipped.count) skipped")
     }

@@ -10,26 +10,26 @@ extension BookStore {
     /// Imports `paths` (files) and appends them to a book, in the given order. Returns how many
     /// were added and the files skipped with their reasons.
     public func addFiles(_ paths: [String], toBook bookId: Int64, inspector: any MediaInspector)
-        throws -> (added: Int, skipped: [(path: String, reason: String)])
+        throws -> (added: Int, skipped: [SkippedFile])
     {
-        var skipped: [(path: String, reason: String)] = []
+        var skipped: [SkippedFile] = []
         var mediaIds: [Int64] = []
         for path in paths.map(ImportPlan.absolute) {
             if ownFiles?.contains(path) == true {
-                skipped.append((path, "the library's own database file, not audio"))
+                skipped.append(SkippedFile(path: path, reason: "the library's own database file, not audio"))
                 continue
             }
             switch FileKind.of(path: path).kind {
             case .regular: break
             case .missing:
-                skipped.append((path, "no such file"))
+                skipped.append(SkippedFile(path: path, reason: "no such file"))
                 continue
             default:
-                skipped.append((path, "not a regular file"))
+                skipped.append(SkippedFile(path: path, reason: "not a regular file"))
                 continue
             }
             guard let (size, fingerprint) = Fingerprint.of(path: path) else {
-                skipped.append((path, "cannot read the file"))
+                skipped.append(SkippedFile(path: path, reason: "cannot read the file"))
                 continue
             }
             do {
@@ -38,7 +38,7 @@ extension BookStore {
                                                    fingerprint: fingerprint, description: description)
                 mediaIds.append(try writer.write { db in try Importer.upsertMedia(db, inspected) })
             } catch {
-                skipped.append((path, "\(error)"))
+                skipped.append(SkippedFile(path: path, reason: "\(error)"))
             }
         }
         let before = try items(ofBook: bookId).count

@@ -31,7 +31,7 @@ struct BookWriter: Sendable {
                 for warning in inspected.description.warnings {
                     written.withLock { $0.report.warnings.append((inspected.file.path, warning)) }
                 }
-            case let .failure(failure): written.withLock { $0.report.skipped.append((failure.path, failure.reason)) }
+            case let .failure(failure): written.withLock { $0.report.skipped.append(failure) }
             }
         }
         good = Self.withChapterSidecars(good)

@@ -26,7 +26,7 @@ public struct ImportPlan: Sendable {
 
     public var books: [PlannedBook] = []
     /// Paths that could not be read at all (missing, unreadable folder).
-    public var unreadable: [(path: String, reason: String)] = []
+    public var unreadable: [SkippedFile] = []
 
     public var fileCount: Int { books.reduce(0) { $0 + $1.files.count } }
 
@@ -60,12 +60,12 @@ public struct ImportPlan: Sendable {
                 plan(folder: absolute, location: [])
             case .regular:
                 if excluded?.contains(absolute) == true {
-                    unreadable.append((path, "the library's own database file, not audio"))
+                    unreadable.append(SkippedFile(path: path, reason: "the library's own database file, not audio"))
                 } else if isFirstVisit(file: absolute, shownAs: path) {
                     looseFiles.append(File(path: absolute, folderDisc: nil))
                 }
             case .missing:
-                unreadable.append((path, "no such file or folder"))
+                unreadable.append(SkippedFile(path: path, reason: "no such file or folder"))
             case let other:
                 skip(path, other)
             }
@@ -76,10 +76,10 @@ public struct ImportPlan: Sendable {
     /// Records a skipped entry that is neither a file nor a folder we can read.
     private mutating func skip(_ path: String, _ kind: FileKind) {
         switch kind {
-        case .special: unreadable.append((path, "not a regular file"))
-        case let .danglingLink(target): unreadable.append((path, "dangling symbolic link (\(target) does not exist)"))
-        case let .unreadable(reason): unreadable.append((path, "cannot read it: \(reason)"))
-        case .missing: unreadable.append((path, "no such file or folder"))
+        case .special: unreadable.append(SkippedFile(path: path, reason: "not a regular file"))
+        case let .danglingLink(target): unreadable.append(SkippedFile(path: path, reason: "dangling symbolic link (\(target) does not exist)"))
+        case let .unreadable(reason): unreadable.append(SkippedFile(path: path, reason: "cannot read it: \(reason)"))
+        case .missing: unreadable.append(SkippedFile(path: path, reason: "no such file or folder"))
         case .regular, .directory: break
         }
     }
@@ -90,7 +90,7 @@ public struct ImportPlan: Sendable {
     private mutating func isFirstVisit(file path: String, real known: String? = nil, shownAs shown: String) -> Bool {
         let real = known ?? FileKind.realPath(path) ?? path
         guard plannedFiles.insert(real).inserted else {
-            unreadable.append((shown, "the same file as one already imported (\(real))"))
+            unreadable.append(SkippedFile(path: shown, reason: "the same file as one already imported (\(real))"))
             return false
         }
         return true
@@ -104,7 +104,7 @@ public struct ImportPlan: Sendable {
     private mutating func plan(folder: String, location: [String]) {
         let real = FileKind.realPath(folder) ?? folder
         if let first = plannedFolders[real] {
-            unreadable.append((folder, "symbolic link to a folder already imported (\(first))"))
+            unreadable.append(SkippedFile(path: folder, reason: "symbolic link to a folder already imported (\(first))"))
             return
         }
         plannedFolders[real] = folder
@@ -134,7 +134,7 @@ public struct ImportPlan: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            unreadable.append((folder, "cannot list the folder (permission denied?)"))
+            unreadable.append(SkippedFile(path: folder, reason: "cannot list the folder (permission denied?)"))
             return nil
         }
         let folderReal = FileKind.realPath(folder) ?? folder
@@ -148,7 +148,7 @@ public struct ImportPlan: Sendable {
                 // A link back to this folder or one above it would be listed forever.
                 if isLink, let target = FileKind.realPath(path),
                    target == folderReal || target == "/" || folderReal.hasPrefix(target + "/") {
-                    unreadable.append((path, "symbolic link loop (it leads back to \(target))"))
+                    unreadable.append(SkippedFile(path: path, reason: "symbolic link loop (it leads back to \(target))"))
                 } else {
                     folders.append(name)
                 }

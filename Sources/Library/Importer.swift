@@ -21,7 +21,7 @@ public struct ImportReport: Sendable {
     public var books: [BookResult] = []
     public var filesImported = 0
     public var filesAlreadyPresent = 0
-    public var skipped: [(path: String, reason: String)] = []
+    public var skipped: [SkippedFile] = []
     /// Files imported with a problem the decoder noticed (a file cut short of the length its
     /// header gives): one line each, the file named by the caller.
     public var warnings: [(path: String, message: String)] = []

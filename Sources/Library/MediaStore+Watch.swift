@@ -290,7 +290,7 @@ private struct ChangeReport {
 
     /// The books an import in this pass made or added files to.
     mutating func note(_ imported: ImportReport, in library: MediaStore) throws {
-        skipped += imported.skipped.map { SkippedFile(path: $0.path, reason: $0.reason) }
+        skipped += imported.skipped
         for book in imported.books where book.newFiles > 0 {
             try note(bookId: book.id, in: library) {
                 $0.isNewBook = $0.isNewBook || !book.existed

@@ -71,7 +71,7 @@ struct BookCommand: ParsableCommand {
             try reportingLibraryErrors(database) {
                 let target = try database.books.book(matching: book)
                 let (added, skipped) = try database.books.addFiles(files, toBook: target.id!, inspector: inspector)
-                for (path, reason) in skipped { printError("abplayer: skipped \(path): \(reason)") }
+                for file in skipped { printError("abplayer: skipped \(file.path): \(file.reason)") }
                 print(TerminalText.visible("added \(LibraryText.counted(added, "file")) to #\(target.id!) \(target.title)"))
             }
         }

@@ -54,7 +54,7 @@ struct Play: AsyncParsableCommand {
         let library = try LibraryDatabase()
         let book = try FilesBook(files: files, library: library, inspector: DecoderInspector(decoders: registry))
         let failed = !book.skipped.isEmpty
-        for (path, reason) in book.skipped { printError("abplayer: \(path): \(reason)") }
+        for file in book.skipped { printError("abplayer: \(file.path): \(file.reason)") }
         guard !book.media.isEmpty else { throw ExitCode.failure }
         let skipSilence = try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse) ?? .off
         try book.prepare(from: from, speed: speed, volume: volume, skipSilence: skipSilence)
@@ -161,7 +161,7 @@ struct FilesBook {
     let id: Int64
     let library: LibraryDatabase
     let media: [Media]
-    let skipped: [(path: String, reason: String)]
+    let skipped: [SkippedFile]
     private let firstGivenPlays: Bool
     private let lastGivenPlays: Bool
 

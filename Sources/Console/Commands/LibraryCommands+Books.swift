@@ -44,7 +44,7 @@ extension LibraryCommands {
             let (added, skipped) = try player.edit(.itemsAddedOrMoved(bookId: book.id!)) {
                 try library.books.addFiles(paths.map(Self.expandingTilde), toBook: book.id!, inspector: DecoderInspector(decoders: decoders))
             }
-            for (path, reason) in skipped { complain(TerminalText.visible("skipped \(path): \(reason)")) }
+            for file in skipped { complain(TerminalText.visible("skipped \(file.path): \(file.reason)")) }
             say(TerminalText.visible("added \(LibraryText.counted(added, "file")) to #\(book.id!) \(book.title)"))
             if added == 0 && !skipped.isEmpty { throw CommandError("no file added") }
         case let .removeItems(reference, numbers):
