@@ -72,9 +72,11 @@ public enum BookmarkFile {
         case .audacity: read = BookmarkLabels.readAudacity(text)
         case .chapters: read = BookmarkLabels.readChapters(text)
         }
-        guard !read.lines.isEmpty || !read.problems.isEmpty && read.problems.count < 3 else {
-            throw LibraryError.invalid("\(name) has no bookmarks that \(format.rawValue) names: is it a \(format.rawValue) file?"
-                + " (--format \(BookmarkFileFormat.names) says which)")
+        // Not one line read: the file is not in that format (a line a complaint would bury what
+        // is wrong). A file with no lines at all is an export of a book without bookmarks.
+        guard !read.lines.isEmpty || read.problems.isEmpty else {
+            throw LibraryError.invalid("\(name): not one line of it is a bookmark in the \(format.rawValue) format (\(read.problems[0])): "
+                + "name its format with --format \(BookmarkFileFormat.names)")
         }
         return read
     }

@@ -72,9 +72,13 @@ enum BookmarkJSON {
             do {
                 object = try Object(from: decoder)
                 problem = nil
-            } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                    let DecodingError.dataCorrupted(context) {
                 object = nil
                 problem = context.codingPath.last.map { "'\($0.stringValue)': \(context.debugDescription)" } ?? context.debugDescription
+            } catch {
+                object = nil
+                problem = "\(error)"
             }
         }
     }

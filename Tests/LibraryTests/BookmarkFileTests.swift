@@ -132,10 +132,18 @@ import TestSupport
         #expect(json.lines.map(\.entry.bookSeconds) == [1, 2.5])
     }
 
-    @Test func aFileOfNoFormatIsRefusedInOneLine() {
+    @Test func aFileOfNoFormatIsRefusedInOneLine() throws {
         #expect(throws: LibraryError.invalid("notes.md is not a bookmark file: name its format with --format csv, json, audacity or chapters")) {
             try BookmarkFile.read("# my notes\nsome text\n", format: nil, name: "notes.md")
         }
         #expect(throws: LibraryError.self) { try BookmarkFile.read("{not json", format: .json, name: "x.json") }
+        // a .txt none of whose lines is a label: one line, naming the first, not a complaint a line
+        #expect(throws: LibraryError.invalid("todo.txt: not one line of it is a bookmark in the audacity format "
+            + "(line 1: not a label (start<TAB>end<TAB>label, in seconds)): name its format with --format csv, json, audacity or chapters")) {
+            try BookmarkFile.read("buy milk\ncall home\n", format: nil, name: "todo.txt")
+        }
+        // while an export of a book without bookmarks reads as none, and a null in a JSON array is an entry named
+        #expect(try BookmarkFile.read(BookmarkFile.text([], as: .csv), format: nil, name: "empty.csv").lines.isEmpty)
+        #expect(try BookmarkFile.read("[null, {\"bookSeconds\": 3}]", format: nil, name: "b.json").problems.map(\.line) == [1])
     }
 }
