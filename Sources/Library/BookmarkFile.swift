@@ -81,8 +81,26 @@ public enum BookmarkFile {
         return read
     }
 
-    /// The text of the regular file at `path`, at most `sizeLimit` bytes.
-    public static func contents(ofFile path: String) throws(LibraryError) -> String {
+    /// Writes `text` to `path`, whole or not at all (written beside it, then renamed); never over
+    /// `library`'s own files (`LibraryFiles`: `bookmarks export Dune library.sqlite` would have
+    /// replaced the library with a CSV).
+    public static func write(_ text: String, toFile path: String, besides library: LibraryDatabase) throws(LibraryError) {
+        if library.state.ownFiles?.contains(path) == true {
+            throw LibraryError.invalid("\(path) is this library's own database file: name a new file for the bookmarks")
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw LibraryError.invalid("\(path): cannot write it (\(error.localizedDescription))")
+        }
+    }
+
+    /// The text of the regular file at `path`, at most `sizeLimit` bytes; never one of
+    /// `library`'s own files, whose reading would drop SQLite's locks in this process.
+    public static func contents(ofFile path: String, besides library: LibraryDatabase) throws(LibraryError) -> String {
+        if library.state.ownFiles?.contains(path) == true {
+            throw LibraryError.invalid("\(path) is this library's own database file, not a bookmark file")
+        }
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw LibraryError.invalid("\(path): cannot read it (\(String(cString: strerror(errno))))")

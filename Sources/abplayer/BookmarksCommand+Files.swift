@@ -37,11 +37,7 @@ extension Bookmarks {
                     _ = StandardStream.output.write(isatty(STDOUT_FILENO) == 1 ? TerminalText.lines(text) : text)
                     return
                 }
-                do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-                } catch {
-                    throw LibraryError.invalid("\(file): cannot write it (\(error.localizedDescription))")
-                }
+                try BookmarkFile.write(text, toFile: file, besides: database)
                 print(TerminalText.visible("exported \(entries.count) bookmark\(entries.count == 1 ? "" : "s") of \(found.title) to \(file)"))
             }
         }
@@ -65,7 +61,7 @@ extension Bookmarks {
             let database = try library.openForEditing()
             try reportingLibraryErrors(database) {
                 let found = try database.books.book(matching: book)
-                let read = try BookmarkFile.read(try BookmarkFile.contents(ofFile: file), format: format, name: file)
+                let read = try BookmarkFile.read(try BookmarkFile.contents(ofFile: file, besides: database), format: format, name: file)
                 let imported = try BookmarkTransfer.importing(read, toBook: found.id!, in: database)
                 for problem in imported.problems { printError("abplayer: \(file): \(problem)") }
                 print(imported.summary)

@@ -63,6 +63,14 @@ import Testing
 
         #expect(refused.status != 0)
         #expect(refused.stderr == "abplayer: \(file) is not a bookmark file: name its format with --format csv, json, audacity or chapters\n")
+
+        // and the library's own file is neither written over nor read as bookmarks
+        let overwrite = try abplayer.run(["bookmarks", "export", "--library", library, "Ender", "--format", "csv", library])
+        #expect(overwrite.status != 0 && overwrite.stderr == "abplayer: \(library) is this library's own database file: name a new file for the bookmarks\n",
+                "\(overwrite.stderr)")
+        let read = try abplayer.run(["bookmarks", "import", "--library", library, "Ender", library + "-wal"])
+        #expect(read.status != 0 && read.stderr.contains("is this library's own database file, not a bookmark file"), "\(read.stderr)")
+        _ = try abplayer.run(["bookmarks", "--library", library, "Ender"]).requireSuccess()
     }
 
     @Test func theReplExportsAndImportsTheBookPlayingsBookmarks() throws {

@@ -25,15 +25,11 @@ extension LibraryCommands {
                 return
             }
             let file = Self.expandingTilde(line.path)
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw CommandError("\(file): cannot write it (\(error.localizedDescription))")
-            }
+            try BookmarkFile.write(text, toFile: file, besides: library)
             say("exported \(LibraryText.counted(entries.count, "bookmark")) of \(book.title) to \(file)")
         case .importing:
             let file = Self.expandingTilde(line.path)
-            let read = try BookmarkFile.read(try BookmarkFile.contents(ofFile: file), format: line.format, name: file)
+            let read = try BookmarkFile.read(try BookmarkFile.contents(ofFile: file, besides: library), format: line.format, name: file)
             let imported = try BookmarkTransfer.importing(read, toBook: book.id!, in: library)
             imported.problems.forEach { complain("\(file): \($0)") }
             say(imported.summary)
