@@ -33,8 +33,9 @@ extension Bookmarks {
                 let text = BookmarkFile.text(entries, as: format)
                 if file == "-" {
                     // Notes are the listener's text, control characters and all: kept exactly for a
-                    // pipe or a file, made visible on a terminal.
-                    _ = StandardStream.output.write(isatty(STDOUT_FILENO) == 1 ? TerminalText.lines(text) : text)
+                    // pipe or a file, made visible on a terminal (CSV's CRLF there a plain line end).
+                    let shown = isatty(STDOUT_FILENO) == 1 ? TerminalText.lines(text.replacingOccurrences(of: "\r\n", with: "\n")) : text
+                    _ = StandardStream.output.write(shown)
                     return
                 }
                 try BookmarkFile.write(text, toFile: file, besides: database)
