@@ -24,10 +24,15 @@ public enum BookmarkTransfer {
     /// The book's bookmarks in its order (the listener's own; `all`: the automatic ones too).
     public static func entries(ofBook bookId: Int64, in library: LibraryDatabase, all: Bool) throws -> [BookmarkEntry] {
         let media = try library.books.items(ofBook: bookId)
-        let timeline = BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId))
-        let mediaIds = media.map { $0.id! }
-        let names = fileNames(media.map(\.path))
-        return try library.bookmarks.numbered(ofBook: bookId).filter { all || !$0.number.isAutomatic }.map { numbered in
+        return entries(try library.bookmarks.numbered(ofBook: bookId), all: all,
+                       timeline: BookTimeline(media: media, userChapters: try library.books.userChapters(ofBook: bookId)),
+                       mediaIds: media.map { $0.id! })
+    }
+
+    /// `bookmarks` placed on `timeline`, whose items are the media `mediaIds`.
+    static func entries(_ bookmarks: [NumberedBookmark], all: Bool, timeline: BookTimeline, mediaIds: [Int64]) -> [BookmarkEntry] {
+        let names = fileNames(timeline.paths)
+        return bookmarks.filter { all || !$0.number.isAutomatic }.map { numbered in
             let mark = numbered.bookmark
             let place = BookmarkPlace(numbered, timeline: timeline, mediaIds: mediaIds)
             let item = place.item

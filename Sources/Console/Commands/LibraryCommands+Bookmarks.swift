@@ -16,7 +16,7 @@ extension LibraryCommands {
         case let .exporting(all):
             // The line's parser made sure the format is known.
             guard let format = line.format ?? BookmarkFileFormat(fileName: line.path) else { return }
-            let entries = try BookmarkTransfer.entries(ofBook: book.id!, in: library, all: all)
+            let entries = try player.bookmarkEntries(ofBook: book.id!, all: all)
             let text = BookmarkFile.text(entries, as: format)
             if line.path == "-" {
                 let shown = String(text.replacingOccurrences(of: "\r\n", with: "\n").dropLast())
