@@ -66,6 +66,9 @@ extension Bookmarks {
                 let imported = try BookmarkTransfer.importing(read, toBook: found.id!, in: database)
                 for problem in imported.problems { printError("abplayer: \(file): \(problem)") }
                 print(imported.summary)
+                // As `abplayer import`'s: the exit code says whether every line was imported, for
+                // a script that goes on only then.
+                if !imported.problems.isEmpty { throw ExitCode.failure }
             }
         }
     }

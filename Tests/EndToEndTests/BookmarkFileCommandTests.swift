@@ -64,6 +64,14 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr == "abplayer: \(file) is not a bookmark file: name its format with --format csv, json, audacity or chapters\n")
 
+        // A file with a bad line: the line named on standard error, the others imported, and a failure exit
+        let partial = abplayer.home.appending(path: "partial.csv").path
+        try Data("number,book_seconds,note\n1,2.5,good\n2,soon,bad\n".utf8).write(to: URL(fileURLWithPath: partial))
+        let some = try abplayer.run(["bookmarks", "import", "--library", library, "Ender", partial])
+        #expect(some.status == 1 && some.stdoutString == "imported 1 bookmark, 1 line not read\n", "\(some.stdoutString)")
+        #expect(some.stderr == "abplayer: \(partial): line 3: book_seconds 'soon' is not a time (seconds, or h:mm:ss)\n")
+        #expect(try Self.listed(abplayer, library).map(\.note) == ["good"])
+
         // and the library's own file is neither written over nor read as bookmarks
         let overwrite = try abplayer.run(["bookmarks", "export", "--library", library, "Ender", "--format", "csv", library])
         #expect(overwrite.status != 0 && overwrite.stderr == "abplayer: \(library) is this library's own database file: name a new file for the bookmarks\n",
