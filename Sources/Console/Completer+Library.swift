@@ -35,7 +35,13 @@ extension Completer {
         case ("browse", 2):
             let field = words[1] == "author" ? BrowseField.artist : BrowseField(rawValue: words[1])
             return field.map { field in .names(((try? library.catalog.browse(field)) ?? []).map(\.value)) }
-        case ("bookmarks", 1), ("history", 1), ("stats", 1), ("rescan", 1): return .names(books())
+        case ("bookmarks", 1): return .names(["export", "import"] + books())
+        case ("bookmarks", 2...) where words[1] == "export" || words[1] == "import":
+            if words.last == "--format" { return .names(BookmarkFileFormat.allCases.map(\.rawValue)) }
+            if typed.hasPrefix("-") { return .names(words[1] == "export" ? ["--format", "--all"] : ["--format"]) }
+            // FILE ends the line; a book before it is typed as part of its title, Tab or no Tab.
+            return .path
+        case ("history", 1), ("stats", 1), ("rescan", 1): return .names(books())
         case ("queue", 1): return .names(["add"])
         case ("queue", 2) where words[1] == "add": return .names(books())
         default: return nil

@@ -36,6 +36,8 @@ public enum LibraryCommand: Equatable, Sendable {
     case browse(BrowseField, value: String?)
     /// `all`: the automatic bookmarks too.
     case bookmarks(book: String, all: Bool = false)
+    /// `bookmarks export|import`: a book's bookmarks to or from a file.
+    case bookmarkFile(BookmarkFileLine)
     case history(book: String?)
     case stats(book: String?)
     case export(path: String)
@@ -95,6 +97,10 @@ public enum LibraryCommand: Equatable, Sendable {
             }
             self = .browse(field, value: arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : nil)
         case "bookmarks":
+            if let line = try BookmarkFileLine(arguments) {
+                self = .bookmarkFile(line)
+                return
+            }
             let words = arguments.filter { $0 != "--all" }
             guard !words.isEmpty else { throw usage("bookmarks") }
             self = .bookmarks(book: words.joined(separator: " "), all: words.count < arguments.count)

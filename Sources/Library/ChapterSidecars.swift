@@ -48,12 +48,15 @@ enum ChapterSidecars {
 
     /// An mp4chaps-style list, a chapter a line: `00:00:00.000 Chapter Title` (hours optional).
     static func chapterList(_ text: String) -> [TimedTitle] {
-        text.split(whereSeparator: \.isNewline).compactMap { line in
-            guard let match = line.trimmingCharacters(in: .whitespaces)
-                .wholeMatch(of: /(?:(?<h>\d+):)?(?<m>\d{1,2}):(?<s>\d{1,2}(?:\.\d+)?)\s+(?<title>.+)/) else { return nil }
-            let seconds = Double(match.h ?? "0")! * 3600 + Double(match.m)! * 60 + Double(match.s)!
-            return TimedTitle(startSeconds: seconds, title: String(match.title))
-        }
+        text.split(whereSeparator: \.isNewline).compactMap(chapterLine)
+    }
+
+    /// One line of a chapter list; nil when it is not one (`bookmarks import` names such lines).
+    static func chapterLine(_ line: some StringProtocol) -> TimedTitle? {
+        guard let match = line.trimmingCharacters(in: .whitespaces)
+            .wholeMatch(of: /(?:(?<h>\d+):)?(?<m>\d{1,2}):(?<s>\d{1,2}(?:\.\d+)?)\s+(?<title>.+)/) else { return nil }
+        let seconds = Double(match.h ?? "0")! * 3600 + Double(match.m)! * 60 + Double(match.s)!
+        return TimedTitle(startSeconds: seconds, title: String(match.title))
     }
 
     /// The chapters and titles the sidecars in `folder` give each of `files` (absolute paths of

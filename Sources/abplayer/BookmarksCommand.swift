@@ -6,8 +6,8 @@ import Player
 
 struct Bookmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, add and delete a book's bookmarks.",
-        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+        abstract: "List, add, delete, export and import a book's bookmarks.",
+        subcommands: [List.self, Add.self, Remove.self, Export.self, Import.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -99,6 +99,10 @@ import Testing
         #expect(completer.complete("output j")?.replacement == "jack ")
         #expect(completer.complete("status --j")?.replacement == "--json ")
         #expect(completer.complete("imp")?.candidates == ["import", "import-state"])
+        #expect(completer.complete("bookmarks exp")?.replacement == "export ")
+        #expect(completer.complete("bookmarks export --f")?.replacement == "--format ")
+        #expect(completer.complete("bookmarks export --format au")?.replacement == "audacity ")
+        #expect(completer.complete("bookmarks import --a") == nil)
     }
 
     @Test func booksAndShelvesWhereTheyGo() {

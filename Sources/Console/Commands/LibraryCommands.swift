@@ -73,6 +73,7 @@ final class LibraryCommands {
         case let .bookmarks(reference, all):
             // Through the player: the same lines, times and chapters as the book loaded's.
             show(try player.perform(.bookmarks(bookId: try resolveBook(reference).id!, all: all)))
+        case let .bookmarkFile(line): try bookmarkFile(line)
         case let .history(reference):
             let lines = try LibraryText.historyLines(library, book: try reference.map { try resolveBook($0).id! },
                                                      limit: LibraryText.historyLimit)
@@ -145,6 +146,7 @@ extension LibraryCommand {
     var editsLibrary: Bool {
         switch self {
         case .shelf, .importPaths, .rescan, .importState: true
+        case let .bookmarkFile(line): if case .importing = line.direction { true } else { false }
         case let .book(action): if case .items = action { false } else { true }
         case .browse, .bookmarks, .history, .stats, .export: false
         }
