@@ -75,6 +75,9 @@ public struct Status: Codable, Equatable, Sendable {
     /// The fraction of the book's time skip silence has been cutting (the estimate `timeLeft`
     /// uses); nil while too little was heard, or when off.
     public var silenceSkippedFraction: Double?
+    /// Intro and outro skipping when on: "intro 30s, outro 45s"; nil when off. Optional, as
+    /// the other later fields.
+    public var introOutro: String?
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
     public var cover: String?
     /// Where the other devices syncing with this library are in the book, newest listening
@@ -137,9 +140,12 @@ public struct Status: Codable, Equatable, Sendable {
         if case let .measured(_, gain) = session.aids.loudness { loudnessGain = gain }
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         let skipping = session.settings.skipSilence != .off
-        timeLeft = total.flatMap { total in
-            here.map { session.aids.silence.heardSeconds(ofSourceSeconds: max(0, total - $0), speed: speed, skipping: skipping) }
-        }
+        let trim = session.settings.itemTrim
+        // As heard: the intros and outros still ahead are not heard at all.
+        let sourceLeft = trim.isNone ? total.flatMap { total in here.map { max(0, total - $0) } }
+                                     : timeline.audibleSecondsLeft(from: position, trim: trim)
+        timeLeft = sourceLeft.map { session.aids.silence.heardSeconds(ofSourceSeconds: $0, speed: speed, skipping: skipping) }
+        introOutro = IntroOutroText.statusText(intro: trim.introSeconds, outro: trim.outroSeconds)
         if case let .on(minimumMs) = session.settings.skipSilence {
             skipSilenceMs = minimumMs
             silenceSkippedFraction = session.aids.silence.skippedFraction
@@ -166,7 +172,7 @@ public struct Status: Codable, Equatable, Sendable {
         } else if chapterCount > 0 {
             lines.append("chapter -/\(chapterCount)")
         }
-        let heard = skipSilenceMs == nil ? "" : " skipping silence"
+        let heard = (skipSilenceMs == nil ? "" : " skipping silence") + (introOutro.map { " skipping \($0)" } ?? "")
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
