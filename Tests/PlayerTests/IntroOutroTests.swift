@@ -1,0 +1,138 @@
+import Foundation
+import Library
+@testable import Player
+import PlayerCore
+import Testing
+import TestSupport
+
+/// Intro and outro skipping, heard as audio: a book of three time-coded MP3s (second k of each
+/// file sounds its own tone) played on the test's clock, with the first 2 s and the last 1 s of
+/// every file left out.
+@Suite(.serialized) struct IntroOutroTests {
+    /// Item lengths: different, so that the three files differ (the library knows files by content).
+    static let itemSeconds = [8, 9, 10]
+
+    /// A player with the book "Trimmed" whose own settings leave out 2 s and 1 s of every item.
+    static func trimmedBook(_ name: String) throws -> (ControllerHarness, book: Int64) {
+        let player = try ControllerHarness(clocked: name)
+        let book = try player.book("Trimmed", itemSeconds: itemSeconds)
+        var settings = try player.library.settings.ofBook(book)
+        settings.skipIntroSeconds = 2
+        settings.skipOutroSeconds = 1
+        try player.library.settings.save(settings)
+        return (player, book)
+    }
+
+    /// The seconds heard, in order, from what the clocked output took.
+    static func secondsHeard(_ player: ControllerHarness) -> [Int] {
+        SecondTrack(player.heard, channels: 1, rate: player.clockedOutput?.sinkRate ?? 22050).distinctSeconds
+    }
+
+    @Test func everyItemIsHeardWithoutItsFirstTwoAndLastSecondAndTheTimeLeftOutIsCounted() throws {
+        // Given the book, its settings read back from the database
+        let (player, book) = try Self.trimmedBook("intro-outro-play")
+        let stored = try player.library.settings.ofBook(book)
+        #expect(stored.ownSkipIntroSeconds == 2 && stored.ownSkipOutroSeconds == 1)
+
+        // When it plays from its start to its end
+        try player.perform(.play(bookId: book))
+        player.advance(by: .milliseconds(300))
+        // Then it starts 2 s into the first file, the status says so, and the time left is the
+        // time that will be heard: 5 + 6 + 7 s, not the 27 s of the files
+        #expect(player.status.itemNumber == 1 && abs(player.status.itemPosition - 2.3) < 0.15, "\(player.status.itemPosition)")
+        #expect(player.status.introOutro == "intro 2s, outro 1s")
+        #expect(abs((player.status.timeLeft ?? 0) - 17.7) < 0.15, "left \(String(describing: player.status.timeLeft))")
+        #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(40)))
+
+        // Then each file was heard from its second 2 to the second before its last
+        #expect(Self.secondsHeard(player) == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8], "\(Self.secondsHeard(player))")
+        #expect(abs(player.heardSeconds - 18) < 0.1, "heard \(player.heardSeconds) s")
+        // and the 3 intros and 3 outros left out (9 s) are counted for the book
+        #expect(abs(try player.library.history.introOutroSkippedSeconds(ofBook: book) - 9) < 0.05)
+        // and the book is marked finished: its end was reached, though its file's last second was not heard
+        #expect(try player.library.books.book(matching: "Trimmed").finishedAt != nil)
+        #expect(player.status.itemNumber == 3)
+    }
+
+    @Test func aSeekIntoAnIntroLandsAtItsEndAndIntoAnOutroAtTheNextItemsAudibleStart() throws {
+        let (player, book) = try Self.trimmedBook("intro-outro-seek")
+        try player.perform(.play(bookId: book))
+        player.advance(by: .milliseconds(500))
+
+        // When the listener seeks to 0:09, one second into the second file (its intro)
+        try player.perform(.seek(.absolute(seconds: 9)))
+        let afterIntroSeek = player.heard.count
+        player.advance(by: .milliseconds(800))
+        // Then it plays from 2 s into that file: second 2 is heard
+        #expect(player.status.itemNumber == 2 && abs(player.status.itemPosition - 2.8) < 0.15, "\(player.status.itemPosition)")
+        #expect(SecondTrack(Array(player.heard[afterIntroSeek...]), channels: 1, rate: 22050).distinctSeconds == [2])
+
+        // When it seeks to 0:16.5, half a second into the second file's last second (its outro)
+        try player.perform(.seek(.absolute(seconds: 16.5)))
+        let afterOutroSeek = player.heard.count
+        player.advance(by: .milliseconds(800))
+        // Then it goes on in the third file, 2 s into it
+        #expect(player.status.itemNumber == 3 && abs(player.status.itemPosition - 2.8) < 0.15, "\(player.status.itemPosition)")
+        #expect(SecondTrack(Array(player.heard[afterOutroSeek...]), channels: 1, rate: 22050).distinctSeconds == [2])
+
+        // When it seeks into the last file's outro, the book has nothing left: it ends there
+        try player.perform(.seek(.absolute(seconds: 26.5)))
+        #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(5)))
+    }
+
+    @Test func theSleepTimerAtTheEndOfTheChapterPausesWhereTheOutroStarts() throws {
+        // Given the book playing (each file stands as a chapter), the timer at the chapter's end
+        let (player, book) = try Self.trimmedBook("intro-outro-sleep")
+        try player.perform(.play(bookId: book))
+        _ = try player.perform(.sleep(.endOfChapter))
+
+        // When the clock runs until the timer pauses it
+        #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(20)))
+
+        // Then it paused after the first file's audible part, 2 s to 7 s: 5 s heard, its outro not
+        #expect(player.status.state == .paused)
+        #expect(abs(player.heardSeconds - 5) < 0.05, "heard \(player.heardSeconds) s")
+        #expect(Self.secondsHeard(player).last == 6)
+        #expect(player.heardRMS(from: player.heardSeconds - 0.1, seconds: 0.1, rate: 22050) < 0.01)
+    }
+
+    @Test func skipSilenceTogetherStillLeavesOutIntroAndOutro() throws {
+        let (player, book) = try Self.trimmedBook("intro-outro-silence")
+        _ = try player.perform(.defaults(.set(.silence, 0.6)))
+        try player.perform(.play(bookId: book))
+        #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(40)))
+        #expect(player.status.skipSilenceMs == 600)
+        #expect(Self.secondsHeard(player) == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8], "\(Self.secondsHeard(player))")
+    }
+
+    @Test func theListenersDefaultAppliesToABookWithoutItsOwnAndTheBooksOwnWins() throws {
+        // Given a book with no setting of its own, and the defaults intro 3 s, outro 0
+        let player = try ControllerHarness(clocked: "intro-outro-default")
+        let book = try player.book("Plain", itemSeconds: [6, 7])
+        guard case let .defaults(defaults, _) = try player.perform(.defaults(.set(.intro, 3))) else { Issue.record("not set"); return }
+        #expect(defaults.introSeconds == 3 && defaults.line(.intro) == "intro   3s left out of every item")
+
+        // When it plays
+        try player.perform(.play(bookId: book))
+        #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(20)))
+        // Then each file is heard from its second 3 to its end
+        #expect(Self.secondsHeard(player) == [3, 4, 5, 3, 4, 5, 6], "\(Self.secondsHeard(player))")
+        #expect(try player.library.settings.ofBook(book).ownSkipIntroSeconds == nil)
+
+        // When the book gets its own (intro off), it applies and says so
+        guard case let .introOutro(setting) = try player.perform(.skipIntro(seconds: 0)) else { Issue.record("no answer"); return }
+        #expect(setting.introSeconds == 0 && setting.ownIntro && !setting.ownOutro)
+        #expect(setting.text.hasPrefix("intro off (this book), outro off (default); 6s left out so far"), "\(setting.text)")
+        #expect(try player.library.settings.ofBook(book).ownSkipIntroSeconds == 0)
+        // and 'intro default' follows the default again
+        guard case let .introOutro(back) = try player.perform(.useDefault(.intro)) else { Issue.record("no answer"); return }
+        #expect(back.introSeconds == 3 && !back.ownIntro)
+    }
+
+    @Test func anIntroOutOfRangeIsRefusedAndNothingChanges() throws {
+        let (player, book) = try Self.trimmedBook("intro-outro-range")
+        try player.perform(.play(bookId: book))
+        #expect(throws: PlayerError.self) { try player.perform(.skipIntro(seconds: 601)) }
+        #expect(try player.library.settings.ofBook(book).skipIntroSeconds == 2)
+    }
+}
