@@ -39,7 +39,7 @@ public struct IntroOutro: Sendable, Equatable {
 /// 45s`) and in `book settings --skip-intro`: a time up to 10 minutes, 0 or off for none.
 public enum IntroOutroText {
     /// The library's CHECK: 0 to 600 s.
-    public static let range = 0.0...600.0
+    public static let range = SettingRanges.introOutroSeconds
     public static let forms = "use a time up to 10 minutes (30, 30s, 1:15) or off"
 
     public static func parse(_ text: String) throws(RefusedValue) -> Double {
