@@ -16,6 +16,7 @@ extension Producer {
             return
         }
         markNextFrame()
+        autoPause.decodingSkipped(to: reader.position)
         if counting { core.emit.yield(.trimmed(item: reader.index, frames: skipped, sourceRate: rate)) }
     }
 

@@ -208,6 +208,7 @@ final class Producer: @unchecked Sendable {
                 reportFailure(error, subject: reader.path)
             }
         }
+        if introSkipped > 0 { autoPause.decodingSkipped(to: reader.position) }
     }
 
     func setState(_ newState: PlaybackState) {
