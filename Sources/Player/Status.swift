@@ -78,6 +78,9 @@ public struct Status: Codable, Equatable, Sendable {
     /// Intro and outro skipping when on: "intro 30s, outro 45s"; nil when off. Optional, as
     /// the other later fields.
     public var introOutro: String?
+    /// Where playing the item stops, in seconds into it, when an outro is left out; nil
+    /// otherwise (its end).
+    public var itemAudibleEnd: Double?
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
     public var cover: String?
     /// Where the other devices syncing with this library are in the book, newest listening
@@ -146,6 +149,9 @@ public struct Status: Codable, Equatable, Sendable {
                                      : timeline.audibleSecondsLeft(from: position, trim: trim)
         timeLeft = sourceLeft.map { session.aids.silence.heardSeconds(ofSourceSeconds: $0, speed: speed, skipping: skipping) }
         introOutro = IntroOutroText.statusText(intro: trim.introSeconds, outro: trim.outroSeconds)
+        if trim.outroSeconds > 0, let end = timeline.audibleRange(ofItem: position.item, trim: trim).end, end != item.frames {
+            itemAudibleEnd = Double(end) / Double(item.sampleRate)
+        }
         if case let .on(minimumMs) = session.settings.skipSilence {
             skipSilenceMs = minimumMs
             silenceSkippedFraction = session.aids.silence.skippedFraction
@@ -191,9 +197,11 @@ public struct Status: Codable, Equatable, Sendable {
     /// What is left of the chapter (else of the item), at the speed; nil when unknown.
     public var chapterTimeLeft: Double? {
         // As heard, like `timeLeft`: less the silence skip silence is expected to cut.
+        // and not counting an outro left out.
         let kept = 1 - (silenceSkippedFraction ?? 0)
-        if let chapterDuration, let chapterPosition { return max(0, chapterDuration - chapterPosition) * kept / speed }
-        return itemDuration.map { max(0, $0 - itemPosition) * kept / speed }
+        let stop = itemAudibleEnd ?? .infinity
+        if let chapterDuration, let chapterStart { return max(0, min(chapterStart + chapterDuration, stop) - itemPosition) * kept / speed }
+        return itemDuration.map { max(0, min($0, stop) - itemPosition) * kept / speed }
     }
 
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }

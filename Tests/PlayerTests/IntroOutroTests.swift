@@ -42,6 +42,8 @@ import TestSupport
         #expect(player.status.itemNumber == 1 && abs(player.status.itemPosition - 2.3) < 0.15, "\(player.status.itemPosition)")
         #expect(player.status.introOutro == "intro 2s, outro 1s")
         #expect(abs((player.status.timeLeft ?? 0) - 17.7) < 0.15, "left \(String(describing: player.status.timeLeft))")
+        // and the first file's time left stops where its outro starts (7 s), not at its end
+        #expect(abs((player.status.chapterTimeLeft ?? 0) - 4.7) < 0.15, "chapter left \(String(describing: player.status.chapterTimeLeft))")
         #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(40)))
 
         // Then each file was heard from its second 2 to the second before its last
