@@ -82,6 +82,31 @@ import TestSupport
         #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(5)))
     }
 
+    @Test func prevJustAfterAnIntroGoesToThePreviousItemAsItDoesAtATop() throws {
+        // Given the book playing half a second after the second file's intro
+        let (player, book) = try Self.trimmedBook("intro-outro-prev")
+        try player.perform(.play(bookId: book))
+        try player.perform(.seek(.absolute(seconds: 10)))
+        player.advance(by: .milliseconds(500))
+        #expect(player.status.itemNumber == 2 && abs(player.status.itemPosition - 2.5) < 0.15, "\(player.status.itemPosition)")
+
+        // When the listener goes back an item, then a chapter (each file is one)
+        try player.perform(.previousItem)
+        // Then it is in the first file, where its intro ends
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 2, "\(player.status.itemPosition)")
+        player.advance(by: .milliseconds(500))
+        try player.perform(.chapter(.previous))
+        // and the chapter before that is none: the first chapter starts again, where it is heard from
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 2, "\(player.status.itemPosition)")
+        // and 4 s later in the second file, 'chapter prev' starts the second file again
+        try player.perform(.goto(item: 1, seconds: 6))
+        try player.perform(.chapter(.previous))
+        #expect(player.status.itemNumber == 2 && player.status.itemPosition == 2, "\(player.status.itemPosition)")
+        player.advance(by: .milliseconds(500))
+        try player.perform(.chapter(.previous))
+        #expect(player.status.itemNumber == 1 && player.status.itemPosition == 2, "\(player.status.itemPosition)")
+    }
+
     @Test func theSleepTimerAtTheEndOfTheChapterPausesWhereTheOutroStarts() throws {
         // Given the book playing (each file stands as a chapter), the timer at the chapter's end
         let (player, book) = try Self.trimmedBook("intro-outro-sleep")
