@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Listening
 @testable import Player
 import PlayerCore
 import Testing
@@ -123,13 +124,40 @@ import TestSupport
         #expect(player.heardRMS(from: player.heardSeconds - 0.1, seconds: 0.1, rate: 22050) < 0.01)
     }
 
-    @Test func skipSilenceTogetherStillLeavesOutIntroAndOutro() throws {
-        let (player, book) = try Self.trimmedBook("intro-outro-silence")
+    @Test func skipSilenceTogetherShortensTheSilenceBetweenWhatIntroAndOutroLeave() throws {
+        // Given a book of two time-coded files with 2 s of silence after their second 4 (files
+        // of 10 s and 11 s), skip silence on, and 2 s of intro and 1 s of outro left out
+        let player = try ControllerHarness(clocked: "intro-outro-silence")
+        let folder = player.folder.appending(path: "Pauses")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rate = 22050
+        for (index, seconds) in [8, 9].enumerated() {
+            let signal = TimeCodedSignal.render(seconds: seconds, rate: rate, channels: 1)
+            let withPause = Array(signal[..<(5 * rate)]) + [Float](repeating: 0, count: 2 * rate) + Array(signal[(5 * rate)...])
+            let wav = folder.appending(path: "part.wav")
+            try WavFile(rate: rate, channels: 1, samples: withPause).write(to: wav)
+            try Command.run("lame", ["--quiet", "--nohist", "-b", "64", wav.path, folder.appending(path: "0\(index + 1).mp3").path]).requireSuccess()
+            try FileManager.default.removeItem(at: wav)
+        }
+        _ = try Importer(library: player.library, inspector: DecoderInspector(decoders: ControllerHarness.registry)).importPaths([folder.path])
+        let book = try player.library.books.book(matching: "Pauses").id!
         _ = try player.perform(.defaults(.set(.silence, 0.6)))
+        _ = try player.perform(.defaults(.set(.intro, 2)))
+        _ = try player.perform(.defaults(.set(.outro, 1)))
+
+        // When it plays to its end
         try player.perform(.play(bookId: book))
         #expect(player.advance(until: { player.status.state == .finished }, within: .seconds(40)))
-        #expect(player.status.skipSilenceMs == 600)
-        #expect(Self.secondsHeard(player) == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8], "\(Self.secondsHeard(player))")
+
+        // Then each file is heard from its second 2 to the second before its last, the 2 s
+        // silences shortened to a short pause, and both savings are counted apart
+        #expect(Self.secondsHeard(player) == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 7], "\(Self.secondsHeard(player))")
+        let track = SecondTrack(player.heard, channels: 1, rate: rate)
+        #expect(track.gaps(longerThan: 0.5).isEmpty, "\(track)")
+        // (7 s and 8 s left by the trim, each pause of 2 s shortened by more than 1.5 s)
+        #expect(player.heardSeconds > 11 && player.heardSeconds < 15 - 2 * 1.5, "heard \(player.heardSeconds) s")
+        #expect(abs(try player.library.history.introOutroSkippedSeconds(ofBook: book) - 6) < 0.05)
+        #expect(try player.library.history.silenceSkippedSeconds(ofBook: book) > 3)
     }
 
     @Test func theListenersDefaultAppliesToABookWithoutItsOwnAndTheBooksOwnWins() throws {
