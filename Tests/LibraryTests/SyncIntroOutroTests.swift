@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 @testable import Library
 import Testing
+import TestSupport
 
 /// Intro and outro skipping travel with a book's other settings: the journal's `intro` and
 /// `outro` keys read back exactly, an older writer's line without them reads as none of the
@@ -32,5 +34,34 @@ import Testing
             .settings(SyncBookSettings(skipIntroSeconds: 0)),
         ])
         #expect(read.damagedLines == [5, 6])
+    }
+
+    @Test func changingOnlyTheIntroOrOutroDatesTheBooksSettingsForSync() throws {
+        // Given a book whose settings were never changed
+        let library = try LibraryDatabase()
+        _ = try importer(library).importPaths([try Fixtures.audiobookTree().path])
+        let book = try library.books.book(matching: "War").id!
+        func changedAt() throws -> String? {
+            try library.writer.read { db in try String.fetchOne(db, sql: "SELECT settingsChangedAt FROM book WHERE id = ?", arguments: [book]) }
+        }
+        #expect(try changedAt() == nil)
+
+        // When only its intro is set (a new settings row), then only its outro (an update)
+        var settings = try library.settings.ofBook(book)
+        settings.skipIntroSeconds = 30
+        try library.settings.save(settings)
+        let first = try #require(try changedAt())
+        try library.writer.write { db in try db.execute(sql: "UPDATE book SET settingsChangedAt = '2000-01-01 00:00:00.000' WHERE id = ?", arguments: [book]) }
+        settings.skipOutroSeconds = 45
+        try library.settings.save(settings)
+
+        // Then each change dated the settings (what sync compares to take the newest)
+        #expect(first > "2020")
+        #expect(try changedAt().map { $0 > "2020" } == true)
+        // and a save that changes neither (the volume) does not
+        try library.writer.write { db in try db.execute(sql: "UPDATE book SET settingsChangedAt = '2000-01-01 00:00:00.000' WHERE id = ?", arguments: [book]) }
+        settings.volume = 90
+        try library.settings.save(settings)
+        #expect(try changedAt() == "2000-01-01 00:00:00.000")
     }
 }
