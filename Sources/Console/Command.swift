@@ -45,6 +45,10 @@ public enum Command: Equatable, Sendable {
     case stepVolume(Double)
     /// `silence [skip on|off|MS]`: skip silence for the book loaded; nil: show it.
     case skipSilence(SkipSilence?)
+    /// `intro [T|off|default]`, `outro …`: seconds left out of every item of the book loaded;
+    /// nil: show them.
+    case skipIntro(Double?)
+    case skipOutro(Double?)
     case output(String)
     case status(json: Bool)
     case quit
@@ -164,7 +168,7 @@ extension Command {
             self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
         case "set": self = .defaults(try DefaultsLine.parse(arguments))
         case "unset":
-            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence | loudness | loudness-target") }
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence | loudness | loudness-target | intro | outro") }
             self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
@@ -186,6 +190,17 @@ extension Command {
                 self = .skipSilence(try SkipSilenceText.parse(arguments[1]))
             } catch {
                 throw CommandError("silence skip: \(error)")
+            }
+        case "intro", "outro":
+            let intro = name == "intro"
+            if arguments.isEmpty { self = intro ? .skipIntro(nil) : .skipOutro(nil); return }
+            guard arguments.count == 1 else { throw usage() }
+            if arguments[0] == "default" { self = .useDefault(intro ? .intro : .outro); return }
+            do {
+                let seconds = try IntroOutroText.parse(arguments[0])
+                self = intro ? .skipIntro(seconds) : .skipOutro(seconds)
+            } catch {
+                throw CommandError("\(name): \(error)")
             }
         case "volume":
             guard arguments.count == 1 else { throw usage() }
@@ -260,12 +275,12 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep MINUTES|T|off | silence on|off|MS | loudness on|off | loudness-target LUFS] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep MINUTES|T|off | silence on|off|MS | loudness on|off | loudness-target LUFS | intro T|off | outro T|off] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }
         guard let setting = ListenerSetting(rawValue: name) else {
-            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, silence, loudness or loudness-target ('set' lists them)")
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro or outro ('set' lists them)")
         }
         guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
         let value = arguments[1]
@@ -281,9 +296,10 @@ enum DefaultsLine {
                 guard value == "on" || value == "off" else { throw RefusedValue("'\(value)' is not understood: use") }
                 return .set(.loudness, value == "on" ? 1 : 0)
             case .loudnessTarget: return .set(.loudnessTarget, try Loudness.target(value))
+            case .intro, .outro: return .set(setting, try IntroOutroText.parse(value))
             }
         } catch {
-            let also = setting == .rewind || setting == .sleep ? ", off or default" : setting == .loudness ? " on, off or default" : " or default"
+            let also = setting == .rewind || setting == .sleep || setting == .intro || setting == .outro ? ", off or default" : setting == .loudness ? " on, off or default" : " or default"
             throw CommandError("set \(name): \(error)\(also)")
         }
     }

@@ -110,10 +110,14 @@ public struct CommandHelp: Equatable, Sendable {
         CommandHelp(name: "volume", topic: .settings, usage: "volume 0-150 | +N | -N", summary: "the book's volume in percent; +5 or -5 steps it (stopping at the ends)"),
         CommandHelp(name: "silence", topic: .settings, usage: "silence [skip on | off | MS | default]",
                     summary: "skip silence for this book: silences of MS milliseconds or more (600 with on) are shortened to a short pause; default: follow 'set silence' again; alone: the setting and the time it saved"),
+        CommandHelp(name: "intro", topic: .settings, usage: "intro [T | off | default]",
+                    summary: "leave out the first T (up to 10m) of every file of this book: a repeated intro; a seek into it lands at its end; off: none; default: follow 'set intro' again; alone: the setting and the time left out so far"),
+        CommandHelp(name: "outro", topic: .settings, usage: "outro [T | off | default]",
+                    summary: "leave out the last T (up to 10m) of every file of this book: repeated credits; a seek into them goes on to the next file; off: none; default: follow 'set outro' again; alone: the setting and the time left out so far"),
         CommandHelp(name: "loudness", topic: .settings, usage: LoudnessLine.usage, summary: "even out the book's loudness (EBU R128, measured once in the background and kept in the library) toward 'set loudness-target' (-18 LUFS): on, off, or follow 'set loudness'; measure: measure a book again now"),
         CommandHelp(name: "output", topic: .settings, usage: "output ID[:ARG][,key=value...]", summary: "play through another output plugin from the place heard (Tab lists them; abplayer plugins ID shows its options)"),
         CommandHelp(name: "set", topic: .settings, usage: DefaultsLine.usage,
-                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms), loudness (on or off: books evened out) and loudness-target (-30 to -10 LUFS, -18 when not set); default or unset NAME clears one; 'set' lists them"),
+                    summary: "defaults for books with no setting of their own, kept in the library: speed (0.5-4.0), skip (what + and - skip), rewind (auto-rewind's most, or off), sleep (a sleep timer armed when a book starts), silence (skip silence: on, off or the shortest silence in ms), loudness (on or off: books evened out), loudness-target (-30 to -10 LUFS, -18 when not set), intro and outro (the time left out at the start and the end of every file, or off); default or unset NAME clears one; 'set' lists them"),
         CommandHelp(name: "unset", topic: .settings, usage: "unset NAME", summary: "clear the default NAME, as 'set NAME default' does"),
     ]
 }

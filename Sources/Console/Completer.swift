@@ -47,11 +47,12 @@ public struct Completer: Sendable {
         case "status" where words.count == 1: names = ["--json"]
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:
-            names = ["default"] + (["rewind", "sleep"].contains(words[1].value) ? ["off"] : [])
+            names = ["default"] + (["rewind", "sleep", "intro", "outro"].contains(words[1].value) ? ["off"] : [])
                 + (["silence", ListenerSetting.loudness.rawValue].contains(words[1].value) ? ["on", "off"] : [])
         case "speed" where words.count == 1: names = ["default"]
         case "silence" where words.count == 1: names = ["skip"]
         case "silence" where words.count == 2: names = ["on", "off", "default"]
+        case "intro" where words.count == 1, "outro" where words.count == 1: names = ["off", "default"]
         case "loudness" where words.count == 1: names = ["on", "off", "default", "measure"]
         case "loudness" where words.count == 2 && words[1].value == "measure": names = (try? library.catalog.bookTitles()) ?? []
         case "sync" where words.count == 1: names = ["status", "now", "dir", "jump", "auto-jump", "name"]

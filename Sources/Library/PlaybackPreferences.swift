@@ -32,6 +32,10 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     public var loudness: Bool?
     /// nil: -18 LUFS (`LoudnessTarget.defaultLUFS`).
     public var loudnessTargetLUFS: Double?
+    /// Seconds left out at the start and the end of every item of books with no setting of
+    /// their own; nil: none set (none left out). Since v14.
+    public var defaultSkipIntroSeconds: Double?
+    public var defaultSkipOutroSeconds: Double?
 
     public init() {}
 }

@@ -188,6 +188,10 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
     /// Evened out to the listener's loudness target (on), played as recorded (off); nil: the
     /// listener's default (`set loudness`). Since v8.
     public var loudness: Bool? = nil
+    /// Seconds left out at the start and the end of every item (0: none); nil: the listener's
+    /// default. Since v14.
+    public var ownSkipIntroSeconds: Double? = nil
+    public var ownSkipOutroSeconds: Double? = nil
     /// What applies where the book has no setting of its own (not stored with the book).
     public var defaults = Defaults()
 
@@ -196,6 +200,8 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         public var speed = 1.0
         public var skipIntervalSeconds = 30.0
         public var skipSilence = SkipSilence.off
+        public var skipIntroSeconds = 0.0
+        public var skipOutroSeconds = 0.0
 
         public init() {}
 
@@ -203,6 +209,8 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
             speed = preferences.defaultSpeed ?? 1
             skipIntervalSeconds = preferences.defaultSkipSeconds ?? 30
             skipSilence = preferences.defaultSkipSilence ?? .off
+            skipIntroSeconds = preferences.defaultSkipIntroSeconds ?? 0
+            skipOutroSeconds = preferences.defaultSkipOutroSeconds ?? 0
         }
     }
 
@@ -226,8 +234,22 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         set { ownSkipSilence = newValue }
     }
 
+    /// The intro left out of every item, as it applies: the book's own, else the default.
+    public var skipIntroSeconds: Double {
+        get { ownSkipIntroSeconds ?? defaults.skipIntroSeconds }
+        set { ownSkipIntroSeconds = newValue }
+    }
+
+    /// The outro left out of every item, as it applies: the book's own, else the default.
+    public var skipOutroSeconds: Double {
+        get { ownSkipOutroSeconds ?? defaults.skipOutroSeconds }
+        set { ownSkipOutroSeconds = newValue }
+    }
+
     public init(row: Row) throws {
         bookId = row["bookId"]
+        ownSkipIntroSeconds = row["skipIntroSeconds"]
+        ownSkipOutroSeconds = row["skipOutroSeconds"]
         ownSkipSilence = row["skipSilenceMs"]
         volume = row["volume"]
         ownSpeed = row["speed"]
@@ -248,6 +270,8 @@ public struct BookSettings: Sendable, Equatable, FetchableRecord, PersistableRec
         container["repeatMode"] = repeatMode
         container["skipSilenceMs"] = ownSkipSilence
         container["loudness"] = loudness
+        container["skipIntroSeconds"] = ownSkipIntroSeconds
+        container["skipOutroSeconds"] = ownSkipOutroSeconds
     }
 }
 

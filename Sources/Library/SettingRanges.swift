@@ -11,4 +11,7 @@ public enum SettingRanges {
     public static let skipSeconds = 1.0...3600.0
     /// `sleep 30m`, `--sleep-timer 30m`: up to a day.
     public static let sleepSeconds = 1.0...86400.0
+    /// `intro 30s`, `--skip-outro 45s`: what is left out at each end of every item, 0 (none) to
+    /// 10 minutes (the library's CHECK).
+    public static let introOutroSeconds = 0.0...600.0
 }

@@ -21,7 +21,7 @@ public struct SettingsStore: Sendable {
         do {
             try writer.write { db in try settings.save(db) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw LibraryError.invalid("setting out of range (volume 0–150 %, speed 0.5–4, skip > 0 s, sleep timer > 0 s)")
+            throw LibraryError.invalid("setting out of range (volume 0–150 %, speed 0.5–4, skip > 0 s, sleep timer > 0 s, intro and outro 0–10 min)")
         }
     }
 
@@ -34,7 +34,7 @@ public struct SettingsStore: Sendable {
         do {
             try writer.write { db in try preferences.save(db) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw LibraryError.invalid("preference out of range (speed 0.5–4, skip 1 s–1 h, sleep 1 s–24 h, rewind 1 s–10 m)")
+            throw LibraryError.invalid("preference out of range (speed 0.5–4, skip 1 s–1 h, sleep 1 s–24 h, rewind 1 s–10 m, intro and outro 0–10 min)")
         }
     }
 }

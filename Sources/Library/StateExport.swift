@@ -17,14 +17,16 @@ public import Foundation
 ///                              "repeatMode": "off"|"item"|"book"?,
 ///                              "speedIsDefault": true?, "skipIsDefault": true?,   // follows the listener's default
 ///                              "skipSilenceMs": Int?,   // 0 off, else the minimum; absent: the default
-///                              "loudness": Bool? }?,   // the book's own; absent: the listener's default
+///                              "loudness": Bool?,   // the book's own; absent: the listener's default
+///                              "skipIntroSeconds": Double?, "skipOutroSeconds": Double? }?,   // the same; 0: none
 ///                "queuePlace": Int?,                      // 1 = plays next; absent when not queued
 ///                "bookmarks": [ { "item": fingerprint, "frame": Int, "kind": "user"|"beforeSeek"|...,
 ///                                 "note": String?, "createdAt": ISO-8601 } ],
 ///                "userChapters": [ { "item": fingerprint, "frame": Int, "title": String } ]? } ],
 ///   "preferences": { "autoRewind": Bool, "autoRewindMaxSeconds": Double,
 ///                    "defaultSpeed": Double?, "defaultSkipSeconds": Double?, "defaultSleepSeconds": Double?,
-///                    "defaultSkipSilenceMs": Int?, "loudness": Bool?, "loudnessTargetLUFS": Double? }? }
+///                    "defaultSkipSilenceMs": Int?, "loudness": Bool?, "loudnessTargetLUFS": Double?,
+///                    "defaultSkipIntroSeconds": Double?, "defaultSkipOutroSeconds": Double? }? }
 /// (A book's measured loudness is not exported: it is measured again from the files.)
 /// ```
 /// Fields marked `?` may be absent (files from before they existed import as before). `narrator`,
@@ -67,6 +69,10 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var skipSilenceMs: Int?
         /// Evened out or not by the book's own setting; absent: the listener's default (since v8).
         public var loudness: Bool?
+        /// The book's own intro and outro left out of every item (0: none); absent: the
+        /// listener's default (since v14).
+        public var skipIntroSeconds: Double?
+        public var skipOutroSeconds: Double?
 
         public init(volume: Double, speed: Double, shuffle: Bool, skipIntervalSeconds: Double,
                     sleepTimerSeconds: Double?, sleepTimerMinutes: Double? = nil, repeatMode: RepeatMode?,
@@ -133,6 +139,9 @@ public struct StateExport: Codable, Sendable, Equatable {
         public var defaultSkipSilenceMs: Int?
         public var loudness: Bool?
         public var loudnessTargetLUFS: Double?
+        /// Absent: none set (since v14).
+        public var defaultSkipIntroSeconds: Double?
+        public var defaultSkipOutroSeconds: Double?
     }
 
     public static var encoder: JSONEncoder {

@@ -43,6 +43,8 @@ public struct StateStore: Sendable {
                                                  skipIsDefault: $0.ownSkipIntervalSeconds == nil ? true : nil)
                     exported.skipSilenceMs = $0.ownSkipSilence.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } }
                     exported.loudness = $0.loudness
+                    exported.skipIntroSeconds = $0.ownSkipIntroSeconds
+                    exported.skipOutroSeconds = $0.ownSkipOutroSeconds
                     return exported
                 }
                 let exportedBookmarks = (bookmarks[book.id!] ?? []).compactMap { b in
@@ -63,7 +65,9 @@ public struct StateStore: Sendable {
                                                 defaultSleepSeconds: preferences.defaultSleepSeconds,
                                                 defaultSkipSilenceMs: preferences.defaultSkipSilenceMs,
                                                 loudness: preferences.loudness,
-                                                loudnessTargetLUFS: preferences.loudnessTargetLUFS))
+                                                loudnessTargetLUFS: preferences.loudnessTargetLUFS,
+                                                defaultSkipIntroSeconds: preferences.defaultSkipIntroSeconds,
+                                                defaultSkipOutroSeconds: preferences.defaultSkipOutroSeconds))
         }
     }
 
@@ -107,12 +111,14 @@ public struct StateStore: Sendable {
                     if s.skipIsDefault == true { settings.ownSkipIntervalSeconds = nil }
                     settings.ownSkipSilence = s.skipSilenceMs.map { $0 == 0 ? .off : .on(minimumMs: $0) }
                     settings.loudness = s.loudness
+                    settings.ownSkipIntroSeconds = s.skipIntroSeconds
+                    settings.ownSkipOutroSeconds = s.skipOutroSeconds
                     do {
                         try settings.save(db)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                         throw LibraryError.invalid("\(exported.title): settings out of range (volume \(s.volume), speed \(s.speed), "
                             + "skip \(s.skipIntervalSeconds), sleep timer \(s.sleepTimerSeconds.map { "\($0)" } ?? "none")): "
-                            + "use volume 0–150 %, speed 0.5–4, skip and sleep timer > 0 s; nothing was imported")
+                            + "use volume 0–150 %, speed 0.5–4, skip and sleep timer > 0 s, intro and outro 0–600 s; nothing was imported")
                     }
                 }
                 try db.execute(sql: "UPDATE book SET finishedAt = ? WHERE id = ?",
@@ -154,6 +160,8 @@ public struct StateStore: Sendable {
                 if let skipSilence = exported.defaultSkipSilenceMs { preferences.defaultSkipSilenceMs = skipSilence }
                 if let loudness = exported.loudness { preferences.loudness = loudness }
                 if let target = exported.loudnessTargetLUFS { preferences.loudnessTargetLUFS = target }
+                if let intro = exported.defaultSkipIntroSeconds { preferences.defaultSkipIntroSeconds = intro }
+                if let outro = exported.defaultSkipOutroSeconds { preferences.defaultSkipOutroSeconds = outro }
                 try preferences.save(db)
             }
             return report

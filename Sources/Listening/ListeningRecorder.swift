@@ -34,6 +34,9 @@ public final class ListeningRecorder {
     private var session: (id: Int64, started: Duration)?
     /// Source seconds skip silence cut out during the session under way (saved with it).
     private var silenceSkippedInSession = 0.0
+    /// Source seconds of intros and outros left out for the session under way, or the next one
+    /// (the first item's intro is left out as it loads, before the session starts).
+    private var introOutroSkippedInSession = 0.0
     /// Items that failed to open or decode: a position in them is not where the listener is.
     private var failedItems: Set<Int> = []
 
@@ -86,6 +89,9 @@ public final class ListeningRecorder {
         case let .silenceSkipped(_, frames, rate):
             guard rate > 0 else { return }
             silenceSkippedInSession += Double(frames) / Double(rate)
+        case let .trimmed(_, frames, rate):
+            guard rate > 0 else { return }
+            introOutroSkippedInSession += Double(frames) / Double(rate)
         case .volumeChanged:
             break // per-book settings are saved by whoever changes them, not from the engine
         case .ended:
@@ -139,6 +145,7 @@ public final class ListeningRecorder {
     private func closeSession() {
         save()
         if let session { attempt { try library.positions.forgetSessionIfNothingHeard(session.id) } }
+        if session != nil { introOutroSkippedInSession = 0 }
         session = nil
     }
 
@@ -150,6 +157,9 @@ public final class ListeningRecorder {
                                                session: session?.id, wallSeconds: wall)
             if let id = session?.id, silenceSkippedInSession > 0 {
                 try library.history.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
+            }
+            if let id = session?.id, introOutroSkippedInSession > 0 {
+                try library.history.saveIntroOutroSkipped(session: id, seconds: introOutroSkippedInSession)
             }
         }
         lastSave = clock.now

@@ -18,6 +18,8 @@ struct BookSettingsControl {
         case let .repeatMode(mode): .repeatMode(try changeOrderSetting(\.repeatMode, to: mode, replanning: false).repeatMode)
         case let .shuffle(on): .shuffle(try changeOrderSetting(\.shuffle, to: on, replanning: true).shuffle)
         case let .skipSilence(setting): try skipSilence(setting)
+        case let .skipIntro(seconds): try introOutro { settings in seconds.map { settings.skipIntroSeconds = $0 } }
+        case let .skipOutro(seconds): try introOutro { settings in seconds.map { settings.skipOutroSeconds = $0 } }
         default: nil
         }
     }
@@ -114,6 +116,32 @@ struct BookSettingsControl {
         session.engine.setSilenceSkipping(SkipSilenceText.engineValue(session.settings.skipSilence))
     }
 
+    // MARK: Intro and outro
+
+    /// `intro 30s`, `outro off`: sets the book's own (when `change` does), answering with both
+    /// and the time they left out of the book so far.
+    private func introOutro(_ change: (inout BookSettings) -> Void) throws -> PlayerOutcome {
+        let before = session.settings
+        change(&session.settings)
+        if session.settings != before {
+            for seconds in [session.settings.skipIntroSeconds, session.settings.skipOutroSeconds] where !IntroOutroText.range.contains(seconds) {
+                session.settings = before
+                throw PlayerError("'\(SettingText.number(seconds))' is out of range: \(IntroOutroText.forms)")
+            }
+            try library.settings.save(session.settings)
+            Self.applyItemTrim(session)
+        }
+        return try introOutroOutcome()
+    }
+
+    private func introOutroOutcome() throws -> PlayerOutcome {
+        .introOutro(IntroOutro(session.settings, skippedSeconds: try library.history.introOutroSkippedSeconds(ofBook: session.book.id!)))
+    }
+
+    static func applyItemTrim(_ session: PlayerSession) {
+        session.engine.setItemTrim(session.settings.itemTrim)
+    }
+
     // MARK: Defaults
 
     /// The book drops its own speed, skip interval or skip silence and follows the listener's
@@ -123,6 +151,8 @@ struct BookSettingsControl {
         case .speed: session.settings.ownSpeed = nil
         case .skip: session.settings.ownSkipIntervalSeconds = nil
         case .silence: session.settings.ownSkipSilence = nil
+        case .intro: session.settings.ownSkipIntroSeconds = nil
+        case .outro: session.settings.ownSkipOutroSeconds = nil
         case .rewind, .sleep, .loudness, .loudnessTarget:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
@@ -130,7 +160,9 @@ struct BookSettingsControl {
         try library.settings.save(session.settings)
         session.engine.setSpeed(session.settings.speed)
         Self.applySkipSilence(session)
+        Self.applyItemTrim(session)
         if setting == .silence { return try skipSilenceOutcome() }
+        if setting == .intro || setting == .outro { return try introOutroOutcome() }
         return .settings(speed: session.settings.speed, volumePercent: session.settings.volume, place: Place(session))
     }
 }

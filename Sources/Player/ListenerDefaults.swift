@@ -19,6 +19,9 @@ public struct ListenerDefaults: Sendable, Equatable {
     /// Books evened out (nil: not set, on) toward the target (nil: not set, -18 LUFS).
     public var loudness: Bool?
     public var loudnessTargetLUFS: Double?
+    /// Seconds left out at the start and the end of every item; nil: none set (none).
+    public var introSeconds: Double?
+    public var outroSeconds: Double?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
@@ -28,6 +31,8 @@ public struct ListenerDefaults: Sendable, Equatable {
         skipSilence = preferences.defaultSkipSilence
         loudness = preferences.loudness
         loudnessTargetLUFS = preferences.loudnessTargetLUFS
+        introSeconds = preferences.defaultSkipIntroSeconds
+        outroSeconds = preferences.defaultSkipOutroSeconds
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -43,6 +48,8 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .silence: "silence " + (skipSilence.map { "skip " + SkipSilenceText.text($0) } ?? "skip off (not set)")
         case .loudness: "loudness " + (loudness.map { $0 ? "on" : "off" } ?? "on (not set)")
         case .loudnessTarget: "loudness-target " + (loudnessTargetLUFS.map { "\(SettingText.number($0)) LUFS" } ?? "-18 LUFS (not set)")
+        case .intro: "intro   " + (introSeconds.map { "\(IntroOutroText.text($0)) left out of every item" } ?? "off (not set)")
+        case .outro: "outro   " + (outroSeconds.map { "\(IntroOutroText.text($0)) left out of every item" } ?? "off (not set)")
         }
     }
 }
@@ -69,6 +76,9 @@ struct DefaultsControl {
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.sleepRange))")
             case let (.silence, seconds?) where seconds != 0 && !SkipSilence.minimumMsRange.contains(Int(saturating: (seconds * 1000).rounded())):
                 throw RefusedValue("'\(Int(saturating: (seconds * 1000).rounded())) ms' is out of range: \(SkipSilenceText.forms)")
+            case let (.intro, seconds?) where !IntroOutroText.range.contains(seconds),
+                 let (.outro, seconds?) where !IntroOutroText.range.contains(seconds):
+                throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: \(IntroOutroText.forms)")
             case let (.rewind, seconds?) where seconds != 0 && !SettingText.rewindRange.contains(seconds):
                 throw RefusedValue("'\(Timecode.compact(seconds: seconds))' is out of range: use a time \(Timecode.describe(SettingText.rewindRange)) or off")
             default: break
@@ -85,6 +95,8 @@ struct DefaultsControl {
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
         case .loudness: preferences.loudness = value.map { $0 != 0 }
+        case .intro: preferences.defaultSkipIntroSeconds = value
+        case .outro: preferences.defaultSkipOutroSeconds = value
         case .loudnessTarget:
             if let value, !Loudness.targetRange.contains(value) {
                 throw PlayerError("'\(SettingText.number(value))' is out of range: use LUFS from -30 to -10 (-18 is the default)")
@@ -99,6 +111,7 @@ struct DefaultsControl {
             session.settings.defaults = BookSettings.Defaults(preferences)
             session.engine.setSpeed(session.settings.speed)
             BookSettingsControl.applySkipSilence(session)
+            BookSettingsControl.applyItemTrim(session)
             session.aids.rewind.maxSeconds = preferences.autoRewind ? preferences.autoRewindMaxSeconds : nil
             if setting == .loudness || setting == .loudnessTarget { problem = loudness.apply(to: session) }
         }

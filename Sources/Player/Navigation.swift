@@ -81,11 +81,13 @@ struct Navigation {
     }
 
     /// Like a CD player: back to the start of this item, unless within its first 3 seconds; then
-    /// the item before in the play order.
+    /// the item before in the play order. Its start is where it is heard from: after an intro
+    /// left out (counted from the top, `prev` would never leave an item with an intro).
     private func previousItem() throws -> PlayerOutcome {
         let here = session.position
         var target = here.item
-        if session.timeline.seconds(inItem: here) < 3 {
+        let start = session.timeline.audibleRange(ofItem: here.item, trim: session.settings.itemTrim).start
+        if session.timeline.seconds(inItem: PlaybackPosition(item: here.item, frame: here.frame - start)) < 3 {
             target = session.plainOrder.previous(before: here.item, count: session.timeline.items.count) ?? here.item
         }
         session.jump(to: PlaybackPosition(item: target, frame: 0), kind: .beforeItemJump)
@@ -105,11 +107,13 @@ struct Navigation {
                 throw PlayerError("already in the last chapter (\(chapters.count) of \(chapters.count))" + (chapters.count > 1 ? "; 'chapter prev' goes back" : ""))
             }
         case .previous:
-            // Back to the start of this chapter, unless within its first 3 seconds.
+            // Back to the start of this chapter, unless within its first 3 seconds (as heard: a
+            // chapter starting in an intro left out starts where the intro ends).
             guard let current else { throw PlayerError("this is before the first chapter; \(choices)") }
             let start = chapters[current]
+            let heardFrom = max(start.startFrame, session.timeline.audibleRange(ofItem: start.item, trim: session.settings.itemTrim).start)
             let into = session.position.item == start.item
-                ? Double(session.position.frame - start.startFrame) / Double(session.timeline.items[start.item].sampleRate) : 3
+                ? Double(session.position.frame - heardFrom) / Double(session.timeline.items[start.item].sampleRate) : 3
             index = into >= 3 || current == 0 ? current : current - 1
         case let .number(number):
             guard number >= 1, number <= chapters.count else {

@@ -53,6 +53,10 @@ public enum PlayerCommand: Equatable, Sendable {
     case stepVolume(by: Double)
     /// Skip silence for the book loaded; nil: show it (and the time it saved).
     case skipSilence(SkipSilence?)
+    /// Seconds left out at the start (intro) or the end (outro) of every item of the book
+    /// loaded, 0: none; nil: show them (and the time left out so far).
+    case skipIntro(seconds: Double?)
+    case skipOutro(seconds: Double?)
     /// An output as the user names it (`--output` syntax).
     case output(String)
     case status
@@ -117,6 +121,8 @@ public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     /// On (1) or off (0), like `rewind`'s 0 for off; and the target in LUFS.
     case loudness
     case loudnessTarget = "loudness-target"
+    /// Seconds left out at the start and the end of every item (`set intro 30s`), 0: none.
+    case intro, outro
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.

@@ -105,7 +105,7 @@ public final class PlayerController {
             if let problem { onNotice(problem) }
             return outcome
         case let .useDefault(setting): return try BookSettingsControl(library: library, session: playing()).useDefault(setting)
-        case .speed, .volume, .stepSpeed, .stepVolume, .repeatMode, .shuffle, .skipSilence:
+        case .speed, .volume, .stepSpeed, .stepVolume, .repeatMode, .shuffle, .skipSilence, .skipIntro, .skipOutro:
             return try BookSettingsControl(library: library, session: playing()).perform(command)!
         case let .output(name): return try switchOutput(to: name)
         case .status: return .status(try currentStatus())
@@ -329,6 +329,7 @@ public final class PlayerController {
         session.engine.setSpeed(session.settings.speed)
         session.engine.setVolume(session.settings.volume)
         BookSettingsControl.applySkipSilence(session)
+        BookSettingsControl.applyItemTrim(session)
         if let problem = loudness.apply(to: session) { onNotice(problem) }
         BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
@@ -370,7 +371,7 @@ public final class PlayerController {
         case let .outputMoved(message): .outputMoved(message)
         case .outputChanged: .outputChanged(session.outputName)
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
-             .itemsReplaced, .silenceSkipped, .jumped: nil
+             .itemsReplaced, .silenceSkipped, .trimmed, .jumped: nil
         }
     }
 

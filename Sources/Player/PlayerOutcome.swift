@@ -54,6 +54,8 @@ public enum PlayerOutcome: Sendable {
     /// Skip silence for the book loaded, whether it is the book's own (else the default), and
     /// the source seconds it saved in the book so far.
     case skipSilence(SkipSilence, ownSetting: Bool, savedSeconds: Double)
+    /// Intro and outro skipping for the book loaded.
+    case introOutro(IntroOutro)
     case stopped(book: String, reason: String)
     case sync(SyncOutcome)
     /// Where a book stands with its loudness (`loudness`).

@@ -94,7 +94,10 @@ final class PlayerSession {
     }
 
     /// Goes to `target`, leaving an automatic bookmark where we were so `undo` can come back.
-    func jump(to target: PlaybackPosition, kind: BookmarkKind?) {
+    func jump(to asked: PlaybackPosition, kind: BookmarkKind?) {
+        // Where the engine lands it: out of a trimmed intro or outro (the pending jump must
+        // be the place it will report).
+        let target = timeline.landing(asked, trim: settings.itemTrim, next: order.next(after: asked.item, count: timeline.items.count))
         loaded.cued = nil
         if let kind { recorder.recordJump(kind) }
         playState.moved()
@@ -147,7 +150,7 @@ final class PlayerSession {
             aids.rewind.engineReported(state)
         case let .silenceSkipped(_, frames, rate):
             aids.silence.skipped(frames: frames, rate: rate)
-        case .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,
+        case .trimmed, .failed, .speedChanged, .volumeChanged, .fadedOut, .fadeCancelled, .outputRestored, .outputChanged,
              .itemsReplaced:
             break
         }
@@ -160,8 +163,10 @@ final class PlayerSession {
     private func reachedEnd() {
         let here = position
         let item = timeline.items[here.item]
-        guard here.item == recorder.lastItemInOrder, let frames = item.frames,
-              frames - here.frame < Int64(item.sampleRate) * 3 else { return }
+        // An outro left out ends the book before the file's end.
+        let end = timeline.audibleRange(ofItem: here.item, trim: settings.itemTrim).end ?? item.frames
+        guard here.item == recorder.lastItemInOrder, let frames = item.frames, let end,
+              end - here.frame < Int64(item.sampleRate) * 3 else { return }
         place.reachedEnd(PlaybackPosition(item: here.item, frame: frames))
         playState.reachedEnd()
     }

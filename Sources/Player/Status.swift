@@ -75,6 +75,12 @@ public struct Status: Codable, Equatable, Sendable {
     /// The fraction of the book's time skip silence has been cutting (the estimate `timeLeft`
     /// uses); nil while too little was heard, or when off.
     public var silenceSkippedFraction: Double?
+    /// Intro and outro skipping when on: "intro 30s, outro 45s"; nil when off. Optional, as
+    /// the other later fields.
+    public var introOutro: String?
+    /// Where playing the item stops, in seconds into it, when an outro is left out; nil
+    /// otherwise (its end).
+    public var itemAudibleEnd: Double?
     /// The book's cover extracted to a file, when an observer asked for covers (MPRIS's artUrl).
     public var cover: String?
     /// Where the other devices syncing with this library are in the book, newest listening
@@ -137,8 +143,14 @@ public struct Status: Codable, Equatable, Sendable {
         if case let .measured(_, gain) = session.aids.loudness { loudnessGain = gain }
         let (total, here, speed) = (timeline.totalSeconds, timeline.bookSeconds(position), session.settings.speed)
         let skipping = session.settings.skipSilence != .off
-        timeLeft = total.flatMap { total in
-            here.map { session.aids.silence.heardSeconds(ofSourceSeconds: max(0, total - $0), speed: speed, skipping: skipping) }
+        let trim = session.settings.itemTrim
+        // As heard: the intros and outros still ahead are not heard at all.
+        let sourceLeft = trim.isNone ? total.flatMap { total in here.map { max(0, total - $0) } }
+                                     : timeline.audibleSecondsLeft(from: position, trim: trim)
+        timeLeft = sourceLeft.map { session.aids.silence.heardSeconds(ofSourceSeconds: $0, speed: speed, skipping: skipping) }
+        introOutro = IntroOutroText.statusText(intro: trim.introSeconds, outro: trim.outroSeconds)
+        if trim.outroSeconds > 0, let end = timeline.audibleRange(ofItem: position.item, trim: trim).end, end != item.frames {
+            itemAudibleEnd = Double(end) / Double(item.sampleRate)
         }
         if case let .on(minimumMs) = session.settings.skipSilence {
             skipSilenceMs = minimumMs
@@ -166,7 +178,7 @@ public struct Status: Codable, Equatable, Sendable {
         } else if chapterCount > 0 {
             lines.append("chapter -/\(chapterCount)")
         }
-        let heard = skipSilenceMs == nil ? "" : " skipping silence"
+        let heard = (skipSilenceMs == nil ? "" : " skipping silence") + (introOutro.map { " skipping \($0)" } ?? "")
         lines.append("book \(time(bookPosition)) / \(time(bookDuration)), \(time(timeLeft)) left at \(Self.speedText(speed))\(heard)")
         let skip = skipInterval.map { "  skip \(SettingText.secondsText($0)) (\(Self.sourceText(skipSource)))" } ?? ""
         lines.append("speed \(Self.speedText(speed)) (\(Self.sourceText(speedSource)))\(skip)  volume \(SettingText.volumeLabel(volume))  output \(output)\(loudness.map { "  \($0)" } ?? "")")
@@ -185,9 +197,11 @@ public struct Status: Codable, Equatable, Sendable {
     /// What is left of the chapter (else of the item), at the speed; nil when unknown.
     public var chapterTimeLeft: Double? {
         // As heard, like `timeLeft`: less the silence skip silence is expected to cut.
+        // and not counting an outro left out.
         let kept = 1 - (silenceSkippedFraction ?? 0)
-        if let chapterDuration, let chapterPosition { return max(0, chapterDuration - chapterPosition) * kept / speed }
-        return itemDuration.map { max(0, $0 - itemPosition) * kept / speed }
+        let stop = itemAudibleEnd ?? .infinity
+        if let chapterDuration, let chapterStart { return max(0, min(chapterStart + chapterDuration, stop) - itemPosition) * kept / speed }
+        return itemDuration.map { max(0, min($0, stop) - itemPosition) * kept / speed }
     }
 
     public static func speedText(_ speed: Double) -> String { SettingText.speedText(speed) }

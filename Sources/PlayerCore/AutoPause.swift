@@ -50,6 +50,14 @@ struct AutoPause {
         return Int(min(Int64(wanted), max(0, stop - position.frame)))
     }
 
+    /// Decoding skipped ahead to `position` (an intro left out): a point in the part skipped is
+    /// reached there, where the audible part starts, rather than taken for the item's end (which
+    /// would pause only at the next item, the rest of this one unheard).
+    mutating func decodingSkipped(to position: PlaybackPosition) {
+        guard let stop = point?.stopFrame(inItem: position.item), stop < position.frame else { return }
+        point = .position(position)
+    }
+
     /// Decoding stopped at `position`: the end of its item, or the pause point in it. Returns
     /// true when the point was in that item; it is then used up, and `target` says where to
     /// pause once what was decoded is heard.

@@ -12,6 +12,8 @@ struct ItemReader {
     private(set) var end: PlaybackPosition?
     /// Which item follows the one that ends (repeat, shuffle).
     var order = ItemOrder.inOrder
+    /// The start and end of every item not played (intro and outro skipping).
+    var trim = ItemTrim.none
     private(set) var index = 0
     private(set) var decoder: (any Decoder)?
     /// The next frame the decoder will produce.
@@ -84,6 +86,13 @@ struct ItemReader {
 
     mutating func closeDecoder() { decoder = nil }
 
+    /// Closes the decoder with nothing more to decode in the current item, `frame` being where
+    /// it stopped (a jump into the last item's outro: the book ends there).
+    mutating func stop(at frame: Int64) {
+        decoder = nil
+        decodedFrame = frame
+    }
+
     /// Makes the next read start at `frame` of the current item. Throws the decoder's error,
     /// leaving the position as it was.
     mutating func seek(to frame: Int64) throws {
@@ -91,10 +100,26 @@ struct ItemReader {
         decodedFrame = frame
     }
 
-    /// `wanted`, or fewer when the range ends sooner in the current item.
+    /// The frames of the current item that are played, its trim taken off (only while a decoder
+    /// is open; all of it otherwise).
+    var audibleRange: AudibleRange {
+        guard let info = decoder?.info else { return AudibleRange(start: 0, end: nil) }
+        return trim.audibleRange(totalFrames: info.totalFrames, rate: info.format.rate)
+    }
+
+    /// Whether decoding reached the start of the current item's outro (the trim's end, before
+    /// the item's own): the frames it leaves out, else nil.
+    var outroReached: Int64? {
+        guard let total = decoder?.info.totalFrames, let end = audibleRange.end, end < total, decodedFrame >= end else { return nil }
+        return total - end
+    }
+
+    /// `wanted`, or fewer when the range, or the current item's audible part, ends sooner.
     func framesBeforeEnd(atMost wanted: Int) -> Int {
-        guard let end, end.item == index else { return wanted }
-        return Int(min(Int64(wanted), max(0, end.frame - decodedFrame)))
+        var left = Int64(wanted)
+        if let end, end.item == index { left = min(left, end.frame - decodedFrame) }
+        if let audibleEnd = audibleRange.end { left = min(left, audibleEnd - decodedFrame) }
+        return Int(max(0, left))
     }
 
     /// The item after the current one in the play order (repeat, shuffle); nil at the end.

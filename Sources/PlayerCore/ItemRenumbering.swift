@@ -91,6 +91,7 @@ extension PlaybackEvent {
         case let .fadedOut(position): .fadedOut(renumbering(position))
         case let .jumped(position): .jumped(renumbering(position))
         case let .silenceSkipped(item, frames, rate): .silenceSkipped(item: renumbering(item), frames: frames, sourceRate: rate)
+        case let .trimmed(item, frames, rate): .trimmed(item: renumbering(item), frames: frames, sourceRate: rate)
         case .stateChanged, .ended, .outputLost, .outputRestored, .outputMoved, .outputChanged, .speedChanged,
              .volumeChanged, .fadeCancelled, .itemsReplaced:
             self

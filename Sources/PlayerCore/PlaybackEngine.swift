@@ -129,6 +129,12 @@ public final class PlaybackEngine: Sendable {
     /// Which item follows the one that ends (repeat, shuffle); `.inOrder` until set.
     public func setOrder(_ order: ItemOrder) { core.send(.setOrder(order)) }
 
+    /// Leaves out the start and end of every item (`ItemTrim`) from what is decoded next: an
+    /// item opened at its top starts after the intro, decoding stops before the outro, and a
+    /// seek into either lands where the audible part starts (into the outro: the next item's).
+    /// Each skip is reported as `.trimmed`. `.none` until set.
+    public func setItemTrim(_ trim: ItemTrim) { core.send(.setItemTrim(trim)) }
+
     /// Stops playback and ends the decoder thread; the engine is unusable afterwards.
     public func shutdown() { core.send(.shutdown) }
 
@@ -178,6 +184,7 @@ final class EngineCore: Sendable {
         case setPausePoint(PausePoint?, fadeSeconds: Double)
         case cancelFade
         case setOrder(ItemOrder)
+        case setItemTrim(ItemTrim)
         case replaceItems(items: [String], renumbering: ItemRenumbering, order: ItemOrder?)
         case sinkStatus(SinkStatus, generation: Int)
         case shutdown
@@ -225,7 +232,7 @@ final class EngineCore: Sendable {
                 case .load, .pause, .toggle, .stop, .seek, .setOutput, .shutdown: true
                 case .sinkStatus(.restored, _): false
                 case let .sinkStatus(_, sent): sent == generation
-                case .play, .setSpeed, .setVolume, .setLoudnessGain, .setSilenceSkipping, .setReferenceLoudness, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .replaceItems: false
+                case .play, .setSpeed, .setVolume, .setLoudnessGain, .setSilenceSkipping, .setReferenceLoudness, .fadeOut, .setPausePoint, .cancelFade, .setOrder, .setItemTrim, .replaceItems: false
                 }
             }
         }

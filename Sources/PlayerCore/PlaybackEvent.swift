@@ -50,6 +50,10 @@ public enum PlaybackEvent: Sendable {
     /// Skip silence cut `frames` source frames (at `sourceRate`) out of a silence in `item`. Sent
     /// when the cut is decoded, about half a second before it is heard.
     case silenceSkipped(item: Int, frames: Int64, sourceRate: Int)
+    /// Intro or outro skipping (`ItemTrim`) left out `frames` source frames (at `sourceRate`)
+    /// of `item`: its start when it opened there or a jump landed in it, its end when decoding
+    /// reached it. Sent when decided, before what follows is heard.
+    case trimmed(item: Int, frames: Int64, sourceRate: Int)
     /// The decoder thread applied a new volume, in percent.
     case volumeChanged(Double)
     /// A fade-out (`fadeOut`, or the approach of a pause point) went to silence: playback is

@@ -153,6 +153,8 @@ final class Producer: @unchecked Sendable {
             cancelFade()
         case let .setOrder(newOrder):
             reader.order = newOrder
+        case let .setItemTrim(trim):
+            reader.trim = trim
         case let .replaceItems(newItems, renumbering, newOrder):
             replaceItems(newItems, renumbering: renumbering, order: newOrder)
         case .shutdown:
@@ -188,14 +190,25 @@ final class Producer: @unchecked Sendable {
         producing = true
         // A target frame belongs to its item: when that item fails to open and a later one
         // plays instead, the later one starts at its top. A kept decoder is wherever decoding
-        // was, so it is sought even to frame 0 (`prev` after an item's first seconds).
-        if openDecoderIfNeeded(), reader.index == target.item, target.frame > 0 || kept {
+        // was, so it is sought even to frame 0 (`prev` after an item's first seconds). A target
+        // in the item's trimmed intro lands at its end; in its outro, at the next item's start.
+        guard openDecoderIfNeeded(countingIntro: false), reader.index == target.item else { return }
+        guard let frame = reader.audibleRange.landing(target.frame) else {
+            skipToNextItem(from: target.frame)
+            return
+        }
+        let introSkipped = frame - target.frame
+        if introSkipped > 0, let rate = reader.decoder?.info.format.rate {
+            core.emit.yield(.trimmed(item: reader.index, frames: introSkipped, sourceRate: rate))
+        }
+        if frame != reader.decodedFrame || kept {
             do {
-                try reader.seek(to: target.frame)
+                try reader.seek(to: frame)
             } catch {
                 reportFailure(error, subject: reader.path)
             }
         }
+        if introSkipped > 0 { autoPause.decodingSkipped(to: reader.position) }
     }
 
     func setState(_ newState: PlaybackState) {
@@ -209,8 +222,10 @@ final class Producer: @unchecked Sendable {
 
     /// Opens the current item's decoder unless open; on failure reports it and moves to the next
     /// item. Returns whether a decoder is open.
+    /// An item opened at its top starts after its trimmed intro (`countingIntro`: reported as
+    /// skipped; a jump reports what it skipped itself).
     @discardableResult
-    func openDecoderIfNeeded() -> Bool {
+    func openDecoderIfNeeded(countingIntro: Bool = true) -> Bool {
         while reader.decoder == nil {
             guard reader.hasItem else {
                 producing = false
@@ -218,6 +233,7 @@ final class Producer: @unchecked Sendable {
             }
             do {
                 reporter.opened(try reader.openCurrent())
+                skipIntro(counting: countingIntro)
             } catch {
                 reportFailure(error, subject: reader.path)
                 reader.begin(item: reader.index + 1)
@@ -240,7 +256,7 @@ final class Producer: @unchecked Sendable {
         if pauseIfFadeHeard() { return }
         guard openDecoderIfNeeded(), let decoder = reader.decoder else { return }
         let format = decoder.info.format
-        startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: decoder.info.totalFrames)
+        startFadeBeforePausePointIfDue(sourceRate: format.rate, itemFrames: reader.audibleRange.end ?? decoder.info.totalFrames)
         guard let ring = ensureSink(for: format) else { return }
         // Slowed down or resampled, a chunk of input may come out longer: read only what fits.
         var room = Self.chunkFrames
@@ -258,6 +274,9 @@ final class Producer: @unchecked Sendable {
         do {
             let frames = try reader.read(maxFrames: wanted)
             if frames == 0 {
+                if let outro = reader.outroReached {
+                    core.emit.yield(.trimmed(item: reader.index, frames: outro, sourceRate: format.rate))
+                }
                 advanceToNextItem()
                 return
             }

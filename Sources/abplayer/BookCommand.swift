@@ -116,6 +116,10 @@ struct BookCommand: ParsableCommand {
         var skipSilence: String?
         @Option(help: ArgumentHelp("Even out the book's loudness (on), play it as recorded (off), or follow the REPL's 'set loudness' (default).", valueName: "on|off|default"))
         var loudness: String?
+        @Option(name: .customLong("skip-intro"), help: ArgumentHelp("Leave out the first T of every file of the book (a repeated intro): a time up to 10m (30, 30s, 1:15), off, or default (follow the REPL's 'set intro').", valueName: "T|off|default"))
+        var skipIntro: String?
+        @Option(name: .customLong("skip-outro"), help: ArgumentHelp("Leave out the last T of every file of the book (repeated credits): a time up to 10m, off, or default (follow the REPL's 'set outro').", valueName: "T|off|default"))
+        var skipOutro: String?
 
         func run() throws {
             // Every value is checked before anything is written.
@@ -129,12 +133,15 @@ struct BookCommand: ParsableCommand {
             let sleepTimer = sleepTimerOff ? nil : try optionValue("--sleep-timer", self.sleepTimer, SettingText.sleep)
             let skipSilenceDefault = self.skipSilence == "default"
             let skipSilence = skipSilenceDefault ? nil : try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse)
+            let skipIntroDefault = self.skipIntro == "default", skipOutroDefault = self.skipOutro == "default"
+            let skipIntro = skipIntroDefault ? nil : try optionValue("--skip-intro", self.skipIntro, IntroOutroText.parse)
+            let skipOutro = skipOutroDefault ? nil : try optionValue("--skip-outro", self.skipOutro, IntroOutroText.parse)
             guard loudness == nil || ["on", "off", "default"].contains(loudness!) else {
                 printError("abplayer: --loudness: '\(loudness!)' is not understood: use on, off or default")
                 throw ExitCode.validationFailure
             }
             let changes = volume != nil || speed != nil || skip != nil || self.sleepTimer != nil || shuffle != nil
-                || speedDefault || skipDefault || self.skipSilence != nil || loudness != nil
+                || speedDefault || skipDefault || self.skipSilence != nil || loudness != nil || self.skipIntro != nil || self.skipOutro != nil
             let database = try changes ? library.openForEditing() : library.open()
             try reportingLibraryErrors(database) {
                 let id = try database.books.book(matching: book).id!
@@ -150,6 +157,10 @@ struct BookCommand: ParsableCommand {
                 if let skipSilence { settings.skipSilence = skipSilence }
                 if skipSilenceDefault { settings.ownSkipSilence = nil }
                 if let loudness { settings.loudness = loudness == "default" ? nil : loudness == "on" }
+                if let skipIntro { settings.skipIntroSeconds = skipIntro }
+                if skipIntroDefault { settings.ownSkipIntroSeconds = nil }
+                if let skipOutro { settings.skipOutroSeconds = skipOutro }
+                if skipOutroDefault { settings.ownSkipOutroSeconds = nil }
                 if changes {
                     try database.settings.save(settings)
                 }
@@ -172,6 +183,14 @@ struct BookCommand: ParsableCommand {
                     : ", skip silence \(SkipSilenceText.text(settings.skipSilence))\(settings.ownSkipSilence == nil ? " (default)" : "")")
                 // Said only when the book has its own (`--loudness`): else the listener's default applies.
                 + (settings.loudness.map { ", loudness \($0 ? "on" : "off")" } ?? "")
+                // As skip silence: said once it concerns the book.
+                + Self.trimText("intro", settings.skipIntroSeconds, own: settings.ownSkipIntroSeconds != nil)
+                + Self.trimText("outro", settings.skipOutroSeconds, own: settings.ownSkipOutroSeconds != nil)
+        }
+
+        /// ", skip intro 30s", ", skip outro off" (the book's own), ", skip intro 30s (default)".
+        static func trimText(_ name: String, _ seconds: Double, own: Bool) -> String {
+            seconds == 0 && !own ? "" : ", skip \(name) \(IntroOutroText.text(seconds))\(own ? "" : " (default)")"
         }
     }
 }

@@ -129,7 +129,7 @@ import Testing
         #expect(try parse("speed default") == .useDefault(.speed))
         #expect(try failure("set speed 5") == "set speed: '5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal) or default")
         #expect(try failure("set sleep 2d").hasPrefix("set sleep: '2d' is not a time"))
-        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep, silence, loudness or loudness-target ('set' lists them)")
+        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro or outro ('set' lists them)")
         #expect(try failure("set speed") == "usage: set speed VALUE | default")
     }
 }

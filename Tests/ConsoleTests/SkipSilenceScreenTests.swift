@@ -20,4 +20,17 @@ import Testing
         // 20 min, and it says why
         #expect(text.contains("1:52 left in chapter, 20:00 in book at 1.5x, silences skipped"), "\(text)")
     }
+
+    @Test func theScreenSaysWhenIntrosAndOutrosAreSkipped() throws {
+        // Given a book leaving out 30 s at the start and 45 s at the end of every file
+        var status = try PlayerScreenLayoutTests.status()
+        status.introOutro = "intro 30s, outro 45s"
+        // When the screen is drawn, then its time left line says so
+        let lines = PlayerScreenLayout(status: status, message: nil)
+            .lines(size: ScreenSize(columns: 100, rows: 24), style: PlayerScreenLayoutTests.monochrome)
+        let text = lines.map(PlayerScreenLayoutTests.visible).joined(separator: "\n")
+        #expect(text.contains("in book at 1.5x, intro 30s, outro 45s skipped"), "\(text)")
+        // and the status's text says it beside the book's time left
+        #expect(status.text.contains(" skipping intro 30s, outro 45s"), "\(status.text)")
+    }
 }

@@ -211,4 +211,45 @@ import TestSupport
         preferences.defaultSpeed = 9
         #expect(throws: LibraryError.self) { try library.settings.savePlayerPreferences(preferences) }
     }
+
+    @Test func v14LeavesEveryBookFollowingTheDefaultsAndChecksTheLengths() throws {
+        // Given a v13 library: a book with settings and a listening session
+        let path = try BuildProducts.temporaryDirectory("migration-v14").appending(path: "library.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try LibrarySchema.migrator.migrate(queue, upTo: LibrarySchema.syncJournalMarkVersion)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO book (id, title, addedAt) VALUES (1, 'Lectures', '2025-01-01 10:00:00');
+                INSERT INTO media (id, path, size, fingerprint, sampleRate, durationFrames) VALUES (1, '/b/1.mp3', 10, '10:01', 44100, 441000);
+                INSERT INTO bookItem (bookId, mediaId, position) VALUES (1, 1, 0);
+                INSERT INTO bookSettings (bookId, volume, speed, shuffle, repeatMode) VALUES (1, 100, 1.5, 0, 'off');
+                INSERT INTO listeningSession (bookId, fromMediaId, fromFrame, toMediaId, toFrame, startedAt, endedAt, wallSeconds, speed)
+                    VALUES (1, 1, 0, 1, 44100, '2025-01-01 10:00:00', '2025-01-01 10:00:01', 1, 1);
+                """)
+        }
+        try queue.close()
+
+        // When today's abplayer opens it
+        let library = try LibraryDatabase(path: path)
+
+        // Then the book has no intro or outro of its own, none is left out, and nothing was counted
+        var settings = try library.settings.ofBook(1)
+        #expect(settings.speed == 1.5 && settings.ownSkipIntroSeconds == nil && settings.ownSkipOutroSeconds == nil)
+        #expect(settings.skipIntroSeconds == 0 && settings.skipOutroSeconds == 0)
+        #expect(try library.history.introOutroSkippedSeconds(ofBook: 1) == 0)
+        // and a default applies to it, its own wins, and both read back
+        var preferences = try library.settings.playerPreferences()
+        preferences.defaultSkipIntroSeconds = 30
+        try library.settings.savePlayerPreferences(preferences)
+        #expect(try library.settings.ofBook(1).skipIntroSeconds == 30)
+        settings.skipOutroSeconds = 45
+        try library.settings.save(settings)
+        let read = try library.settings.ofBook(1)
+        #expect(read.skipIntroSeconds == 30 && read.ownSkipOutroSeconds == 45)
+        // and lengths past 10 minutes are refused by the database
+        settings.skipIntroSeconds = 601
+        #expect(throws: LibraryError.self) { try library.settings.save(settings) }
+        preferences.defaultSkipOutroSeconds = -1
+        #expect(throws: LibraryError.self) { try library.settings.savePlayerPreferences(preferences) }
+    }
 }

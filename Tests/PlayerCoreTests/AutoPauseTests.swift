@@ -22,6 +22,26 @@ import Testing
         #expect(pause.target == PlaybackPosition(item: 1, frame: 1000))
     }
 
+    @Test func aPointInAnIntroLeftOutIsReachedWhereTheAudiblePartStarts() {
+        // Given a pause point 1000 frames into item 1, whose first 3000 frames are left out
+        var pause = AutoPause()
+        pause.point = .position(PlaybackPosition(item: 1, frame: 1000))
+        // When decoding skips item 0 to frame 3000 (another item), nothing changes
+        pause.decodingSkipped(to: PlaybackPosition(item: 0, frame: 3000))
+        #expect(pause.point == .position(PlaybackPosition(item: 1, frame: 1000)))
+        // When it skips item 1's intro: the point is where decoding goes on, and it pauses there
+        pause.decodingSkipped(to: PlaybackPosition(item: 1, frame: 3000))
+        #expect(pause.framesBeforePoint(atMost: 4096, from: PlaybackPosition(item: 1, frame: 3000)) == 0)
+        let atPoint = pause.decodingStopped(at: PlaybackPosition(item: 1, frame: 3000), next: 2)
+        #expect(atPoint)
+        #expect(pause.target == PlaybackPosition(item: 1, frame: 3000))
+        // and a point after the intro stays where it was
+        var later = AutoPause()
+        later.point = .position(PlaybackPosition(item: 1, frame: 5000))
+        later.decodingSkipped(to: PlaybackPosition(item: 1, frame: 3000))
+        #expect(later.point == .position(PlaybackPosition(item: 1, frame: 5000)))
+    }
+
     @Test func aPointAtAnItemsEndPausesAtTheTopOfTheNextOrNowhereAfterTheLast() {
         // Given a pause point at the end of item 1
         var pause = AutoPause()

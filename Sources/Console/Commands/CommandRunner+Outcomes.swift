@@ -53,6 +53,8 @@ extension CommandRunner {
         case let .repeatMode(mode): say("repeat \(mode.rawValue)")
         case let .shuffle(on): say("shuffle \(on ? "on" : "off")")
         case let .rewind(maxSeconds): say(maxSeconds.map { "rewind auto, at most \(Int($0)) s" } ?? "rewind off")
+        case let .introOutro(setting):
+            say(setting.text)
         case let .skipSilence(setting, own, saved):
             say("skip silence \(SkipSilenceText.text(setting))\(own ? "" : " (default)") · silence skipped: \(Timecode.format(seconds: saved)) in this book")
         case let .stopped(book, reason):

@@ -174,6 +174,8 @@ public final class CommandRunner {
         case let .stepSpeed(step): try perform(.stepSpeed(by: step))
         case let .stepVolume(step): try perform(.stepVolume(by: step))
         case let .skipSilence(setting): try perform(.skipSilence(setting))
+        case let .skipIntro(seconds): try perform(.skipIntro(seconds: seconds))
+        case let .skipOutro(seconds): try perform(.skipOutro(seconds: seconds))
         case let .output(name): try perform(.output(name))
         case let .status(json): try status(json: json)
         case .quit: break

@@ -77,6 +77,7 @@ struct EngineEventJSON: Encodable {
         case let .speedChanged(speed): type = "speedChanged"; value = speed
         case let .volumeChanged(volume): type = "volumeChanged"; value = volume
         case let .silenceSkipped(index, frames, rate): type = "silenceSkipped"; item = index; value = rate > 0 ? Double(frames) / Double(rate) : 0
+        case let .trimmed(index, frames, rate): type = "introOutroSkipped"; item = index; value = rate > 0 ? Double(frames) / Double(rate) : 0
         case let .fadedOut(position): type = "fadedOut"; item = position.item; frame = position.frame
         case .fadeCancelled: type = "fadeCancelled"
         // The controller consumes it (its events are already numbered as the new list).

@@ -59,6 +59,9 @@ extension TypedOutcome {
         public var skipSilenceMs: Int?
         public var loudness: Bool?
         public var loudnessTargetLUFS: Double?
+        /// Seconds left out at the start and the end of every item; 0 when set off.
+        public var introSeconds: Double?
+        public var outroSeconds: Double?
 
         init(_ defaults: ListenerDefaults) {
             speed = defaults.speed
@@ -68,6 +71,8 @@ extension TypedOutcome {
             skipSilenceMs = defaults.skipSilence.map { if case let .on(minimumMs) = $0 { minimumMs } else { 0 } }
             loudness = defaults.loudness
             loudnessTargetLUFS = defaults.loudnessTargetLUFS
+            introSeconds = defaults.introSeconds
+            outroSeconds = defaults.outroSeconds
         }
     }
 

@@ -125,6 +125,9 @@ public struct TypedOutcome: Codable, Equatable, Sendable {
         case let .skipSilence(setting, _, _):
             self.init(kind: "skipSilence")
             self.setting = SkipSilenceText.text(setting)
+        case let .introOutro(setting):
+            self.init(kind: "introOutro")
+            self.setting = setting.text
         case let .stopped(book, reason):
             self.init(kind: "stopped")
             self.book = book

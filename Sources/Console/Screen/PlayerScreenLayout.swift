@@ -119,7 +119,7 @@ struct PlayerScreenLayout {
         if hasChapterOfItsOwn { blocks.append(Block(lines: [bar("chapter", status.chapterPosition, status.chapterDuration)], keep: .chapter)) }
         if manyItems { blocks.append(Block(lines: [bar("item", status.itemPosition, status.itemDuration)], keep: .item)) }
         blocks.append(Block(lines: [bar("book", status.bookPosition, status.bookDuration)], keep: .book))
-        let silences = status.skipSilenceMs == nil ? "" : ", silences skipped"
+        let silences = (status.skipSilenceMs == nil ? "" : ", silences skipped") + (status.introOutro.map { ", \($0) skipped" } ?? "")
         let timeLeft = if hasChapterOfItsOwn || manyItems {
             "\(time(status.chapterTimeLeft)) left in \(hasChapterOfItsOwn ? "chapter" : "item"), \(time(status.timeLeft)) in book"
         } else {

@@ -14,9 +14,16 @@ public struct SyncBookSettings: Equatable, Sendable {
     public var loudness: Bool?
     public var repeatMode: RepeatMode
     public var shuffle: Bool
+    /// Seconds left out at each end of every item (since v14; a journal without them: none of
+    /// the book's own).
+    public var skipIntroSeconds: Double?
+    public var skipOutroSeconds: Double?
 
     public init(speed: Double? = nil, skipIntervalSeconds: Double? = nil, sleepTimerSeconds: Double? = nil,
-                skipSilence: SkipSilence? = nil, loudness: Bool? = nil, repeatMode: RepeatMode = .off, shuffle: Bool = false) {
+                skipSilence: SkipSilence? = nil, loudness: Bool? = nil, repeatMode: RepeatMode = .off, shuffle: Bool = false,
+                skipIntroSeconds: Double? = nil, skipOutroSeconds: Double? = nil) {
+        self.skipIntroSeconds = skipIntroSeconds
+        self.skipOutroSeconds = skipOutroSeconds
         self.speed = speed
         self.skipIntervalSeconds = skipIntervalSeconds
         self.sleepTimerSeconds = sleepTimerSeconds
@@ -30,7 +37,8 @@ public struct SyncBookSettings: Equatable, Sendable {
     public init(_ settings: BookSettings) {
         self.init(speed: settings.ownSpeed, skipIntervalSeconds: settings.ownSkipIntervalSeconds,
                   sleepTimerSeconds: settings.sleepTimerSeconds, skipSilence: settings.ownSkipSilence,
-                  loudness: settings.loudness, repeatMode: settings.repeatMode, shuffle: settings.shuffle)
+                  loudness: settings.loudness, repeatMode: settings.repeatMode, shuffle: settings.shuffle,
+                  skipIntroSeconds: settings.ownSkipIntroSeconds, skipOutroSeconds: settings.ownSkipOutroSeconds)
     }
 }
 

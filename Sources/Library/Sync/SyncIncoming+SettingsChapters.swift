@@ -15,13 +15,15 @@ extension SyncIncoming {
         else { return }
         let settings = newest.value
         try db.execute(sql: """
-            INSERT INTO bookSettings (bookId, speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode, skipSilenceMs, loudness)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO bookSettings (bookId, speed, shuffle, skipIntervalSeconds, sleepTimerSeconds, repeatMode, skipSilenceMs, loudness,
+                                      skipIntroSeconds, skipOutroSeconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (bookId) DO UPDATE SET speed = excluded.speed, shuffle = excluded.shuffle,
                 skipIntervalSeconds = excluded.skipIntervalSeconds, sleepTimerSeconds = excluded.sleepTimerSeconds,
-                repeatMode = excluded.repeatMode, skipSilenceMs = excluded.skipSilenceMs, loudness = excluded.loudness
+                repeatMode = excluded.repeatMode, skipSilenceMs = excluded.skipSilenceMs, loudness = excluded.loudness,
+                skipIntroSeconds = excluded.skipIntroSeconds, skipOutroSeconds = excluded.skipOutroSeconds
             """, arguments: [book.id, settings.speed, settings.shuffle, settings.skipIntervalSeconds, settings.sleepTimerSeconds,
-                             settings.repeatMode, settings.skipSilence, settings.loudness])
+                             settings.repeatMode, settings.skipSilence, settings.loudness, settings.skipIntroSeconds, settings.skipOutroSeconds])
         // Over the trigger's time: passed on, the change keeps the time it was made.
         try db.execute(sql: "UPDATE book SET settingsChangedAt = ? WHERE id = ?", arguments: [StoredDate.text(newest.at), book.id])
         report.settingsChanged += 1

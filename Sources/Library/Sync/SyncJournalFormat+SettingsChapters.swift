@@ -9,7 +9,9 @@ import Foundation
 /// S keys, each written every time, an empty value being "no setting of the book's own" (the
 /// listener's default applies on each machine): `speed` (0.5-4), `skip` (seconds, 1-3600), `sleep`
 /// (seconds, 1-86400), `silence` (`off`, or the shortest silence shortened in ms, 300-60000),
-/// `loudness` (1|0), `repeat` (off|item|book), `shuffle` (1|0). A key this version does not know is
+/// `loudness` (1|0), `repeat` (off|item|book), `shuffle` (1|0), and since the library's v14 `intro`
+/// and `outro` (seconds left out at each end of every item, 0-600; a line without them, from an
+/// older writer, reads as none of the book's own). A key this version does not know is
 /// a newer writer's and is ignored; a known key with a value out of range, or a field that is not
 /// KEY=VALUE, makes the line damaged. Each field is escaped as a whole, as text fields are.
 /// Never the volume: each machine's speakers differ.
@@ -29,7 +31,8 @@ extension SyncJournalFormat {
         }
         return [("speed", number(settings.speed)), ("skip", number(settings.skipIntervalSeconds)),
                 ("sleep", number(settings.sleepTimerSeconds)), ("silence", silence), ("loudness", flag(settings.loudness)),
-                ("repeat", settings.repeatMode.rawValue), ("shuffle", flag(settings.shuffle))]
+                ("repeat", settings.repeatMode.rawValue), ("shuffle", flag(settings.shuffle)),
+                ("intro", number(settings.skipIntroSeconds)), ("outro", number(settings.skipOutroSeconds))]
             .map { escaped($0.0 + "=" + $0.1) }
     }
 
@@ -92,6 +95,12 @@ extension SyncJournalFormat {
             case "shuffle":
                 guard let shuffle = flag(), let on = shuffle else { return nil }
                 settings.shuffle = on
+            case "intro":
+                guard let intro = number(SettingRanges.introOutroSeconds) else { return nil }
+                settings.skipIntroSeconds = intro
+            case "outro":
+                guard let outro = number(SettingRanges.introOutroSeconds) else { return nil }
+                settings.skipOutroSeconds = outro
             default:
                 continue // a newer writer's setting
             }
