@@ -45,6 +45,7 @@ enum LibrarySchema {
         migrator.registerMigration(syncVersion) { db in try db.execute(sql: v11) }
         migrator.registerMigration(syncSettingsVersion) { db in try db.execute(sql: v12) }
         migrator.registerMigration(syncJournalMarkVersion) { db in try db.execute(sql: v13) }
+        migrator.registerMigration(plainModeVersion) { db in try db.execute(sql: v14) }
         return migrator
     }
 

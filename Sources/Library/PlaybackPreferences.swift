@@ -32,6 +32,9 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     public var loudness: Bool?
     /// nil: -18 LUFS (`LoudnessTarget.defaultLUFS`).
     public var loudnessTargetLUFS: Double?
+    /// The REPL's terminal gets plain lines and announcements (`set plain on`) whatever TERM
+    /// says; nil: not set (off: plain only at TERM=dumb or with --plain). Since v14.
+    public var plainMode: Bool?
 
     public init() {}
 }

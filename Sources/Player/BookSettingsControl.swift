@@ -121,7 +121,7 @@ struct BookSettingsControl {
         case .speed: session.settings.ownSpeed = nil
         case .skip: session.settings.ownSkipIntervalSeconds = nil
         case .silence: session.settings.ownSkipSilence = nil
-        case .rewind, .sleep, .loudness, .loudnessTarget:
+        case .rewind, .sleep, .loudness, .loudnessTarget, .plain:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
         session.settings.defaults = BookSettings.Defaults(try library.settings.playerPreferences())

@@ -19,6 +19,8 @@ public struct ListenerDefaults: Sendable, Equatable {
     /// Books evened out (nil: not set, on) toward the target (nil: not set, -18 LUFS).
     public var loudness: Bool?
     public var loudnessTargetLUFS: Double?
+    /// Plain lines at every REPL terminal (nil: not set, off).
+    public var plain: Bool?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
@@ -28,6 +30,7 @@ public struct ListenerDefaults: Sendable, Equatable {
         skipSilence = preferences.defaultSkipSilence
         loudness = preferences.loudness
         loudnessTargetLUFS = preferences.loudnessTargetLUFS
+        plain = preferences.plainMode
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -43,6 +46,7 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .silence: "silence " + (skipSilence.map { "skip " + SkipSilenceText.text($0) } ?? "skip off (not set)")
         case .loudness: "loudness " + (loudness.map { $0 ? "on" : "off" } ?? "on (not set)")
         case .loudnessTarget: "loudness-target " + (loudnessTargetLUFS.map { "\(SettingText.number($0)) LUFS" } ?? "-18 LUFS (not set)")
+        case .plain: "plain   " + (plain.map { $0 ? "on" : "off" } ?? "off (not set: on only where TERM=dumb or with --plain)")
         }
     }
 }
@@ -85,6 +89,7 @@ struct DefaultsControl {
             preferences.autoRewind = value != 0
             preferences.autoRewindMaxSeconds = value.flatMap { $0 == 0 ? nil : $0 } ?? AutoRewind.defaultMaxSeconds
         case .loudness: preferences.loudness = value.map { $0 != 0 }
+        case .plain: preferences.plainMode = value.map { $0 != 0 }
         case .loudnessTarget:
             if let value, !Loudness.targetRange.contains(value) {
                 throw PlayerError("'\(SettingText.number(value))' is out of range: use LUFS from -30 to -10 (-18 is the default)")

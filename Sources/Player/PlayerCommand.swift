@@ -117,6 +117,8 @@ public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     /// On (1) or off (0), like `rewind`'s 0 for off; and the target in LUFS.
     case loudness
     case loudnessTarget = "loudness-target"
+    /// Plain lines and announcements at the REPL's terminal (`set plain on|off`): 1 or 0.
+    case plain
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.

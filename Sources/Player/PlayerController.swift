@@ -134,14 +134,18 @@ public final class PlayerController {
             // Numbered as the session numbers the items now (a list replaced while the event
             // was on its way); the engine's acknowledgement of a new list ends here.
             guard generation == self.generation, let session, let event = session.numbering.current(sentEvent) else { return }
+            let chapterBefore = session.timeline.chapterIndex(at: session.position)
             session.follow(event)
             if let notice = notice(for: event, of: session) { onNotice(notice) }
+            if let notice = chapterNotice(after: event, of: session, chapterBefore: chapterBefore) { onNotice(notice) }
             sleepControl.handle(event, of: session).forEach(onNotice)
             if case .ended = event { bookEnded(session) }
             publishState(after: event)
         case let .sleepTimerDue(generation):
             sleepControl.due(generation: generation, session: session)
             publishState()
+        case let .sleepTimerWarning(generation):
+            if let notice = sleepControl.warn(generation: generation, session: session) { onNotice(notice) }
         case .syncFolderChanged:
             sync.exchangeInBackground(playing: session?.book.id)
         case let .syncExchanged(result):
@@ -372,6 +376,15 @@ public final class PlayerController {
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
              .itemsReplaced, .silenceSkipped, .jumped: nil
         }
+    }
+
+    /// A new chapter reached by playing on (a position heard past the chapter's end), never by a
+    /// jump: a jump moves the place at once, so the positions heard after it are in the chapter
+    /// it went to already, and its command said where that is.
+    private func chapterNotice(after event: PlaybackEvent, of session: PlayerSession, chapterBefore: Int?) -> PlayerNotice? {
+        guard case .position = event, let now = session.timeline.chapterIndex(at: session.position), now != chapterBefore else { return nil }
+        let chapters = session.timeline.chapters
+        return .chapterStarted(number: now + 1, count: chapters.count, title: chapters[now].title)
     }
 
     /// The book ended (marked finished by the recorder): the next queued book starts from its

@@ -14,9 +14,9 @@ import TestSupport
     }
 
     @Test func theMigrationsAreNamedAndOrderedAsShipped() {
-        #expect(Array(LibrarySchema.migrator.migrations.suffix(7))
+        #expect(Array(LibrarySchema.migrator.migrations.suffix(8))
                 == ["v7-listener-defaults-bookmark-jumps", "v8-book-loudness", "v9-skip-silence", "v10-user-chapters", "v11-sync-device",
-                    "v12-sync-settings-chapters", "v13-sync-journal-mark"])
+                    "v12-sync-settings-chapters", "v13-sync-journal-mark", "v14-plain-mode"])
     }
 
     @Test func chaptersAreStoredRenamedAndRemoved() throws {
