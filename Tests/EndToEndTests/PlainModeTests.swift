@@ -162,4 +162,25 @@ import Testing
         #expect(!session.lines.contains { $0.contains("needs a terminal") }, "\(session.lines)")
         #expect(Self.plain(session.bytes), "\(Array(session.bytes))")
     }
+
+    @Test func plainBeforeTheCommandWordKeepsImportAndLsToWholeLinesOnATerminal() throws {
+        // Given a folder to import, and a terminal that could draw a progress bar
+        let abplayer = try AbplayerProcess("plain-import-option")
+        let folder = abplayer.home.appending(path: "Plain Book")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["01.mp3", "02.mp3"] {
+            try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 2, vbr: false), to: folder.appending(path: name))
+        }
+        let library = abplayer.home.appending(path: "library.sqlite").path
+
+        // When it is imported and listed with --plain before the command's word
+        let imported = try PlainOutputTests.onATerminal(abplayer, term: "xterm-256color", ["--plain", "import", "--library", library, folder.path])
+        let listed = try PlainOutputTests.onATerminal(abplayer, term: "xterm-256color", ["--plain", "--library", library, "ls"])
+
+        // Then both ran, and neither drew anything: no CR, no escape
+        #expect(imported.status == 0 && imported.stdoutString.contains("Plain Book"), "\(imported.stdoutString)")
+        #expect(Self.plain(imported.stdout), "\(Array(imported.stdout))")
+        #expect(listed.status == 0 && listed.stdoutString.contains("Plain Book"), "\(listed.stdoutString)")
+        #expect(Self.plain(listed.stdout), "\(Array(listed.stdout))")
+    }
 }
