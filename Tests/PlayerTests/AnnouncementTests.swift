@@ -38,6 +38,28 @@ import Testing
         #expect(chaptersStarted(player) == ["chapter 2: 02"])
     }
 
+    @Test func aSleepTimerPausingAtTheNextChapterSaysTheChapterOnceBeforeThePause() throws {
+        // Given a book of three 2 s files playing, the sleep timer set to the end of the chapter
+        let player = try ControllerHarness(clocked: "announce-sleep-chapter")
+        let book = try player.toneBook("Three", tones: [(440, 2), (550, 2), (660, 2)])
+        try player.perform(.play(bookId: book))
+        _ = try player.perform(.sleep(.endOfChapter))
+
+        // When it pauses there, and the clock runs on a while
+        #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(5)))
+        player.advance(by: .seconds(1))
+
+        // Then the chapter it paused at the start of is said once, before the pause (whichever
+        // of the engine's reports of that place came first)
+        let said = player.notices.compactMap { notice -> String? in
+            switch notice {
+            case .chapterStarted, .sleepPaused: notice.text
+            default: nil
+            }
+        }
+        #expect(said == ["chapter 2: 02", "sleep timer: paused at 0:02 (bookmarked)"], "\(said)")
+    }
+
     @Test func aSleepTimerSaysWhenAMinuteIsLeftOnce() throws {
         // Given a 3-minute tone playing with a 90 s sleep timer
         let player = try ControllerHarness(clocked: "announce-sleep")
