@@ -146,18 +146,25 @@ import Testing
         defer { session.terminal.stop() }
         #expect(session.waitForLine("abplayer — 'help' lists the commands, Ctrl-D quits\\."), "\(session.lines)")
 
-        // When a book plays, `now` is typed, and another client pauses it
+        // When a book plays, `now` is typed, and another client pauses it and makes a bookmark
         try session.type("play Plain Book")
         #expect(session.waitForLine("playing #1 Plain Book from .*"), "\(session.lines)")
         try session.type("now")
         #expect(session.waitForLine("Plain Book — playing  item 1/3 .*  book 0:\\d\\d/0:14  .*"), "\(session.lines)")
-        let paused = try Command.run(BuildProducts.abplayer.path, ["remote", "--library", library, "pause"],
-                                     environment: abplayer.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }, timeout: 30)
+        func remote(_ words: [String]) throws -> CommandResult {
+            try Command.run(BuildProducts.abplayer.path, ["remote", "--library", library] + words,
+                            environment: abplayer.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }, timeout: 30)
+        }
+        let paused = try remote(["pause"])
         #expect(paused.status == 0, "\(paused.stderr)")
-
-        // Then the pause is announced on this terminal with its place, `now` printed the
-        // status once (no screen, no word of one), and nothing written moved the cursor
         #expect(session.waitForLine("paused at 0:\\d\\d / 0:14 .*"), "\(session.lines)")
+        let marked = try remote(["bookmark"])
+        #expect(marked.status == 0, "\(marked.stderr)")
+
+        // Then the pause and the bookmark are announced on this terminal with their places,
+        // `now` printed the status once (no screen, no word of one), and nothing written moved
+        // the cursor
+        #expect(session.waitForLine("bookmark 1 at 0:\\d\\d"), "\(session.lines)")
         try session.type("quit")
         #expect(!session.lines.contains { $0.contains("needs a terminal") }, "\(session.lines)")
         #expect(Self.plain(session.bytes), "\(Array(session.bytes))")
