@@ -168,7 +168,7 @@ extension Command {
             self = .jumpToBookmark(try Self.bookmarkNumber(arguments[0], in: "jump"))
         case "set": self = .defaults(try DefaultsLine.parse(arguments))
         case "unset":
-            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence | loudness | loudness-target | intro | outro") }
+            guard arguments.count == 1 else { throw CommandError("usage: unset speed | skip | rewind | sleep | silence | loudness | loudness-target | intro | outro | plain") }
             self = .defaults(try DefaultsLine.parse([arguments[0], "default"]))
         case "speed":
             guard arguments.count == 1 else { throw usage() }
@@ -275,12 +275,12 @@ extension Command {
 /// `set [NAME [VALUE | default]]`: the listener's defaults, in the units typed everywhere
 /// (`SettingText`): speed as a factor, the others as times (90, 1:30, 30s, 5m).
 enum DefaultsLine {
-    static let usage = "set [speed X | skip T | rewind T|off | sleep MINUTES|T|off | silence on|off|MS | loudness on|off | loudness-target LUFS | intro T|off | outro T|off] [default]"
+    static let usage = "set [speed X | skip T | rewind T|off | sleep MINUTES|T|off | silence on|off|MS | loudness on|off | loudness-target LUFS | intro T|off | outro T|off | plain on|off] [default]"
 
     static func parse(_ arguments: [String]) throws(CommandError) -> DefaultsCommand {
         guard let name = arguments.first else { return .show }
         guard let setting = ListenerSetting(rawValue: name) else {
-            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro or outro ('set' lists them)")
+            throw CommandError("set: '\(name)' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro, outro or plain ('set' lists them)")
         }
         guard arguments.count == 2 else { throw CommandError("usage: set \(name) VALUE | default") }
         let value = arguments[1]
@@ -292,14 +292,14 @@ enum DefaultsLine {
             case .rewind: return .set(.rewind, value == "off" ? 0 : try SettingText.rewind(value))
             case .sleep: return .set(.sleep, value == "off" ? nil : try SettingText.sleep(value))
             case .silence: return .set(.silence, try SkipSilenceText.parse(value).minimumSeconds ?? 0)
-            case .loudness:
+            case .loudness, .plain:
                 guard value == "on" || value == "off" else { throw RefusedValue("'\(value)' is not understood: use") }
-                return .set(.loudness, value == "on" ? 1 : 0)
+                return .set(setting, value == "on" ? 1 : 0)
             case .loudnessTarget: return .set(.loudnessTarget, try Loudness.target(value))
             case .intro, .outro: return .set(setting, try IntroOutroText.parse(value))
             }
         } catch {
-            let also = setting == .rewind || setting == .sleep || setting == .intro || setting == .outro ? ", off or default" : setting == .loudness ? " on, off or default" : " or default"
+            let also = setting == .rewind || setting == .sleep || setting == .intro || setting == .outro ? ", off or default" : setting == .loudness || setting == .plain ? " on, off or default" : " or default"
             throw CommandError("set \(name): \(error)\(also)")
         }
     }

@@ -48,7 +48,7 @@ public struct Completer: Sendable {
         case "set" where words.count == 1, "unset" where words.count == 1: names = ListenerSetting.allCases.map(\.rawValue)
         case "set" where words.count == 2:
             names = ["default"] + (["rewind", "sleep", "intro", "outro"].contains(words[1].value) ? ["off"] : [])
-                + (["silence", ListenerSetting.loudness.rawValue].contains(words[1].value) ? ["on", "off"] : [])
+                + (["silence", ListenerSetting.loudness.rawValue, ListenerSetting.plain.rawValue].contains(words[1].value) ? ["on", "off"] : [])
         case "speed" where words.count == 1: names = ["default"]
         case "silence" where words.count == 1: names = ["skip"]
         case "silence" where words.count == 2: names = ["on", "off", "default"]

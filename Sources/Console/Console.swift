@@ -20,6 +20,8 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     /// The help being paged (`help all` in a small window), if any; keys are read while it shows.
     var pager: Pager?
     public let keyMode = KeyMode()
+    /// Plain lines and announcements only (TERM=dumb, `--plain`, `set plain on`).
+    public let plainMode: PlainMode
     private let completer: Completer
     private let historyPath: String?
     /// A command run before the prompt shows (`abplayer now`).
@@ -32,9 +34,11 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     var commands: CommandRunner { service.commands }
     var inputs: AsyncStream<ConsoleInput>.Continuation { service.inputs }
 
-    /// Takes over what `service`'s commands say, and its screen commands.
-    public init(service: PlayerService, outputNames: [String], historyPath: String?, firstLine: String? = nil) {
+    /// Takes over what `service`'s commands say, and its screen commands. `plain`: `--plain`.
+    public init(service: PlayerService, outputNames: [String], historyPath: String?, firstLine: String? = nil, plain: Bool = false) {
         self.service = service
+        // Unreadable preferences are no reason to refuse a prompt: the terminal and --plain decide then.
+        plainMode = PlainMode(forced: plain, chosen: (try? service.library.settings.playerPreferences())?.plainMode ?? false)
         self.historyPath = historyPath
         self.firstLine = firstLine
         completer = Completer(library: service.library, location: service.commands.location, outputNames: outputNames)
@@ -42,20 +46,21 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
         service.commands.screens = self
         service.commands.isInteractive = true
         service.commands.answersFollow = true
+        service.commands.plainMode = plainMode
     }
 
     /// The REPL's first line at a terminal: Tab completes only where libedit reads the lines
-    /// (a TERM=dumb terminal edits them itself: `PlainLineReader`).
-    public static var greeting: String {
-        let plain = ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: true).mode == .plain
-        return "abplayer — 'help' lists the commands, " + (plain ? "" : "Tab completes, ") + "Ctrl-D quits."
+    /// (in plain mode the terminal edits them itself: `PlainLineReader`).
+    public var greeting: String {
+        "abplayer — 'help' lists the commands, " + (plainMode.isOn ? "" : "Tab completes, ") + "Ctrl-D quits."
     }
 
     // MARK: PlayerFace
 
     public func start(into inputs: AsyncStream<ConsoleInput>.Continuation) {
         TerminalReader(completer: completer, historyPath: historyPath, notices: notices, keyMode: keyMode,
-                       lineDone: lineDone, location: service.commands.location).start(into: inputs, firstLine: firstLine)
+                       lineDone: lineDone, location: service.commands.location, plainMode: plainMode)
+            .start(into: inputs, firstLine: firstLine)
     }
 
     public func handle(_ input: ConsoleInput) -> FaceVerdict {
@@ -83,6 +88,20 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     }
 
     public func playerChanged() { redrawScreen() }
+
+    /// In plain mode what another client did that a screen would show (a pause, a move, a
+    /// bookmark, the sleep timer) is said as if typed here, so that a pause from a media key is
+    /// not silent; the rest (lists, settings) is that client's business.
+    public func othersDid(_ outcomes: [PlayerOutcome]) {
+        guard plainMode.isOn else { return }
+        for outcome in outcomes {
+            switch outcome {
+            case .started, .paused, .resumed, .moved, .undone, .jumpedToBookmark, .bookmarked, .sleepTimer, .stopped:
+                commands.show(outcome)
+            default: break
+            }
+        }
+    }
 
     public func libraryChanged(_ changes: [LibraryChange], commands: CommandRunner) {
         changes.map(LibraryText.changeLine).forEach(commands.say)

@@ -159,17 +159,18 @@ public enum LibraryText {
 
 /// A one-line progress bar on standard error, drawn only when it is a terminal that moves the
 /// cursor (it redraws itself with CR and erases with ESC[K): files done of the total, the rate
-/// and the time left. Under TERM=dumb or into a file or pipe nothing is drawn; the summary that
-/// follows says what was done.
+/// and the time left. Under TERM=dumb, in plain mode or into a file or pipe nothing is drawn; the
+/// summary that follows says what was done.
 public final class ProgressBar {
     private let label: String
-    private let isTerminal = ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(2) == 1).mode != .plain
+    private let isTerminal: Bool
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private var drawn = false
 
-    public init(label: String) {
+    public init(label: String, plain: Bool = false) {
         self.label = label
+        isTerminal = !plain && ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(2) == 1).mode != .plain
         started = clock.now
     }
 

@@ -46,6 +46,7 @@ enum LibrarySchema {
         migrator.registerMigration(syncSettingsVersion) { db in try db.execute(sql: v12) }
         migrator.registerMigration(syncJournalMarkVersion) { db in try db.execute(sql: v13) }
         migrator.registerMigration(introOutroVersion) { db in try db.execute(sql: v14) }
+        migrator.registerMigration(plainModeVersion) { db in try db.execute(sql: v15) }
         return migrator
     }
 

@@ -36,6 +36,9 @@ public struct PlayerPreferences: Codable, Sendable, Equatable, FetchableRecord, 
     /// their own; nil: none set (none left out). Since v14.
     public var defaultSkipIntroSeconds: Double?
     public var defaultSkipOutroSeconds: Double?
+    /// The REPL's terminal gets plain lines and announcements (`set plain on`) whatever TERM
+    /// says; nil: not set (off: plain only at TERM=dumb or with --plain). Since v15.
+    public var plainMode: Bool?
 
     public init() {}
 }

@@ -153,7 +153,7 @@ struct BookSettingsControl {
         case .silence: session.settings.ownSkipSilence = nil
         case .intro: session.settings.ownSkipIntroSeconds = nil
         case .outro: session.settings.ownSkipOutroSeconds = nil
-        case .rewind, .sleep, .loudness, .loudnessTarget:
+        case .rewind, .sleep, .loudness, .loudnessTarget, .plain:
             throw PlayerError("\(setting.rawValue) is not set per book: 'set \(setting.rawValue) VALUE' sets it for every book")
         }
         session.settings.defaults = BookSettings.Defaults(try library.settings.playerPreferences())

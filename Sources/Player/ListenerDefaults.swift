@@ -22,6 +22,8 @@ public struct ListenerDefaults: Sendable, Equatable {
     /// Seconds left out at the start and the end of every item; nil: none set (none).
     public var introSeconds: Double?
     public var outroSeconds: Double?
+    /// Plain lines at every REPL terminal (nil: not set, off).
+    public var plain: Bool?
 
     init(_ preferences: PlayerPreferences) {
         speed = preferences.defaultSpeed
@@ -33,6 +35,7 @@ public struct ListenerDefaults: Sendable, Equatable {
         loudnessTargetLUFS = preferences.loudnessTargetLUFS
         introSeconds = preferences.defaultSkipIntroSeconds
         outroSeconds = preferences.defaultSkipOutroSeconds
+        plain = preferences.plainMode
     }
 
     /// What `set` shows, a line per setting, in the units they are typed in.
@@ -50,6 +53,7 @@ public struct ListenerDefaults: Sendable, Equatable {
         case .loudnessTarget: "loudness-target " + (loudnessTargetLUFS.map { "\(SettingText.number($0)) LUFS" } ?? "-18 LUFS (not set)")
         case .intro: "intro   " + (introSeconds.map { "\(IntroOutroText.text($0)) left out of every item" } ?? "off (not set)")
         case .outro: "outro   " + (outroSeconds.map { "\(IntroOutroText.text($0)) left out of every item" } ?? "off (not set)")
+        case .plain: "plain   " + (plain.map { $0 ? "on" : "off" } ?? "off (not set: on only where TERM=dumb or with --plain)")
         }
     }
 }
@@ -97,6 +101,7 @@ struct DefaultsControl {
         case .loudness: preferences.loudness = value.map { $0 != 0 }
         case .intro: preferences.defaultSkipIntroSeconds = value
         case .outro: preferences.defaultSkipOutroSeconds = value
+        case .plain: preferences.plainMode = value.map { $0 != 0 }
         case .loudnessTarget:
             if let value, !Loudness.targetRange.contains(value) {
                 throw PlayerError("'\(SettingText.number(value))' is out of range: use LUFS from -30 to -10 (-18 is the default)")

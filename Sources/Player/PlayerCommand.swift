@@ -123,6 +123,8 @@ public enum ListenerSetting: String, Equatable, Sendable, CaseIterable {
     case loudnessTarget = "loudness-target"
     /// Seconds left out at the start and the end of every item (`set intro 30s`), 0: none.
     case intro, outro
+    /// Plain lines and announcements at the REPL's terminal (`set plain on|off`): 1 or 0.
+    case plain
 }
 
 /// `set`, `set NAME VALUE`, `set NAME default`.

@@ -24,6 +24,9 @@ public final class PlayerController {
     public let broadcast = PlayerBroadcast()
     /// The session's jump count when the state was last published: more means it jumped.
     var publishedJumps = 0
+    /// The chapter (index) the listener knows they are in: where a command or a load left them,
+    /// or the last one announced. Playing into another says it (`PlayerNotice.chapterStarted`).
+    var knownChapter: Int?
     let covers: CoverFiles
     /// Shows what the player says without being asked; set by the front end.
     public var onNotice: (PlayerNotice) -> Void = { _ in }
@@ -59,7 +62,11 @@ public final class PlayerController {
     /// Does what `command` asks, publishes the state, and says what it did.
     @discardableResult
     public func perform(_ command: PlayerCommand) throws(PlayerError) -> PlayerOutcome {
-        defer { publishState() }
+        defer {
+            // Whatever the command did to the place, its answer said where that is.
+            knownChapter = session.flatMap { $0.timeline.chapterIndex(at: $0.position) }
+            publishState()
+        }
         do {
             let placeBefore = session?.position
             defer { sync.after(command, placeBefore: placeBefore, session: session, say: onNotice) }
@@ -136,12 +143,16 @@ public final class PlayerController {
             guard generation == self.generation, let session, let event = session.numbering.current(sentEvent) else { return }
             session.follow(event)
             if let notice = notice(for: event, of: session) { onNotice(notice) }
+            // Before the sleep timer's pause is said: the place it paused at may be a new chapter's start.
+            if let notice = chapterNotice(after: event, of: session) { onNotice(notice) }
             sleepControl.handle(event, of: session).forEach(onNotice)
             if case .ended = event { bookEnded(session) }
             publishState(after: event)
         case let .sleepTimerDue(generation):
             sleepControl.due(generation: generation, session: session)
             publishState()
+        case let .sleepTimerWarning(generation):
+            if let notice = sleepControl.warn(generation: generation, session: session) { onNotice(notice) }
         case .syncFolderChanged:
             sync.exchangeInBackground(playing: session?.book.id)
         case let .syncExchanged(result):
@@ -319,6 +330,7 @@ public final class PlayerController {
             onNotice(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)
+        knownChapter = session.timeline.chapterIndex(at: session.position)
         sleepControl.armDefault(session)
         return .started(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                         itemCount: media.count, output: outputName)
@@ -373,6 +385,23 @@ public final class PlayerController {
         case .position, .itemChanged, .stateChanged, .fadedOut, .fadeCancelled, .speedChanged, .volumeChanged,
              .itemsReplaced, .silenceSkipped, .trimmed, .jumped: nil
         }
+    }
+
+    /// A new chapter reached by playing on (a position heard, or a fade that paused, past the
+    /// chapter the listener knows), never by a jump: a jump moves the place at once, so the
+    /// positions heard after it are in the chapter it went to already, and its command said
+    /// where that is. Said once, whichever of the two events comes first.
+    private func chapterNotice(after event: PlaybackEvent, of session: PlayerSession) -> PlayerNotice? {
+        let place: PlaybackPosition
+        switch event {
+        case .position: place = session.position
+        case let .fadedOut(at): place = at
+        default: return nil
+        }
+        guard let now = session.timeline.chapterIndex(at: place), now != knownChapter else { return nil }
+        knownChapter = now
+        let chapters = session.timeline.chapters
+        return .chapterStarted(number: now + 1, count: chapters.count, title: chapters[now].title)
     }
 
     /// The book ended (marked finished by the recorder): the next queued book starts from its

@@ -9,6 +9,8 @@ public enum PlayerInput: Sendable {
     case engine(PlaybackEvent, generation: Int)
     /// The sleep timer's countdown is due (`generation` tells a stale wake-up).
     case sleepTimerDue(generation: Int)
+    /// The sleep timer's countdown has a minute left (`generation` as for `sleepTimerDue`).
+    case sleepTimerWarning(generation: Int)
     /// Another device's journal in the sync folder changed.
     case syncFolderChanged
     /// An exchange with the sync folder ended.

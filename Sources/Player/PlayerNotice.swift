@@ -45,6 +45,12 @@ public enum PlayerNotice: Sendable, Equatable {
     case synced(String)
     /// A book's loudness, measured in the background.
     case loudnessMeasured(LoudnessReport)
+    /// Playing went on into chapter `number` (from 1) of `count` by itself: not a jump, which
+    /// the listener's command is answered for.
+    case chapterStarted(number: Int, count: Int, title: String)
+    /// The sleep timer's countdown has `secondsLeft` (a minute) to go: said once per countdown
+    /// that runs that long, so a listener who hears no screen can say `sleep +15m` in time.
+    case sleepTimerEnding(secondsLeft: Double)
 
     public var text: String {
         switch self {
@@ -73,6 +79,18 @@ public enum PlayerNotice: Sendable, Equatable {
         case let .problem(text): text
         case let .synced(text): text
         case let .loudnessMeasured(report): report.text
+        case let .chapterStarted(number, _, title): "chapter \(number): \(title)"
+        case let .sleepTimerEnding(seconds):
+            seconds.rounded() == 60 ? "sleep timer: 1 minute left" : "sleep timer: \(Timecode.format(seconds: seconds)) left"
+        }
+    }
+
+    /// Whether only a face that announces what a screen would show says it (plain mode: a
+    /// screen reader's listener has no screen); elsewhere the player screen shows it already.
+    public var isAnnouncement: Bool {
+        switch self {
+        case .chapterStarted, .sleepTimerEnding: true
+        default: false
         }
     }
 

@@ -99,6 +99,27 @@ struct SleepControl {
         let generation = session.sleepTimer.generation
         let wake = wake
         session.sleepTimer.wakeUp = clock.schedule(after: delay) { wake(.sleepTimerDue(generation: generation)) }
+        // A minute's warning, only for a countdown with more than that to go: one just set to a
+        // minute or less has said how long it has.
+        let untilWarning = session.sleepTimer.remaining() - .seconds(SleepTimer.warningSeconds)
+        if untilWarning > .milliseconds(500) {
+            session.sleepTimer.warning = clock.schedule(after: untilWarning) { wake(.sleepTimerWarning(generation: generation)) }
+        }
+    }
+
+    /// The minute's warning came: said when it is the current countdown's and a minute is left
+    /// (a wake-up that came early is scheduled again).
+    func warn(generation: Int, session: PlayerSession?) -> PlayerNotice? {
+        guard let session, generation == session.sleepTimer.generation, session.sleepTimer.isCounting else { return nil }
+        let left = session.sleepTimer.remaining()
+        if left > .seconds(SleepTimer.warningSeconds) + .milliseconds(50) {
+            let wake = wake
+            session.sleepTimer.warning = clock.schedule(after: left - .seconds(SleepTimer.warningSeconds)) {
+                wake(.sleepTimerWarning(generation: generation))
+            }
+            return nil
+        }
+        return .sleepTimerEnding(secondsLeft: SleepTimer.warningSeconds)
     }
 
     /// The wake-up came: fade out over what is left (10 s, or less when set shorter), or sleep on

@@ -22,6 +22,8 @@ struct SleepTimer {
     private var runningSince: Duration?
     /// Wakes the console when the fade should start; replaced at every change.
     var wakeUp: ClockAlarm?
+    /// Wakes the console when a minute is left (`warningSeconds`); replaced with `wakeUp`.
+    var warning: ClockAlarm?
     let clock: any PlayerClock
     /// Cancels the console asked the engine for, whose reports are not news.
     var expectedCancels = 0
@@ -30,6 +32,8 @@ struct SleepTimer {
 
     /// How long the fade-out lasts before the timer's end.
     static let fadeSeconds = 10.0
+    /// How long before the end the countdown says it is ending (`PlayerNotice.sleepTimerEnding`).
+    static let warningSeconds = 60.0
     /// `sleep cycle`'s durations, in minutes.
     static let cycleMinutes = [15.0, 30, 45, 60]
 
@@ -88,6 +92,8 @@ struct SleepTimer {
     mutating func replaceWakeUp() {
         wakeUp?.cancel()
         wakeUp = nil
+        warning?.cancel()
+        warning = nil
         generation += 1
     }
 

@@ -10,7 +10,7 @@ import Console
 enum CommandLineArguments {
     /// Shared options that take a value, and shared flags.
     static let valued: Set<String> = ["--library", "--plugin-dir", "--decoder-option", "--output"]
-    static let flags: Set<String> = ["--verbose", "-v"]
+    static let flags: Set<String> = ["--verbose", "-v", "--plain"]
 
     enum Outcome: Equatable {
         case arguments([String])

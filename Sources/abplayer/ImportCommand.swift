@@ -31,7 +31,7 @@ struct Import: ParsableCommand {
     func run() throws {
         let database = try library.openForEditing()
         let importer = Importer(library: database, inspector: DecoderInspector(decoders: try plugins.makeRegistry()))
-        let bar = ProgressBar(label: "importing")
+        let bar = ProgressBar(label: "importing", plain: library.plain)
         let report = try reportingLibraryErrors(database) {
             // The bar's line is ended before an error's line, which must stand alone.
             defer { bar.finish() }

@@ -10,6 +10,9 @@ struct LibraryOptions: ParsableArguments {
         completion: .file())
     var path: String?
 
+    @Flag(help: "Plain, spoken-friendly output for screen readers and braille: whole lines only (no full screens, cursor movement, CR or colour), every change said on a line of its own. 'set plain on' keeps it on; automatic when TERM=dumb.")
+    var plain = false
+
     /// Opens (creating and migrating) the library, or prints why not and fails.
     func open() throws -> LibraryDatabase {
         let path = try requirePath()

@@ -55,6 +55,8 @@ struct Listen: AsyncParsableCommand {
                 inputs.yield(.terminate)
             } else if case .started = notice {
                 // The queue's next book: said when it is heard, like the first.
+            } else if notice.isAnnouncement {
+                // What a plain REPL announces (a new chapter...): not news on listen's standard error.
             } else {
                 printError("abplayer: \(notice.text)")
             }

@@ -41,6 +41,9 @@ final class PlayView {
         case .started, .heard, .ended:
             // Each file is named as it starts; the end is the exit.
             break
+        case .chapterStarted, .sleepTimerEnding:
+            // A plain REPL's announcements: each file is named as it starts already.
+            break
         case let .itemFailed(_, _, reason):
             failed = true
             printError("abplayer: \(reason)")

@@ -61,10 +61,11 @@ struct Repl: AsyncParsableCommand {
         } else if let commands {
             face = LinesFace(.script(commands), service: service, firstLine: firstLine)
         } else if isatty(STDIN_FILENO) == 1 {
-            let console = Console(service: service, outputNames: outputs.names, historyPath: Console.historyPath(), firstLine: firstLine)
+            let console = Console(service: service, outputNames: outputs.names, historyPath: Console.historyPath(), firstLine: firstLine,
+                                  plain: library.plain)
             reader = console.notices
             face = console
-            StandardStream.output.write(Console.greeting + "\n")
+            StandardStream.output.write(console.greeting + "\n")
         } else {
             face = LinesFace(.standardInput, service: service, firstLine: firstLine)
         }
@@ -139,7 +140,8 @@ extension Repl {
             // Output names come from the plugins this machine has, as in the player.
             let outputNames = (try? plugins.makeRegistry().outputNames) ?? []
             let completer = Completer(library: database, location: ShelfLocation(), outputNames: outputNames)
-            source = .terminal(completer, historyPath: Console.historyPath())
+            let plainMode = PlainMode(forced: library.plain, chosen: (try? database.settings.playerPreferences())?.plainMode ?? false)
+            source = .terminal(completer, historyPath: Console.historyPath(), plainMode: plainMode)
             StandardStream.output.write("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).\n")
         } else {
             source = .lines(.standardInput)

@@ -129,7 +129,7 @@ import Testing
         #expect(try parse("speed default") == .useDefault(.speed))
         #expect(try failure("set speed 5") == "set speed: '5' is out of range: use a speed from 0.5 to 4 (1.25 or 1.25x; 1 is normal) or default")
         #expect(try failure("set sleep 2d").hasPrefix("set sleep: '2d' is not a time"))
-        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro or outro ('set' lists them)")
+        #expect(try failure("set volume 80") == "set: 'volume' is not a default: use speed, skip, rewind, sleep, silence, loudness, loudness-target, intro, outro or plain ('set' lists them)")
         #expect(try failure("set speed") == "usage: set speed VALUE | default")
     }
 }
@@ -169,6 +169,12 @@ import Testing
         #expect(try Command(words: ["set", "loudness", "on"]) == .defaults(.set(.loudness, 1)))
         #expect(try Command(words: ["unset", "loudness"]) == .defaults(.set(.loudness, nil)))
         #expect(try Command(words: ["set", "loudness-target", "-20.5"]) == .defaults(.set(.loudnessTarget, -20.5)))
+        #expect(try Command(words: ["set", "plain", "on"]) == .defaults(.set(.plain, 1)))
+        #expect(try Command(words: ["set", "plain", "off"]) == .defaults(.set(.plain, 0)))
+        #expect(try Command(words: ["unset", "plain"]) == .defaults(.set(.plain, nil)))
+        #expect(throws: CommandError("set plain: 'maybe' is not understood: use on, off or default")) {
+            try Command(words: ["set", "plain", "maybe"])
+        }
         #expect(throws: CommandError("set loudness-target: '-40' is out of range: use LUFS from -30 to -10 (-18 is the default) or default")) {
             try Command(words: ["set", "loudness-target", "-40"])
         }

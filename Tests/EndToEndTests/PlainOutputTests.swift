@@ -84,11 +84,12 @@ import Testing
         try terminal.send("play Plain Book", "Enter")
         #expect(terminal.waitFor("playing #") != nil, "\(terminal.screen())")
 
-        // When `now` and `library` are typed
+        // When `now` and `library` are typed (the status once; the books numbered to pick one)
         try terminal.send("now", "Enter")
-        #expect(terminal.waitFor("the player screen needs a terminal") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("book 0:0") != nil, "\(terminal.screen())")
         try terminal.send("library", "Enter")
-        #expect(terminal.waitFor("the library screen needs a terminal") != nil, "\(terminal.screen())")
+        #expect(terminal.waitFor("type a book's number to play it") != nil, "\(terminal.screen())")
+        #expect(terminal.screen().contains("1. /  #1 Plain Book"), "\(terminal.screen())")
 
         // Then the screen, read with its escape sequences, has none: plain lines
         let shown = terminal.screen(escapes: true)

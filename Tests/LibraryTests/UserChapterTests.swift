@@ -14,9 +14,10 @@ import TestSupport
     }
 
     @Test func theMigrationsAreNamedAndOrderedAsShipped() {
-        #expect(Array(LibrarySchema.migrator.migrations.suffix(8))
+        #expect(Array(LibrarySchema.migrator.migrations.suffix(9))
                 == ["v7-listener-defaults-bookmark-jumps", "v8-book-loudness", "v9-skip-silence", "v10-user-chapters", "v11-sync-device",
-                    "v12-sync-settings-chapters", "v13-sync-journal-mark", "v14-skip-intro-outro"])
+                    "v12-sync-settings-chapters", "v13-sync-journal-mark", "v14-skip-intro-outro",
+                    "v15-plain-mode"])
     }
 
     @Test func chaptersAreStoredRenamedAndRemoved() throws {

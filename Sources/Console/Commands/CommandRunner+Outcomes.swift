@@ -8,6 +8,7 @@ extension CommandRunner {
     /// Shows what a player command did, in the REPL's words.
     func show(_ outcome: PlayerOutcome) {
         capture?.outcomes.append(TypedOutcome(outcome))
+        capture?.playerOutcomes.append(outcome)
         switch outcome {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
@@ -34,6 +35,7 @@ extension CommandRunner {
         case let .bookmarkNoted(place):
             say(TerminalText.visible("bookmark \(place.number) at \(place.time): \(place.note ?? "no note")"))
         case let .defaults(defaults, changed):
+            if changed == .plain { plainMode?.choose(defaults.plain) }
             // After `set NAME VALUE`, the one line it changed, saying it is a default.
             if let changed { say("default " + defaults.line(changed).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")) }
             else { defaults.lines.forEach(say) }

@@ -31,7 +31,11 @@ extension CommandRunner {
             if let face { return face.openPlayer() }
             guard let status = player.status else { throw PlayerError("nothing is playing: 'play BOOK' first") }
             say(TerminalText.visible(PlayerScreenLayout(status: status).plainLine))
-            say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
+            // In plain mode the status once is the screen: from here on what changes is announced
+            // on a line of its own (a new chapter, a pause, the sleep timer...) at the prompt.
+            if !announcesEvents || capture != nil {
+                say("(the player screen needs a terminal that can move the cursor; here the commands work line by line)")
+            }
         case let .art(shelf):
             let path = shelf.map(absoluteShelfPath) ?? here.current
             let books = try library.catalog.bookListings(shelf: path.isEmpty ? nil : path)
@@ -41,11 +45,44 @@ extension CommandRunner {
             say("(the cover gallery needs a terminal that can move the cursor)")
         case .library:
             if let face { return try face.openLibrary() }
+            // A plain terminal's listener picks a book by its number, on the next line.
+            if announcesEvents, capture == nil, answersFollow {
+                let books = try libraryCommands.listNumbered()
+                libraryChoice = books.isEmpty ? nil : books
+                return
+            }
             try libraryCommands.listAsTheBrowser()
         case .clear:
             // Only a terminal that moves the cursor is cleared; a pipe, a script's output or a
             // socket client's reply gets nothing (no escape bytes in a log).
             face?.clearTerminal()
+        }
+    }
+}
+
+extension CommandRunner {
+    /// The line after `library` listed the books numbered (plain mode): a number plays that
+    /// book, an empty line or `q` goes back to the prompt; anything else is a command of its own
+    /// (nil: run it).
+    func answerLibraryChoice(_ line: String) -> Outcome? {
+        guard capture == nil, let books = libraryChoice else { return nil }
+        libraryChoice = nil
+        let answer = line.trimmingCharacters(in: .whitespaces)
+        if answer.isEmpty || answer.lowercased() == "q" { return .succeeded }
+        guard let number = Int(answer) else { return nil }
+        guard books.indices.contains(number - 1) else {
+            complain("library: no book \(number): the numbers go from 1 to \(books.count); 'library' lists them again")
+            return .failed
+        }
+        let bookId = books[number - 1]
+        do {
+            // The book loaded carries on where it is (paused: resumes) rather than loading again,
+            // as Enter on the library screen does.
+            try execute(.play(player.loadedBook?.book.id == bookId ? nil : "#\(bookId)"))
+            return .succeeded
+        } catch {
+            complain(TerminalText.visible("play: \(error)"))
+            return .failed
         }
     }
 }

@@ -36,11 +36,16 @@ public final class CommandRunner {
     public var keepsPlaces = true
     /// `chapters detect` typed at a terminal: running beside the REPL, or asking whether to store.
     var chapterDetection = ChapterDetectionState()
+    /// The terminal face's plain mode, when it has one (`Console`): `set plain` changes it, and
+    /// while it is on the player's announcements are said and `library` takes a number.
+    public var plainMode: PlainMode?
+    /// The books `library` numbered in plain mode, until the next line answers with a number.
+    var libraryChoice: [Int64]?
     /// The library's commands (`ls`, `cd`, `shelf`, `book`, `import`...), and which book or shelf
     /// a name means from the shelf the line works in.
     private(set) lazy var libraryCommands = LibraryCommands(
         library: library, decoders: decoders, player: player, lines: lines, terminalShelf: location, inputs: inputs,
-        show: { [unowned self] outcome in show(outcome) })
+        show: { [unowned self] outcome in show(outcome) }, isPlain: { [unowned self] in announcesEvents })
 
     init(library: LibraryDatabase, decoders: any DecoderOpener, player: PlayerController, output: any CommandOutput,
          inputs: AsyncStream<ConsoleInput>.Continuation) {
@@ -50,6 +55,9 @@ public final class CommandRunner {
         lines = LineOutput(output)
         self.inputs = inputs
     }
+
+    /// Whether what a screen would show is said as it happens (`PlayerNotice.isAnnouncement`).
+    public var announcesEvents: Bool { plainMode?.isOn ?? false }
 
     /// Where what the commands say goes when no remote line is running.
     public var output: any CommandOutput {
@@ -87,7 +95,7 @@ public final class CommandRunner {
     /// Runs every command of a line; failed when any failed (the others still run). An empty
     /// line toggles play/pause when typed at the prompt (`typed`); in a script it does nothing.
     public func execute(line: String, typed: Bool = false) -> Outcome {
-        if let answered = answer(line) { return answered }
+        if let answered = answer(line) ?? answerLibraryChoice(line) { return answered }
         let commands: [[String]]
         do {
             // At the prompt a bookmark's note is the rest of the line as typed; in a script or a

@@ -63,7 +63,7 @@ extension LibraryCommands {
     func importPaths(_ paths: [String], shelf: String?, layout: ImportLayout) throws {
         let target = shelf.map(absoluteShelfPath) ?? here.current
         let importer = Importer(library: library, inspector: DecoderInspector(decoders: decoders))
-        let bar = ProgressBar(label: "importing")
+        let bar = ProgressBar(label: "importing", plain: isPlain())
         let report = try importer.importPaths(paths.map(Self.expandingTilde), shelf: target.isEmpty ? nil : target, layout: layout) {
             bar.update(done: $0.done, total: $0.total)
         }

@@ -76,6 +76,25 @@ extension LibraryCommands {
         say("(the library screen needs a terminal that can move the cursor; 'ls', 'tree' and 'find' work line by line)")
     }
 
+    /// The library as the browser would list it, numbered from 1 for the next line to pick one
+    /// (`library` in plain mode); the books' ids in that order.
+    func listNumbered() throws -> [Int64] {
+        let catalog = try library.catalog.snapshot()
+        let browser = LibraryBrowser(shelves: catalog.shelves, books: catalog.books, returnsToPlayer: false)
+        guard !browser.books.isEmpty else {
+            say("(the library is empty: 'import FOLDER' adds the books in a folder)")
+            return []
+        }
+        let paths = Dictionary(uniqueKeysWithValues: browser.shelves.map { ($0.id, $0.path) })
+        let lengths = try library.catalog.bookLengths(of: nil)
+        let books = browser.listed.map { browser.books[$0] }
+        for (number, book) in zip(1..., books) {
+            say("\(number). " + Self.plainLine(for: book, length: lengths[book.id] ?? 0, shelfPaths: paths))
+        }
+        say("type a book's number to play it; Enter goes back")
+        return books.map(\.id)
+    }
+
     // MARK: Shelf edits
 
     func shelf(_ action: LibraryCommand.ShelfAction) throws {

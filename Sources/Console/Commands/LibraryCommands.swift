@@ -34,9 +34,12 @@ final class LibraryCommands {
     /// Shows what a player command did, as the runner shows every one (`bookmarks BOOK` is the
     /// player's to list).
     let show: (PlayerOutcome) -> Void
+    /// Whether the terminal is in plain mode (no progress bar drawn).
+    let isPlain: () -> Bool
 
     init(library: LibraryDatabase, decoders: any DecoderOpener, player: PlayerController, lines: LineOutput,
-         terminalShelf: ShelfLocation, inputs: AsyncStream<ConsoleInput>.Continuation, show: @escaping (PlayerOutcome) -> Void) {
+         terminalShelf: ShelfLocation, inputs: AsyncStream<ConsoleInput>.Continuation, show: @escaping (PlayerOutcome) -> Void,
+         isPlain: @escaping () -> Bool) {
         self.library = library
         self.decoders = decoders
         self.player = player
@@ -45,6 +48,7 @@ final class LibraryCommands {
         here = terminalShelf
         self.inputs = inputs
         self.show = show
+        self.isPlain = isPlain
     }
 
     func run(_ command: LibraryCommand) throws {

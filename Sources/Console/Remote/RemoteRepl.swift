@@ -16,14 +16,15 @@ public enum RemoteRepl {
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
         switch source {
-        case let .terminal(completer, historyPath):
+        case let .terminal(completer, historyPath, plainMode):
             TerminalReader(completer: completer, historyPath: historyPath, notices: Notices(), keyMode: keyMode,
-                           lineDone: lineDone, location: ShelfLocation()).start(into: continuation, firstLine: firstLine)
+                           lineDone: lineDone, location: ShelfLocation(), plainMode: plainMode).start(into: continuation, firstLine: firstLine)
         case let .lines(lines):
             lines.feed(into: continuation, firstLine: firstLine)
         }
-        let style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
+        var style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
+        if case let .terminal(_, _, plainMode) = source { style = plainMode.restricting(style) }
         let resize = ScreenHost()
         var screen: AttachedScreen?
         var pager: Pager?

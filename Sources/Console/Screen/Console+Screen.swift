@@ -14,7 +14,7 @@ extension Console {
     }
 
     var screenStyle: ScreenStyle {
-        ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+        plainMode.restricting(ScreenStyle(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1))
     }
 
     // MARK: ScreenFace

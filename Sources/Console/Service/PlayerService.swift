@@ -45,6 +45,9 @@ public final class PlayerService {
                                   clock: clock, wake: { inputs.yield(.player($0)) })
         commands = CommandRunner(library: library, decoders: decoders, player: player, output: say, inputs: inputs)
         player.onNotice = { [commands, player] notice in
+            // A new chapter, the sleep timer's last minute: a screen shows them; only a face
+            // with none to show them on (plain mode) says them.
+            if notice.isAnnouncement, !commands.announcesEvents { return }
             // A notice is one line, whatever its title holds.
             let text = TerminalText.visible(notice.text)
             if notice.isProblem { commands.complain(text) } else { commands.say(text) }
@@ -83,12 +86,15 @@ public final class PlayerService {
             case let .remote(request):
                 // A remote client's failure is its own (in its reply), not the face's.
                 let edits = player.libraryEdits
-                if perform(request) == .quit { break loop }
+                let (outcome, did) = perform(request)
+                if outcome == .quit { break loop }
                 // A library screen on this terminal shows what a client's `book rename` did.
                 if player.libraryEdits != edits { face.libraryChanged([], commands: commands) }
+                face.othersDid(did)
                 face.playerChanged()
             case let .request(request):
-                guard perform(request) else { break loop }
+                guard let did = perform(request) else { break loop }
+                face.othersDid(did)
                 face.playerChanged()
             case let .libraryChanged(changes):
                 // The book playing takes its new items without a break in what is heard.
@@ -143,6 +149,9 @@ public protocol PlayerFace: AnyObject {
     func followed(_ event: PlayerInput) -> FaceVerdict
     /// Something other than the face changed the player (a socket client, MPRIS, a detection ended).
     func playerChanged()
+    /// What a socket client's or MPRIS's commands did to the player (before `playerChanged`):
+    /// a face that shows no screen may say it.
+    func othersDid(_ outcomes: [PlayerOutcome])
     /// The library changed: the watch changed books (the player has taken them; said, one line
     /// per book), or a socket client's command edited it (no changes listed).
     func libraryChanged(_ changes: [LibraryChange], commands: CommandRunner)
@@ -153,6 +162,7 @@ public protocol PlayerFace: AnyObject {
 extension PlayerFace {
     public func followed(_ event: PlayerInput) -> FaceVerdict { .goOn }
     public func playerChanged() {}
+    public func othersDid(_ outcomes: [PlayerOutcome]) {}
     public func libraryChanged(_ changes: [LibraryChange], commands: CommandRunner) {
         changes.map(LibraryText.changeLine).forEach(commands.say)
     }
