@@ -177,14 +177,15 @@ import Testing
         let dumb = try TmuxTerminal(abplayer, name: "dumb", arguments: ["--output", "null", "--library", library],
                                     environment: ["TERM": "dumb"], columns: 80, rows: 24)
         #expect(dumb.waitFor("abplayer />") != nil, "\(dumb.screen())")
-        // When `library` is typed: a plain list, in progress first, and why there is no screen
+        // When `library` is typed: a numbered plain list, in progress first, that takes a number
         try dumb.send("library", "Enter")
-        let plain = dumb.waitFor("the library screen needs a terminal that can move the cursor")
+        let plain = dumb.waitFor("type a book's number to play it")
         #expect(plain != nil, "\(dumb.screen())")
-        let listed = Self.lines(plain ?? "").filter { $0.hasPrefix("/") }
-        #expect(listed.count == 4 && listed.first?.contains("#") == true && listed.first?.contains("Anna Karenina — Leo Tolstoy") == true, "\(listed)")
-        #expect(listed.contains { $0.hasPrefix("/Poetry  ") && $0.contains("Leaves of Grass") && $0.hasSuffix("0%") }, "\(listed)")
-        // and the prompt takes commands again
+        let listed = Self.lines(plain ?? "").filter { $0.first?.isNumber == true }
+        #expect(listed.count == 4 && listed.first?.hasPrefix("1. /") == true && listed.first?.contains("Anna Karenina — Leo Tolstoy") == true, "\(listed)")
+        #expect(listed.contains { $0.contains(". /Poetry  ") && $0.contains("Leaves of Grass") && $0.hasSuffix("0%") }, "\(listed)")
+        // and after an empty line (back) the prompt takes commands again
+        try dumb.send("Enter")
         try dumb.send("ls", "Enter")
         #expect(dumb.waitFor("Poetry/") != nil, "\(dumb.screen())")
         // (A second player on the same library would be the first one's client.)
