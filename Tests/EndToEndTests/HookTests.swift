@@ -137,6 +137,28 @@ import Testing
         #expect(hooks.records(of: "started").isEmpty && hooks.records(of: "paused").isEmpty)
     }
 
+    @Test func losingTheSoundServerWhilePlayingRunsTheOutputLostHook() throws {
+        // Given a book playing to a private PulseAudio, and a recording `output-lost` hook
+        let server = try PulseServer()
+        defer { server.stop() }
+        let (abplayer, library) = try ReplTests.library("hooks-output-lost")
+        let hooks = try HookFolder(abplayer)
+        try hooks.record(["output-lost"])
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--output", "pulse", "--library", library], environment: server.environment)
+        defer { repl.quit() }
+        repl.send("play Ender")
+        #expect(waitUntil(within: 30) { (repl.status()?.bookPosition ?? 0) > 1 }, "\(repl.stderrLines)")
+
+        // When the server dies
+        server.stop()
+
+        // Then the hook ran with what the output said, the book and the place it kept
+        let lost = try #require(hooks.waitFor("output-lost"), "\(repl.stderrLines)")
+        #expect(lost["EVENT"] == "output-lost" && lost["BOOK"] == "Ender's Game" && lost["OUTPUT"] == "pulse", "\(lost.variables)")
+        #expect(lost["MESSAGE"]?.isEmpty == false, "\(lost.variables)")
+        #expect((lost.number("POSITION") ?? 0) > 1, "\(lost.variables)")
+    }
+
     @Test func anExchangeWithTheSyncFolderThatChangedSomethingRunsTheSyncedHook() throws {
         // Given library B (the fixture's, "Code") and library A of a copy of the same book, both
         // syncing through one folder, and A's bookmark sent there
