@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// One run of a hook: started with `posix_spawn` (no fork of the player, no Foundation `Process`
 /// and its run loop), detached from the player's terminal and signals, and watched on a thread
@@ -16,7 +17,7 @@ enum HookProcess {
             case let .cannotStart(reason): "cannot run: \(reason)"
             case let .exited(status): "exited with status \(status)"
             case let .killedBySignal(signal): "ended by signal \(signal)"
-            case let .timedOut(limit): "still running after \(limit.components.seconds) s: killed (ABPLAYER_HOOK_TIMEOUT sets the limit)"
+            case let .timedOut(limit): "still running after \(String(format: "%g", limit.seconds)) s: killed (ABPLAYER_HOOK_TIMEOUT sets the limit)"
             }
         }
     }
@@ -79,8 +80,7 @@ enum HookProcess {
     /// group, cannot be another process's while the timer might still use it.
     private static func watch(_ pid: pid_t, limit: Duration, ended: @escaping @Sendable (Failure?) -> Void) {
         let state = Locked(WatchState.running)
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) {
             state.withLock { state in
                 guard state == .running else { return }
                 kill(-pid, SIGKILL)
