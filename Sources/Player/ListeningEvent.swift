@@ -21,7 +21,8 @@ public struct ListeningEvent: Sendable, Equatable {
         case finished
         /// The output went away while playing (a sound server stopped).
         case outputLost = "output-lost"
-        /// An exchange with the sync folder changed something here, or offers another place.
+        /// An exchange with the sync folder changed something here (one event for all it did),
+        /// or another device's place was offered or taken.
         case synced
     }
 

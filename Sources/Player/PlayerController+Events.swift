@@ -11,6 +11,9 @@ extension PlayerController {
         case .ended: happened(.finished)
         case .sleepPaused: happened(.sleep)
         case let .outputLost(message): happened(.outputLost, message: message)
+        // Another device's place offered once the book is not playing, or taken at `play`
+        // (an exchange's own lines are told together: `exchangedWithSyncFolder`).
+        case let .synced(line): happened(.synced, message: line)
         default: break
         }
     }

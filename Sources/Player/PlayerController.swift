@@ -25,7 +25,8 @@ public final class PlayerController {
     /// The session's jump count when the state was last published: more means it jumped.
     var publishedJumps = 0
     let covers: CoverFiles
-    /// Shows what the player says without being asked; set by the front end.
+    /// Shows what the player says without being asked; set by the front end. (The controller
+    /// says it through `tell`, which also tells the listening event a notice is.)
     public var onNotice: (PlayerNotice) -> Void = { _ in }
     /// Sync through a shared folder, when the library has one.
     let sync: PlayerSync
