@@ -139,6 +139,33 @@ import Testing
         #expect(hooks.records(of: "started").isEmpty && hooks.records(of: "paused").isEmpty)
     }
 
+    @Test func aHookMadeWritableByItsGroupAfterTheStartIsRefusedAtItsNextRun() throws {
+        // Given a player started with a good recording `bookmark` hook, and a book loaded
+        let (abplayer, library) = try ReplTests.library("hooks-recheck")
+        let hooks = try HookFolder(abplayer)
+        try hooks.record(["bookmark"])
+        let hook = hooks.directory.appending(path: "bookmark").path
+        let repl = try ReplPipeProcess(abplayer, arguments: ["--output", "null", "--library", library])
+        defer { repl.quit() }
+        repl.send("play Ender")
+        repl.send("pause")
+        #expect(repl.status()?.state == "paused")
+
+        // When the hook is made writable by its group, and a bookmark is made
+        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: hook)
+        repl.send("bookmark first")
+
+        // Then it is refused in one line saying why, and does not run
+        let said = try #require(repl.waitForErrorLine(containing: "(bookmark): refused"), "\(repl.stderrLines)")
+        #expect(said == "abplayer: hook \(hook) (bookmark): refused: the file is writable by its group (mode 775); running it would run the group's code: chmod g-w; its later failures in this run are not said")
+        #expect(hooks.records(of: "bookmark").isEmpty)
+
+        // When it is made ours alone again: it runs at the next bookmark
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook)
+        repl.send("bookmark second")
+        #expect(hooks.waitFor("bookmark")?["BOOKMARK_NOTE"] == "second")
+    }
+
     @Test func losingTheSoundServerWhilePlayingRunsTheOutputLostHook() throws {
         // Given a book playing to a private PulseAudio, and a recording `output-lost` hook
         let server = try PulseServer()

@@ -36,10 +36,14 @@ public final class EventHooks: Sendable {
         guard let path = hooks[event.kind] else { return }
         let environment = inherited + HookEnvironment.variables(event)
         let (limit, complain, failed) = (timeLimit, complain, failed)
+        let say: @Sendable (String) -> Void = { reason in
+            guard failed.withLock({ $0.insert(event.kind).inserted }) else { return }
+            complain("abplayer: hook \(path) (\(event.kind.rawValue)): \(reason); its later failures in this run are not said")
+        }
         starting.async {
+            if let refusal = HookDirectory.refusal(path) { return say("refused: \(refusal)") }
             HookProcess.run(path, environment: environment, limit: limit) { failure in
-                guard let failure, failed.withLock({ $0.insert(event.kind).inserted }) else { return }
-                complain("abplayer: hook \(path) (\(event.kind.rawValue)): \(failure.text); its later failures in this run are not said")
+                if let failure { say(failure.text) }
             }
         }
     }

@@ -39,7 +39,8 @@ struct HookDirectory {
     }
 
     /// Why the file at `path` is not run; nil when it may be. A link is judged by what it leads to.
-    private static func refusal(_ path: String) -> String? {
+    /// Asked again before every run: a hook made writable by others since the start runs no more.
+    static func refusal(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return "cannot stat: \(String(cString: strerror(errno)))" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
