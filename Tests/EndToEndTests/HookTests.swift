@@ -139,6 +139,22 @@ import Testing
         #expect(hooks.records(of: "started").isEmpty && hooks.records(of: "paused").isEmpty)
     }
 
+    @Test func aHookThatCannotRunIsSaidOnceARunWithWhatToDo() throws {
+        // Given a `paused` hook that is a script without its #! line
+        let (abplayer, library) = try ReplTests.library("hooks-cannot-run")
+        let hooks = try HookFolder(abplayer)
+        try hooks.write("paused", "echo paused")
+
+        // When a script pauses twice (the second as the script ends)
+        let result = try abplayer.run(["-c", "play Ender; pause; play; pause", "--output", "null", "--library", library])
+
+        // Then the script succeeded, and the failure was said once, in one line naming the hook
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").map(String.init) == [
+            "abplayer: hook \(hooks.directory.path)/paused (paused): cannot run: Exec format error (a script must start with a #! line naming its interpreter); its later failures in this run are not said",
+        ], "\(result.stderr)")
+    }
+
     @Test func aHookMadeWritableByItsGroupAfterTheStartIsRefusedAtItsNextRun() throws {
         // Given a player started with a good recording `bookmark` hook, and a book loaded
         let (abplayer, library) = try ReplTests.library("hooks-recheck")

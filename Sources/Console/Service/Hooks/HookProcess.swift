@@ -58,7 +58,10 @@ enum HookProcess {
         let result = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         }
-        guard result == 0 else { return .failure(.cannotStart(String(cString: strerror(result)))) }
+        guard result == 0 else {
+            let hint = result == ENOEXEC ? " (a script must start with a #! line naming its interpreter)" : ""
+            return .failure(.cannotStart(String(cString: strerror(result)) + hint))
+        }
         return .success(pid)
     }
 
@@ -83,7 +86,9 @@ enum HookProcess {
         DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) {
             state.withLock { state in
                 guard state == .running else { return }
-                kill(-pid, SIGKILL)
+                // The group, so that what the hook started goes too; the hook alone when it left
+                // the group (a `setsid` of its own).
+                if kill(-pid, SIGKILL) != 0 { kill(pid, SIGKILL) }
                 state = .killed
             }
         }
