@@ -22,8 +22,8 @@ enum HookProcess {
         }
     }
 
-    /// Starts `path` with `environment` ("NAME=value" each) and returns at once; `ended` is
-    /// called on another thread when it ends: nil when it exited with status 0.
+    /// Starts `path` with `environment` ("NAME=value" each) and returns at once; `ended` hears
+    /// how it ended (nil: status 0), on the thread watching it (at once when it could not start).
     static func run(_ path: String, environment: [String], limit: Duration, ended: @escaping @Sendable (Failure?) -> Void) {
         switch start(path, environment: environment) {
         case let .failure(failure): ended(failure)
