@@ -38,6 +38,8 @@ echo "abplayer bench — $(date -u +%Y-%m-%dT%H:%MZ), $runs runs each, medians"
 "$(dirname "$0")/bench-watch.sh" "$bin_dir"
 # Sync (issue 17): 100 devices' journals of 10,000 books merged, against awk and cat; CPU while playing, sync on and off.
 "$(dirname "$0")/bench-sync.sh" "$bin_dir"
+# Event hooks (issue 33): CPU while playing with a hook for every event against none.
+"$(dirname "$0")/bench-hooks.sh" "$bin_dir"
 # The control socket: status round trips against cmus-remote.
 "$(dirname "$0")/bench-control.sh" "$bin_dir"
 # Start-up time and memory against the previous landing's binary (built from git once).

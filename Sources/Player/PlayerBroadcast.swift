@@ -27,6 +27,7 @@ public final class PlayerBroadcast: Sendable {
         var nextId = 0
         var subscribers: [Int: AsyncStream<PlayerUpdate>.Continuation] = [:]
         var wantsCoverFiles = false
+        var listeners: [@Sendable (ListeningEvent) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -57,6 +58,18 @@ public final class PlayerBroadcast: Sendable {
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// Hands `listener` every `ListeningEvent` from now on, on the player's task as it happens:
+    /// it must only pass the event on to a thread of its own, never block. Not a stream, so
+    /// that nothing is left queued when the player stops (the `finished` of a book that ends a
+    /// `listen`, the last `paused` of a script still runs its hook).
+    public func addListener(_ listener: @escaping @Sendable (ListeningEvent) -> Void) {
+        state.withLock { $0.listeners.append(listener) }
+    }
+
+    func tellListeners(_ event: ListeningEvent) {
+        for listener in state.withLock({ $0.listeners }) { listener(event) }
     }
 
     func publish(_ event: PlayerUpdate) {

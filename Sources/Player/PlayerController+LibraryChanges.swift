@@ -15,7 +15,7 @@ extension PlayerController {
         do {
             media = try library.books.items(ofBook: bookId)
         } catch {
-            onNotice(.problem("reading the new items of \(session.book.title): \(error)"))
+            tell(.problem("reading the new items of \(session.book.title): \(error)"))
             return
         }
         // An item that left the book is not something a watch does: the list loaded then stays

@@ -28,7 +28,7 @@ extension PlayerController {
         case .bookDeleted, .shelfDeleted:
             close()
             publishState()
-            onNotice(.stopped(book: title, reason: change.reason))
+            tell(.stopped(book: title, reason: change.reason))
             return try body()
         }
     }
@@ -73,9 +73,9 @@ extension PlayerController {
             case let .started(_, seconds, _, _, _), let .cued(_, seconds, _, _): seconds
             default: nil
             }
-            onNotice(.reloaded(book: book.title, reason: reason, playing: playing, seconds: seconds))
+            tell(.reloaded(book: book.title, reason: reason, playing: playing, seconds: seconds))
         } catch {
-            onNotice(.problem("\(reason): \(error)"))
+            tell(.problem("\(reason): \(error)"))
         }
         publishState()
     }

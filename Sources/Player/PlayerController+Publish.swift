@@ -18,6 +18,7 @@ extension PlayerController {
     func publishState(after event: PlaybackEvent? = nil) {
         if let event { broadcast.publish(.engine(event)) }
         guard let session else {
+            tellEvents(of: nil)
             broadcast.update(nil, jumped: false)
             return
         }
@@ -31,6 +32,7 @@ extension PlayerController {
         }
         let jumped = session.jumps != publishedJumps
         publishedJumps = session.jumps
+        tellEvents(of: status)
         broadcast.update(status, jumped: jumped)
     }
 

@@ -28,7 +28,8 @@ public final class PlayerController {
     /// or the last one announced. Playing into another says it (`PlayerNotice.chapterStarted`).
     var knownChapter: Int?
     let covers: CoverFiles
-    /// Shows what the player says without being asked; set by the front end.
+    /// Shows what the player says without being asked; set by the front end. (The controller
+    /// says it through `tell`, which also tells the listening event a notice is.)
     public var onNotice: (PlayerNotice) -> Void = { _ in }
     /// Sync through a shared folder, when the library has one.
     let sync: PlayerSync
@@ -42,6 +43,8 @@ public final class PlayerController {
     let clock: any PlayerClock
     /// Files said to be missing or broken in this run: each is said once.
     var filesWarnedAbout = FileWarnings()
+    /// What the states published so far make of the next one (`ListeningEvent`s).
+    var listeningEvents = ListeningEventTracker()
 
     /// The sleep timer of the book loaded, acted on.
     var sleepControl: SleepControl { SleepControl(library: library, clock: clock, wake: wake) }
@@ -69,8 +72,10 @@ public final class PlayerController {
         }
         do {
             let placeBefore = session?.position
-            defer { sync.after(command, placeBefore: placeBefore, session: session, say: onNotice) }
-            return try run(command)
+            defer { sync.after(command, placeBefore: placeBefore, session: session, say: tell) }
+            let outcome = try run(command)
+            tellEvent(of: outcome)
+            return outcome
         } catch let error as PlayerError {
             throw error
         } catch {
@@ -105,11 +110,11 @@ public final class PlayerController {
             return try BookmarkCommands(library: library, session: session).perform(command)!
         case let .defaults(command):
             let (outcome, problem) = try DefaultsControl(library: library, session: session, loudness: loudness).perform(command)
-            if let problem { onNotice(problem) }
+            if let problem { tell(problem) }
             return outcome
         case .useDefault(.loudness):
             let (outcome, problem) = try loudness.perform(.set(nil), session: playing())
-            if let problem { onNotice(problem) }
+            if let problem { tell(problem) }
             return outcome
         case let .useDefault(setting): return try BookSettingsControl(library: library, session: playing()).useDefault(setting)
         case .speed, .volume, .stepSpeed, .stepVolume, .repeatMode, .shuffle, .skipSilence, .skipIntro, .skipOutro:
@@ -120,10 +125,10 @@ public final class PlayerController {
         case let .queue(queue): return try QueueCommands(library: library, loadedBookId: session?.book.id).perform(queue)
         case let .rewind(setting):
             return try DefaultsControl(library: library, session: session, loudness: loudness).setRewind(setting)
-        case let .sync(request): return try sync.perform(request, session: session, say: onNotice)
+        case let .sync(request): return try sync.perform(request, session: session, say: tell)
         case let .loudness(command):
             let (outcome, problem) = try loudness.perform(command, session: session)
-            if let problem { onNotice(problem) }
+            if let problem { tell(problem) }
             return outcome
         case let .stop(reason):
             guard let session else { return .done }
@@ -142,23 +147,23 @@ public final class PlayerController {
             // was on its way); the engine's acknowledgement of a new list ends here.
             guard generation == self.generation, let session, let event = session.numbering.current(sentEvent) else { return }
             session.follow(event)
-            if let notice = notice(for: event, of: session) { onNotice(notice) }
+            if let notice = notice(for: event, of: session) { tell(notice) }
             // Before the sleep timer's pause is said: the place it paused at may be a new chapter's start.
-            if let notice = chapterNotice(after: event, of: session) { onNotice(notice) }
-            sleepControl.handle(event, of: session).forEach(onNotice)
+            if let notice = chapterNotice(after: event, of: session) { tell(notice) }
+            sleepControl.handle(event, of: session).forEach(tell)
             if case .ended = event { bookEnded(session) }
             publishState(after: event)
         case let .sleepTimerDue(generation):
             sleepControl.due(generation: generation, session: session)
             publishState()
         case let .sleepTimerWarning(generation):
-            if let notice = sleepControl.warn(generation: generation, session: session) { onNotice(notice) }
+            if let notice = sleepControl.warn(generation: generation, session: session) { tell(notice) }
         case .syncFolderChanged:
             sync.exchangeInBackground(playing: session?.book.id)
         case let .syncExchanged(result):
-            sync.exchanged(result, session: session, say: onNotice)
+            exchangedWithSyncFolder(result)
         case let .loudnessMeasured(bookId, result):
-            loudness.measured(bookId: bookId, result, session: session, warnings: &filesWarnedAbout).forEach(onNotice)
+            loudness.measured(bookId: bookId, result, session: session, warnings: &filesWarnedAbout).forEach(tell)
             publishState()
         }
     }
@@ -222,23 +227,23 @@ public final class PlayerController {
     /// book: the queue's next book if one waits, else this one from its start.
     func resume(_ session: PlayerSession) throws {
         if let cued = session.loaded.cued { return playCued(session, savedAt: cued.savedAt) }
-        if sync.jumpToOfferOnStart(session, say: onNotice) {
+        if sync.jumpToOfferOnStart(session, say: tell) {
             session.play()
             return
         }
         if session.hasEnded {
             if let next = try library.queue.dequeue() {
-                onNotice(.queueNext(next))
+                tell(.queueNext(next))
                 if case let .started(book, seconds, item, count, output) = try load(next) {
-                    onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
+                    tell(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
                 }
                 return
             }
             try library.positions.markUnfinished(bookId: session.book.id!)
             session.jump(to: PlaybackPosition(item: session.shufflePlan?.first ?? 0, frame: 0), kind: nil)
-            onNotice(.playingAgain(book: session.book.title))
+            tell(.playingAgain(book: session.book.title))
         } else if let back = session.rewindAfterPause() {
-            onNotice(.rewound(seconds: back))
+            tell(.rewound(seconds: back))
         }
         session.play()
     }
@@ -248,13 +253,13 @@ public final class PlayerController {
     /// its sleep default).
     private func playCued(_ session: PlayerSession, savedAt: Date?) {
         session.loaded.cued = nil
-        if !sync.jumpToOfferOnStart(session, say: onNotice), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
-            onNotice(.rewound(seconds: back))
+        if !sync.jumpToOfferOnStart(session, say: tell), let savedAt, let back = session.rewindBeforeStart(savedAt: savedAt, loaded: true) {
+            tell(.rewound(seconds: back))
         }
         session.play()
         sleepControl.armDefault(session)
         // Said as a start is (with the output it goes to, and the sleep default it armed).
-        onNotice(.started(book: session.book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
+        tell(.started(book: session.book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                           itemCount: session.timeline.items.count, output: session.outputName))
     }
 
@@ -300,11 +305,11 @@ public final class PlayerController {
         // A book plays what it has, as cmus and mpv play on past a file they cannot open: the
         // engine skips a missing file further on (said here once, not again when it is reached).
         for missing in media.filter(\.isMissing) where filesWarnedAbout.isFirst(about: missing.path) {
-            onNotice(.fileMissing(book: book.title, path: missing.path))
+            tell(.fileMissing(book: book.title, path: missing.path))
         }
         let automatic = chosenOutput == nil ? outputs.automatic(AudioFormat(rate: media[start.item].sampleRate, channels: 2)) : nil
         let outputName = chosenOutput ?? automatic?.name ?? ""
-        if let warning = automatic?.warning { onNotice(.noOutputAnswered(warning)) }
+        if let warning = automatic?.warning { tell(.noOutputAnswered(warning)) }
         let sinks = try openOutput(outputName)
         close()
         generation += 1
@@ -316,7 +321,7 @@ public final class PlayerController {
                                     library: library, engine: engine, outputName: outputName, start: startPosition, clock: clock)
         session.timeline.userChapters = try library.books.userChapters(ofBook: book.id!)
         let title = book.title
-        session.recorder.onError = { [weak self] in self?.onNotice(.problem("saving the position of \(title): \($0)")) }
+        session.recorder.onError = { [weak self] in self?.tell(.problem("saving the position of \(title): \($0)")) }
         self.session = session
         prepare(session)
         guard playing else {
@@ -327,7 +332,7 @@ public final class PlayerController {
         // Smart rewind across runs of the player and book switches: the time since the place
         // was saved is the pause (none at the top of a finished book).
         if let savedAt = start.savedAt, let back = session.rewindBeforeStart(savedAt: savedAt) {
-            onNotice(.rewound(seconds: back))
+            tell(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)
         knownChapter = session.timeline.chapterIndex(at: session.position)
@@ -342,7 +347,7 @@ public final class PlayerController {
         session.engine.setVolume(session.settings.volume)
         BookSettingsControl.applySkipSilence(session)
         BookSettingsControl.applyItemTrim(session)
-        if let problem = loudness.apply(to: session) { onNotice(problem) }
+        if let problem = loudness.apply(to: session) { tell(problem) }
         BookSettingsControl.applyOrder(session, replanning: true)
         // Unreadable preferences are not worth refusing to play: the defaults then.
         let preferences = (try? library.settings.playerPreferences()) ?? PlayerPreferences()
@@ -412,27 +417,27 @@ public final class PlayerController {
         var countdown: (set: Double, left: Double)?
         if case let .duration(set) = session.sleepTimer.mode { countdown = (set, session.sleepTimer.remaining().seconds) }
         if session.sleepTimer.mode != .off, countdown == nil || (try? library.queue.books().isEmpty) != false {
-            onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
+            tell(.ended(book: session.book.title, startsAgain: session.hasEnded))
             session.sleepTimer.set(.off, playing: false)
-            onNotice(.sleepTimerOff)
+            tell(.sleepTimerOff)
             return
         }
         do {
             guard let next = try library.queue.dequeue() else {
-                onNotice(.ended(book: session.book.title, startsAgain: session.hasEnded))
+                tell(.ended(book: session.book.title, startsAgain: session.hasEnded))
                 return
             }
-            onNotice(.ended(book: session.book.title, startsAgain: false))
-            onNotice(.queueNext(next))
+            tell(.ended(book: session.book.title, startsAgain: false))
+            tell(.queueNext(next))
             if case let .started(book, seconds, item, count, output) = try load(next) {
                 if let countdown, let started = self.session {
                     started.sleepTimer.set(.duration(set: countdown.set), seconds: countdown.left, playing: started.engine.state == .playing)
                     sleepControl.scheduleSleepWakeUp(started)
                 }
-                onNotice(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
+                tell(.started(book: book, seconds: seconds, item: item, itemCount: count, output: output))
             }
         } catch {
-            onNotice(.problem("queue: \(error)"))
+            tell(.problem("queue: \(error)"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ABPluginABI
 import Foundation
+import PathNames
 
 /// Finds plugin files, loads them and checks each against the ABI before touching any function
 /// pointer but the entry point. Every refusal names the file and says why.
@@ -27,7 +28,7 @@ public struct PluginLoader: Sendable {
                 }
                 continue
             }
-            if let reason = unsafeOwnershipReason(directory.path, what: "its directory") {
+            if let reason = FileOwnership.unsafeDirectoryReason(directory.path, use: "loading it") {
                 rejected.append(RejectedPlugin(path: directory.path, reason: reason))
                 continue
             }
@@ -54,7 +55,8 @@ public struct PluginLoader: Sendable {
 
     func loadPlugin(at path: String) -> Result<LoadedPlugin, RejectedPlugin> {
         func reject(_ reason: String) -> Result<LoadedPlugin, RejectedPlugin> { .failure(RejectedPlugin(path: path, reason: reason)) }
-        if let reason = unsafeOwnershipReason(path, what: "the file") { return reject(reason) }
+        // Loading a file others can write would run their code as us.
+        if let reason = FileOwnership.unsafeReason(path, use: "loading it") { return reject(reason) }
         // RTLD_NODELETE: unloading Swift code makes later dynamic casts in the host crash.
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             return reject("cannot load: " + (dlerror().map { String(cString: $0) } ?? "unknown dlopen error"))
@@ -147,28 +149,5 @@ public struct PluginLoader: Sendable {
             extensions: strings(header.extensions).map { $0.lowercased() }, mimeTypes: strings(header.mime_types),
             options: options, argumentOption: argumentOption, path: path, abiMinor: Int(header.abi_minor),
             descriptor: descriptor))
-    }
-
-    /// Loading a file others can write would run their code as us: a plugin and its directory
-    /// must belong to root or to us, and be writable by nobody else (not its group either: a
-    /// shared group is other users).
-    private func unsafeOwnershipReason(_ path: String, what: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "cannot stat: \(String(cString: strerror(errno)))" }
-        let mode = String(info.st_mode & 0o7777, radix: 8)
-        if info.st_mode & S_IWOTH != 0 {
-            return "\(what) is writable by other users (mode \(mode)); loading it would run their code: chmod o-w"
-        }
-        if info.st_mode & S_IWGRP != 0 {
-            return "\(what) is writable by its group (mode \(mode)); loading it would run the group's code: chmod g-w"
-        }
-        if info.st_uid != 0 && info.st_uid != getuid() {
-            return "\(what) belongs to another user (uid \(info.st_uid)); loading it would run their code"
-        }
-        if what == "the file" {
-            let directory = (path as NSString).deletingLastPathComponent
-            return unsafeOwnershipReason(directory.isEmpty ? "." : directory, what: "its directory")
-        }
-        return nil
     }
 }

@@ -54,6 +54,8 @@ struct Repl: AsyncParsableCommand {
         // terminal, a script or pipe, the control socket and MPRIS are its clients.
         let service = PlayerService(library: database, decoders: registry, outputs: outputs,
                                     output: try output.map { try registry.resolveOutput($0).description }, lock: lock)
+        // Before the face starts: a hook refused is said before its first line runs.
+        service.runListenersHooks()
         let face: any PlayerFace
         var reader: Notices?
         if daemon {

@@ -13,6 +13,8 @@ struct AbplayerProcess {
     var environment: [String: String] {
         ["XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
          "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+         // The machine's own event hooks never run in a test (a test that wants some puts them here).
+         "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
          "ABPLAYER_PLUGIN_PATH": ""]
     }
 

@@ -61,6 +61,16 @@ final class ReplPipeProcess: Sendable {
         return nil
     }
 
+    /// The same for standard error.
+    func waitForErrorLine(containing text: String, timeout: TimeInterval = 30) -> String? {
+        var found: String?
+        _ = waitUntil(within: timeout, every: 0.01) {
+            found = stderrLines.first { $0.contains(text) }
+            return found != nil || process.hasEnded
+        }
+        return found ?? stderrLines.first { $0.contains(text) }
+    }
+
     /// Types `status --json` and returns the JSON line it prints.
     func status() -> PlaybackStatusJSON? {
         let before = stdoutLines.count

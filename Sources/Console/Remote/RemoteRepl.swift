@@ -97,7 +97,7 @@ public enum RemoteRepl {
                 printError("abplayer: the player stopped")
                 return false
             case .endOfInput, .terminate: break loop
-            case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .libraryWatchSkipped, .pluginWarning, .libraryImported, .chaptersDetected: continue
+            case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .libraryWatchSkipped, .pluginWarning, .hookProblem, .libraryImported, .chaptersDetected: continue
             }
         }
         pager?.close()

@@ -30,6 +30,9 @@ public enum ConsoleInput: Sendable {
     /// A warning a plugin logged while the player runs (a file cut short, a bad chapter), one
     /// line naming its file, said once per run (`PluginWarnings`).
     case pluginWarning(String)
+    /// An event hook refused as the player starts, or one that failed (said once a run), one
+    /// `abplayer:` line (`EventHooks`).
+    case hookProblem(String)
     /// An import added books: their folders are watched too.
     case libraryImported
     /// A `chapters detect` running beside the REPL ended.

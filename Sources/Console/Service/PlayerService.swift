@@ -100,7 +100,7 @@ public final class PlayerService {
                 // The book playing takes its new items without a break in what is heard.
                 player.libraryChanged(changes)
                 face.libraryChanged(changes, commands: commands)
-            case let .libraryWatchFailed(message), let .pluginWarning(message):
+            case let .libraryWatchFailed(message), let .pluginWarning(message), let .hookProblem(message):
                 commands.complain(TerminalText.visible(message))
             case let .libraryWatchSkipped(files):
                 files.map(LibraryText.skippedLine).forEach(commands.complain)
