@@ -26,9 +26,10 @@ enum HookSettings {
 }
 
 extension PlayerService {
-    /// The listener's event hooks, run while this player runs (the REPL, `-c`, `--daemon`, `listen`).
-    func runListenersHooks() {
+    /// The listener's event hooks, run while this player runs (the REPL, `-c`, `--daemon`, `listen`);
+    /// their problems are said above the prompt at the REPL's terminal (`aboveThePrompt`).
+    func runListenersHooks(aboveThePrompt: Bool) {
         guard let directory = HookSettings.directory() else { return }
-        runHooks(in: directory, timeLimit: HookSettings.timeLimit())
+        runHooks(in: directory, timeLimit: HookSettings.timeLimit(), aboveThePrompt: aboveThePrompt)
     }
 }

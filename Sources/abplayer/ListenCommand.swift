@@ -45,7 +45,7 @@ struct Listen: AsyncParsableCommand {
         // when it is heard, and ends with the book (and the queue).
         let service = PlayerService(library: database, decoders: registry, outputs: .fromRegistry(registry),
                                     output: try output.map { try registry.resolveOutput($0).description }, lock: lock)
-        service.runListenersHooks()
+        service.runListenersHooks(aboveThePrompt: false)
         let player = service.player
         let inputs = service.inputs
         player.onNotice = { notice in

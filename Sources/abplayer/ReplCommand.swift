@@ -55,7 +55,7 @@ struct Repl: AsyncParsableCommand {
         let service = PlayerService(library: database, decoders: registry, outputs: outputs,
                                     output: try output.map { try registry.resolveOutput($0).description }, lock: lock)
         // Before the face starts: a hook refused is said before its first line runs.
-        service.runListenersHooks()
+        service.runListenersHooks(aboveThePrompt: !daemon && commands == nil && isatty(STDIN_FILENO) == 1)
         let face: any PlayerFace
         var reader: Notices?
         if daemon {

@@ -4,12 +4,13 @@ import Player
 extension PlayerService {
     /// Runs the event hooks in `directory` (`EventHooks`, read now) on the player's events from
     /// now until the service closes; a hook still running then is left to end on its own. Its
-    /// refusals and failures are said as the service's other problems (the REPL above its prompt)
-    /// while the service runs, and straight to standard error once it closed (the last events
-    /// of a script).
-    public func runHooks(in directory: String, timeLimit: Duration) {
+    /// refusals and failures go straight to standard error, or, at the REPL's terminal
+    /// (`aboveThePrompt`), to the service to be said above the prompt while it runs. (A script's
+    /// last hook fails while the service closes and takes no more inputs: said through them, it
+    /// was lost.)
+    public func runHooks(in directory: String, timeLimit: Duration, aboveThePrompt: Bool) {
         let inputs = inputs
-        let serving = Locked(true)
+        let serving = Locked(aboveThePrompt)
         let hooks = EventHooks(directory: directory, timeLimit: timeLimit) { line in
             if serving.withLock({ $0 }), case .enqueued = inputs.yield(.hookProblem(line)) { return }
             StandardLines().complain(line)
