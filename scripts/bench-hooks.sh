@@ -15,8 +15,8 @@ runs=${BENCH_RUNS:-3}
 export ABPLAYER_PLUGIN_PATH=
 # BENCH_SMOKE: six 1 s files, played 4 s a run.
 file_seconds=$(scaled 30 1)
-window=$(scaled 180 4)
-step=$(scaled 30 1)
+window=$(scaled 60 4)
+step=$(scaled 10 1)
 
 # Six files in one book (a chapter each), loudness off so that no run measures it.
 book="$work/hooks-book"
