@@ -80,9 +80,13 @@ extension OutputTests {
             let kept = try #require(PlayerProcess.place(in: lostLine), "\(lostLine)")
             #expect(kept.frame >= reached - 44100 / 2 && Double(kept.frame) < Double(reached) + (window + 1) * 44100,
                     "\(lostLine); at \(reached) when asked, the server gone \(window) s later")
-            // When the server comes back, playback resumes from there (recorded once our ports exist)
+            // When the server comes back, playback resumes from there: said with the place
             try server.start()
             #expect(await player.waitForStderr("output back"), "stderr: \(player.stderr)")
+            let backLine = player.stderr.split(separator: "\n").first { $0.contains("output back") }.map(String.init) ?? ""
+            let resumed = try #require(PlayerProcess.place(in: backLine), "\(backLine)")
+            #expect(resumed.item == kept.item && abs(resumed.frame - kept.frame) < 44100, "\(lostLine); \(backLine)")
+            // and heard (recorded once our ports exist)
             #expect(await server.waitForPort("abplayer:out_1"))
             let recording = try server.record(ports: ["abplayer:out_1", "abplayer:out_2"], seconds: 7)
             let status = await player.waitForExit(timeout: 30)
@@ -91,8 +95,12 @@ extension OutputTests {
             let track = SecondTrack(recorded.samples, channels: recorded.channels, rate: recorded.rate)
             let keptSecond = Int(kept.frame / 44100)
             let first = try #require(track.seconds.first, "\(track)")
-            #expect(first == keptSecond || first == keptSecond + 1, "kept \(kept), heard \(track)")
-            #expect(track.seconds == Array(first..<8), "\(track)")
+            // (the recorder attaches after the player has resumed: beside stress-ng, 2.6 s later,
+            // "kept 3.2 s, heard 5@0.00+0.15 6 7"; the place resumed from is the line's, above)
+            #expect(first >= keptSecond && first <= keptSecond + 3, "kept \(kept), heard \(track)")
+            // in order to the end (a second cut by a silence, the server starved on a loaded
+            // machine, is one second: nothing skipped or repeated)
+            #expect(OutputChecks.distinct(track.seconds) == Array(first..<8), "\(track)")
         }
     }
 }
