@@ -94,13 +94,7 @@ public final class Console: PlayerFace, ScreenFace, CommandOutput {
     /// not silent; the rest (lists, settings) is that client's business.
     public func othersDid(_ outcomes: [PlayerOutcome]) {
         guard plainMode.isOn else { return }
-        for outcome in outcomes {
-            switch outcome {
-            case .started, .paused, .resumed, .moved, .undone, .jumpedToBookmark, .bookmarked, .sleepTimer, .stopped:
-                commands.show(outcome)
-            default: break
-            }
-        }
+        outcomes.filter(\.isSeenOnScreen).forEach(commands.show)
     }
 
     public func libraryChanged(_ changes: [LibraryChange], commands: CommandRunner) {

@@ -167,7 +167,7 @@ final class MPRISObject {
             emitSignal(on: bus, path: MPRISProperties.objectPath, interface: MPRISProperties.player, name: "Seeked") {
                 DBusValue.int64(position).append(to: &$0)
             }
-        case .position, .engine, .libraryChanged:
+        case .position, .engine, .libraryChanged, .announcement:
             break // not forwarded (see MPRISService.start)
         }
     }

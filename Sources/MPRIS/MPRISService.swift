@@ -58,7 +58,7 @@ public final class MPRISService: Sendable {
                         // second) would wake the MPRIS thread for nothing.
                         switch event {
                         case .changed, .seeked: mailbox.post(.event(event))
-                        case .position, .engine, .libraryChanged: break
+                        case .position, .engine, .libraryChanged, .announcement: break
                         }
                     }
                 }

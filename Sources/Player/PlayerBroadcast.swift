@@ -16,6 +16,8 @@ public enum PlayerUpdate: Sendable {
     /// The library's books or shelves changed (a library command edited them, or the library
     /// watch did): a view of the library reads it again.
     case libraryChanged
+    /// What a plain-mode client must hear (`Announcement`).
+    case announcement(Announcement)
 }
 
 /// The player's state for observers on other threads: the last `Status` (read at any time) and
@@ -70,6 +72,12 @@ public final class PlayerBroadcast: Sendable {
 
     func tellListeners(_ event: ListeningEvent) {
         for listener in state.withLock({ $0.listeners }) { listener(event) }
+    }
+
+    /// Tells subscribers what a plain-mode client says (the service's notices and what other
+    /// clients did): only the service knows which client's request is running.
+    public func announce(_ announcement: Announcement) {
+        publish(.announcement(announcement))
     }
 
     func publish(_ event: PlayerUpdate) {

@@ -87,6 +87,17 @@ extension CommandRunner {
     /// Just after a book started, a sleep timer can only be a default the listener set (the
     /// book's own, `book settings --sleep-timer`, or `set sleep`), armed as it started: said,
     /// with how to cancel it.
+    /// The lines `show` says for `outcomes`, said nowhere else.
+    func lines(of outcomes: [PlayerOutcome]) -> [String] {
+        guard !outcomes.isEmpty else { return [] }
+        let capture = OutputCapture()
+        capturing(capture, in: location) { outcomes.forEach(show) }
+        return capture.output
+    }
+
+    /// The socket client whose line runs now, if one does.
+    var requester: Int32? { capture?.requester }
+
     func sayDefaultSleepTimer() {
         if let sleep = player.status?.sleep { say("sleep timer: \(sleep.text) (your default; 'sleep off' cancels it)") }
     }

@@ -3,7 +3,8 @@ import Player
 
 /// The events of the player an attached screen shows (`subscribe` on its control socket), read
 /// on a thread of their own and handed to the client REPL's task: `.attachedStatus` for each
-/// status, `.attachedLibraryChanged` when the library's books or shelves changed, and
+/// status, `.attachedLibraryChanged` when the library's books or shelves changed,
+/// `.attachedAnnouncement` for what a plain-mode REPL says as it happens, and
 /// `.attachedPlayerStopped` when the connection ends. Nothing is handed on once
 /// closed, and closing ends the thread's connection however far it got.
 final class AttachedEvents: Sendable {
@@ -39,6 +40,7 @@ final class AttachedEvents: Sendable {
                 switch event.event {
                 case "changed", "position", "seeked": told(.attachedStatus(event.status))
                 case "library": told(.attachedLibraryChanged)
+                case "announcement": told(.attachedAnnouncement(Announcement(lines: event.lines ?? [], isProblem: event.problem ?? false)))
                 default: continue // engine events are not needed here
                 }
             }
@@ -51,6 +53,9 @@ final class AttachedEvents: Sendable {
     private struct AttachedEvent: Decodable {
         let event: String
         let status: Status?
+        /// An announcement's.
+        let lines: [String]?
+        let problem: Bool?
     }
 
     /// Ends the connection (the thread's wait with it); nothing more is handed on.

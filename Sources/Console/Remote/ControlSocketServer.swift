@@ -151,6 +151,7 @@ public final class ControlSocketServer: Sendable {
     private func serve(_ client: Int32, reader: LineReader) {
         // The client's own shelf: its `cd` moves neither the terminal's nor another client's.
         let shelf = ShelfLocation()
+        let requester = UnixSocket.peerProcess(client)
         while let line = reader.next() {
             let reply: RemoteReply
             var closing = false
@@ -164,12 +165,12 @@ public final class ControlSocketServer: Sendable {
             case .subscribe:
                 // A subscriber only listens: no idle timeout for it.
                 reader.idleTimeout = nil
-                subscribe(client, reader: reader)
+                subscribe(client, reader: reader, peer: requester)
                 return
             case let .command(text):
-                reply = run(.line(text), in: shelf)
+                reply = run(.line(text), in: shelf, requester: requester)
             case let .json(request):
-                reply = run(.words(request.words, id: request.id), in: shelf)
+                reply = run(.words(request.words, id: request.id), in: shelf, requester: requester)
             case let .refusedJSON(refusal):
                 reply = RemoteReply(ok: false, output: [], errors: [refusal.reason], outcomes: [], id: refusal.id)
             }
@@ -212,10 +213,10 @@ public final class ControlSocketServer: Sendable {
     }
 
     /// Runs a line (or a JSON request's words) on the service's task and waits for its reply.
-    private func run(_ content: RemoteRequest.Content, in shelf: ShelfLocation) -> RemoteReply {
+    private func run(_ content: RemoteRequest.Content, in shelf: ShelfLocation, requester: Int32?) -> RemoteReply {
         let answer = Locked<RemoteReply?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        let request = RemoteRequest(content, shelf: shelf) { reply in
+        let request = RemoteRequest(content, shelf: shelf, requester: requester) { reply in
             answer.withLock { $0 = reply }
             answered.signal()
         }
@@ -228,7 +229,9 @@ public final class ControlSocketServer: Sendable {
 
     /// Streams events to `client` until it closes: this thread writes them; a second one reads
     /// the client's side only to notice its end. The last of the two to finish closes the socket.
-    private func subscribe(_ client: Int32, reader: LineReader) {
+    /// An announcement made by a request of the subscriber's own process (`peer`) is left out: a
+    /// plain-mode client REPL has said its reply already.
+    private func subscribe(_ client: Int32, reader: LineReader, peer: Int32?) {
         let queue = EventQueue()
         let finishers = Locked(2)
         let finish: @Sendable () -> Void = {
@@ -247,6 +250,7 @@ public final class ControlSocketServer: Sendable {
         var written = UnixSocket.send(Self.encode(RemoteReply(ok: true, output: ["subscribed"], errors: [])), to: client)
         if written { written = UnixSocket.send(RemoteEventJSON.line(.changed(broadcast.current)), to: client) }
         while written, let event = queue.pop() {
+            if case let .announcement(announcement) = event, peer != nil, announcement.requester == peer { continue }
             written = UnixSocket.send(RemoteEventJSON.line(event), to: client)
         }
         forwarder.cancel()

@@ -5,7 +5,9 @@ import PlayerCore
 /// The JSON line of a `PlayerUpdate` for `subscribe`, one stable shape for scripts:
 /// `{"event":"changed"|"position"|"seeked","status":{...}}` (`status` null when no book is
 /// loaded), `{"event":"engine","engine":{"type":...}}` with the fields of that engine event, or
-/// `{"event":"library"}` when the library's books or shelves changed.
+/// `{"event":"library"}` when the library's books or shelves changed, or
+/// `{"event":"announcement","lines":[...],"problem":false}`: what a plain-mode client says as it
+/// happens (`Announcement`; a subscriber is not sent those its own process's requests made).
 struct RemoteEventJSON: Encodable {
     let event: String
     /// What the line carries besides its `event`.
@@ -15,6 +17,7 @@ struct RemoteEventJSON: Encodable {
         /// Null when no book is loaded.
         case status(Status?)
         case engine(EngineEventJSON)
+        case announcement(Announcement)
         case nothing
     }
 
@@ -25,10 +28,11 @@ struct RemoteEventJSON: Encodable {
         case let .seeked(status): (event, body) = ("seeked", .status(status))
         case let .engine(playbackEvent): (event, body) = ("engine", .engine(EngineEventJSON(playbackEvent)))
         case .libraryChanged: (event, body) = ("library", .nothing)
+        case let .announcement(announcement): (event, body) = ("announcement", .announcement(announcement))
         }
     }
 
-    enum CodingKeys: String, CodingKey { case event, status, engine }
+    enum CodingKeys: String, CodingKey { case event, status, engine, lines, problem }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -36,6 +40,9 @@ struct RemoteEventJSON: Encodable {
         switch body {
         case let .status(status): try container.encode(status, forKey: .status) // null when nothing is loaded
         case let .engine(engine): try container.encode(engine, forKey: .engine)
+        case let .announcement(announcement):
+            try container.encode(announcement.lines, forKey: .lines)
+            try container.encode(announcement.isProblem, forKey: .problem)
         case .nothing: break
         }
     }

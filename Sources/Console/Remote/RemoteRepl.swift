@@ -26,6 +26,11 @@ public enum RemoteRepl {
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
         if case let .terminal(_, _, plainMode) = source { style = plainMode.restricting(style) }
         let resize = ScreenHost()
+        // Plain mode at a terminal: what the player says by itself (a new chapter, the sleep
+        // timer's last minute, the end, the output lost) and what other clients did to it (a
+        // media key's pause) are said here as they happen, as on the player's own terminal.
+        let announcements = source.isTerminal && style.mode == .plain ? AttachedEvents(path: client.path, inputs: continuation) : nil
+        defer { announcements?.close() }
         var screen: AttachedScreen?
         var pager: Pager?
         var succeeded = true
@@ -92,10 +97,14 @@ public enum RemoteRepl {
             case let .attachedStatus(status): screen?.show(status)
             case .attachedLibraryChanged: screen?.libraryChanged()
             case .attachedPlayerStopped:
-                guard let shown = screen else { continue }
-                shown.close()
+                guard screen != nil || announcements != nil else { continue }
+                screen?.close()
                 printError("abplayer: the player stopped")
                 return false
+            case let .attachedAnnouncement(announcement):
+                for line in announcement.lines {
+                    if announcement.isProblem { printError(TerminalText.lines(line)) } else { printOutput(TerminalText.lines(line)) }
+                }
             case .endOfInput, .terminate: break loop
             case .player, .remote, .request, .libraryChanged, .libraryWatchFailed, .libraryWatchSkipped, .pluginWarning, .hookProblem, .libraryImported, .chaptersDetected: continue
             }

@@ -13,11 +13,15 @@ public struct RemoteRequest: Sendable {
     public let content: Content
     /// The client's current shelf (`cd`, `ls`, relative names).
     public let shelf: ShelfLocation
+    /// The client's process id (nil: not known), so that what its request does is not announced
+    /// back to that same process (`Announcement.requester`).
+    public let requester: Int32?
     public let reply: @Sendable (RemoteReply) -> Void
 
-    public init(_ content: Content, shelf: ShelfLocation, reply: @escaping @Sendable (RemoteReply) -> Void) {
+    public init(_ content: Content, shelf: ShelfLocation, requester: Int32? = nil, reply: @escaping @Sendable (RemoteReply) -> Void) {
         self.content = content
         self.shelf = shelf
+        self.requester = requester
         self.reply = reply
     }
 
@@ -67,8 +71,13 @@ final class OutputCapture {
     var outcomes: [TypedOutcome] = []
     /// What the line's player commands did, for the terminal's plain mode to announce.
     var playerOutcomes: [PlayerOutcome] = []
+    /// The socket client's process whose line this is (`RemoteRequest.requester`).
+    let requester: Int32?
 
-    init(typed: Bool = false) { self.typed = typed }
+    init(typed: Bool = false, requester: Int32? = nil) {
+        self.typed = typed
+        self.requester = requester
+    }
 
     /// A reply holds one line per entry, so text of several lines (`status`) is split.
     static func lines(_ text: String) -> [String] {

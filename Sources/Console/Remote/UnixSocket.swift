@@ -44,6 +44,17 @@ enum UnixSocket {
         return .failed(reason)
     }
 
+    /// The process at the other end of a connected socket (SO_PEERCRED: the kernel's record of
+    /// who connected, not anything the peer says); nil when it cannot be read.
+    static func peerProcess(_ descriptor: Int32) -> Int32? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc declares it only under
+        // _GNU_SOURCE, which Swift's Glibc module is not built with, so it is spelled out here.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else { return nil }
+        return credentials.pid
+    }
+
     /// Writes all of `data`; false when the peer is gone. MSG_NOSIGNAL: a closed peer must not
     /// kill the player with SIGPIPE.
     static func send(_ data: Data, to descriptor: Int32) -> Bool {

@@ -45,4 +45,7 @@ public enum ConsoleInput: Sendable {
     case attachedLibraryChanged
     /// That player closed the connection: it stopped.
     case attachedPlayerStopped
+    /// What that player announces (its notices, what other clients did), for a client REPL in
+    /// plain mode to say.
+    case attachedAnnouncement(Announcement)
 }

@@ -44,12 +44,14 @@ public final class PlayerService {
         player = PlayerController(library: library, decoders: decoders, outputs: outputs, output: output,
                                   clock: clock, wake: { inputs.yield(.player($0)) })
         commands = CommandRunner(library: library, decoders: decoders, player: player, output: say, inputs: inputs)
-        player.onNotice = { [commands, player] notice in
+        player.onNotice = { [unowned self, commands, player] notice in
+            // A notice is one line, whatever its title holds.
+            let text = TerminalText.visible(notice.text)
+            // A plain-mode REPL on another terminal hears it too.
+            announce(notice, text: text)
             // A new chapter, the sleep timer's last minute: a screen shows them; only a face
             // with none to show them on (plain mode) says them.
             if notice.isAnnouncement, !commands.announcesEvents { return }
-            // A notice is one line, whatever its title holds.
-            let text = TerminalText.visible(notice.text)
             if notice.isProblem { commands.complain(text) } else { commands.say(text) }
             // The queue's next book started: a countdown carried on, or its sleep default armed.
             if case .started = notice, let sleep = player.status?.sleep { commands.say("sleep timer: \(sleep.text) ('sleep off' cancels it)") }
@@ -74,7 +76,7 @@ public final class PlayerService {
         var succeeded = true
         loop: for await input in stream {
             switch input {
-            case .line, .key, .resize, .messageExpired, .endOfInput, .attachedStatus, .attachedLibraryChanged, .attachedPlayerStopped:
+            case .line, .key, .resize, .messageExpired, .endOfInput, .attachedStatus, .attachedLibraryChanged, .attachedPlayerStopped, .attachedAnnouncement:
                 switch face.handle(input) {
                 case .goOn: break
                 case .failed: succeeded = false
@@ -88,12 +90,14 @@ public final class PlayerService {
                 let edits = player.libraryEdits
                 let (outcome, did) = perform(request)
                 if outcome == .quit { break loop }
+                announce(did, requester: request.requester)
                 // A library screen on this terminal shows what a client's `book rename` did.
                 if player.libraryEdits != edits { face.libraryChanged([], commands: commands) }
                 face.othersDid(did)
                 face.playerChanged()
             case let .request(request):
                 guard let did = perform(request) else { break loop }
+                announce(did, requester: nil)
                 face.othersDid(did)
                 face.playerChanged()
             case let .libraryChanged(changes):

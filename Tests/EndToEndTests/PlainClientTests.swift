@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Plain mode on a second terminal: the REPL of a second `abplayer` on a library whose player
+/// already runs (here a daemon) sends its lines over the control socket, and in plain mode it
+/// also says what the player did by itself and what other clients did, as the player's own
+/// terminal would: a screen reader's listener at that terminal hears a new chapter, a pause from
+/// a media key, the end of the book.
+@Suite struct PlainClientTests {
+    @Test func aPlainClientReplHearsTheChaptersOthersActionsAndTheEndButNotItsOwnAnswersTwice() throws {
+        // Given a daemon on a library with a book of three chapters (8 s, 3 s and 3 s), and a
+        // client REPL in plain mode on a terminal that could draw screens
+        let fixture = try ControlFixture("plain-client")
+        defer { fixture.cleanUp() }
+        _ = try PlainModeTests.library(fixture.abplayer)
+        let daemon = try DaemonProcess(fixture, output: "null")
+        defer { _ = daemon.stop() }
+        #expect(daemon.waitForSocket(fixture.socketPath), "\(daemon.log)")
+        let session = try PlainModeTests.Session(fixture.abplayer, name: "plain-client", arguments: ["--plain", "--library", fixture.library],
+                                                 runtime: fixture.runtime)
+        defer { session.terminal.stop() }
+        #expect(session.waitForLine("abplayer — a player already runs on this library; .*"), "\(session.lines)")
+
+        // When the book is played from this terminal, and once it reached its second chapter
+        // another client pauses it, bookmarks and plays on, and it plays to its end
+        try session.type("play Plain Book")
+        #expect(session.waitForLine("playing #2 Plain Book from 0:00 \\(item 1/3\\) through null"), "\(session.lines)")
+        #expect(session.waitForLine("chapter 2: 02"), "\(session.lines)")
+        #expect(try fixture.remote(["pause"]).status == 0)
+        #expect(session.waitForLine("paused at 0:\\d\\d / 0:14 .*"), "\(session.lines)")
+        #expect(try fixture.remote(["bookmark"]).status == 0)
+        #expect(session.waitForLine("bookmark 1 at 0:\\d\\d"), "\(session.lines)")
+        #expect(try fixture.remote(["play"]).status == 0)
+        #expect(session.waitForLine("Plain Book: the end .*"), "\(session.lines)")
+        try session.type("quit")
+
+        // Then this terminal said, in order, its own answer once, each chapter reached, what the
+        // other client did with the places, and the end, with nothing else and no byte that
+        // moves the cursor
+        let said = session.lines.filter { !["play Plain Book", "quit"].contains($0) }
+        let expected = [
+            "abplayer — a player already runs on this library; .*",
+            "playing #2 Plain Book from 0:00 \\(item 1/3\\) through null",
+            "chapter 2: 02",
+            "paused at 0:\\d\\d / 0:14 \\(\\d+%\\) · chapter 2/3: 02, 0:0\\d / 0:03",
+            "bookmark 1 at 0:\\d\\d",
+            "playing from 0:\\d\\d / 0:14 \\(\\d+%\\) · chapter 2/3: 02, 0:0\\d / 0:03",
+            "chapter 3: 03",
+            "Plain Book: the end \\(finished\\); 'play' or space starts it again",
+        ]
+        #expect(said.count == expected.count, "\(said)")
+        for (line, pattern) in zip(said, expected) {
+            #expect((try? Regex(pattern).wholeMatch(in: line)) != nil, "\(line) is not \(pattern): \(said)")
+        }
+        #expect(PlainModeTests.plain(session.bytes), "\(Array(session.bytes))")
+    }
+}
