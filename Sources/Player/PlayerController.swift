@@ -324,6 +324,9 @@ public final class PlayerController {
         session.recorder.onError = { [weak self] in self?.tell(.problem("saving the position of \(title): \($0)")) }
         self.session = session
         prepare(session)
+        // Where the book is loaded is the chapter the listener is told they are in (a cue at
+        // start-up included): not announced again when the first position is heard.
+        defer { knownChapter = session.timeline.chapterIndex(at: session.position) }
         guard playing else {
             session.cue(paths: media.map(\.path), savedAt: start.savedAt)
             return .cued(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
@@ -335,7 +338,6 @@ public final class PlayerController {
             tell(.rewound(seconds: back))
         }
         session.start(paths: media.map(\.path), end: end)
-        knownChapter = session.timeline.chapterIndex(at: session.position)
         sleepControl.armDefault(session)
         return .started(book: book, seconds: session.timeline.bookSeconds(session.position), item: session.position.item,
                         itemCount: media.count, output: outputName)

@@ -38,6 +38,23 @@ import Testing
         #expect(chaptersStarted(player) == ["chapter 2: 02"])
     }
 
+    @Test func theBookCuedAtStartUpIsNotAnnouncedAsAChapterReached() throws {
+        // Given a book of three 2 s files whose place was saved in its third
+        let player = try ControllerHarness(clocked: "announce-cued")
+        let book = try player.toneBook("Three", tones: [(440, 2), (550, 2), (660, 2)])
+        let third = try player.library.books.items(ofBook: book)[2]
+        try player.library.positions.savePosition(bookId: book, mediaId: third.id!, frame: 0, at: Date())
+
+        // When the player starts with it cued there, and it is played for a second
+        #expect(player.controller.cueBookListenedToLast() != nil)
+        player.advance(by: .seconds(1))
+        try player.perform(.play(bookId: nil))
+        #expect(player.advance(until: { player.heardSeconds >= 1 }, within: .seconds(5)))
+
+        // Then no chapter is announced: the listener was told where it was loaded
+        #expect(chaptersStarted(player).isEmpty, "\(chaptersStarted(player))")
+    }
+
     @Test func aSleepTimerPausingAtTheNextChapterSaysTheChapterOnceBeforeThePause() throws {
         // Given a book of three 2 s files playing, the sleep timer set to the end of the chapter
         let player = try ControllerHarness(clocked: "announce-sleep-chapter")
