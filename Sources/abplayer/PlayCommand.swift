@@ -36,6 +36,12 @@ struct Play: AsyncParsableCommand {
     @Option(name: .customLong("skip-silence"), help: ArgumentHelp("Shorten silences to a short pause: on (silences of 600 ms or more), off, or the shortest silence in milliseconds (300 to 60000).", valueName: "on|off|MS"))
     var skipSilence: String?
 
+    @Option(name: .customLong("skip-intro"), help: ArgumentHelp("Leave out the first T of every file (an intro each file repeats): a time up to 10m (30, 30s, 1:15).", valueName: "T"))
+    var skipIntro: String?
+
+    @Option(name: .customLong("skip-outro"), help: ArgumentHelp("Leave out the last T of every file (credits each file repeats): a time up to 10m.", valueName: "T"))
+    var skipOutro: String?
+
     @Argument(help: "Audio files, played in this order.", completion: .file())
     var files: [String]
 
@@ -57,7 +63,9 @@ struct Play: AsyncParsableCommand {
         for file in book.skipped { printError("abplayer: \(file.path): \(file.reason)") }
         guard !book.media.isEmpty else { throw ExitCode.failure }
         let skipSilence = try optionValue("--skip-silence", self.skipSilence, SkipSilenceText.parse) ?? .off
-        try book.prepare(from: from, speed: speed, volume: volume, skipSilence: skipSilence)
+        let intro = try optionValue("--skip-intro", skipIntro, IntroOutroText.parse) ?? 0
+        let outro = try optionValue("--skip-outro", skipOutro, IntroOutroText.parse) ?? 0
+        try book.prepare(from: from, speed: speed, volume: volume, skipSilence: skipSilence, intro: intro, outro: outro)
 
         let chosen: OutputChoice
         if let output {
@@ -179,9 +187,11 @@ struct FilesBook {
 
     /// The speed and volume asked for, the place to start (`--from`), and no auto-rewind: `play`
     /// resumes where it paused, like a music player.
-    func prepare(from: Double?, speed: Double, volume: Double, skipSilence: SkipSilence = .off) throws {
+    func prepare(from: Double?, speed: Double, volume: Double, skipSilence: SkipSilence = .off, intro: Double = 0, outro: Double = 0) throws {
         var settings = try library.settings.ofBook(id)
         settings.skipSilence = skipSilence
+        settings.skipIntroSeconds = intro
+        settings.skipOutroSeconds = outro
         settings.speed = speed
         settings.volume = volume
         try library.settings.save(settings)

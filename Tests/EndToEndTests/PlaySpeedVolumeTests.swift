@@ -24,6 +24,31 @@ import Testing
         #expect(abs(20 * log10(middle / expected)) < 0.5, "rms \(middle), expected \(expected)")
     }
 
+    @Test func playSkipsTheIntroAndOutroOfEveryFile() throws {
+        // Given two 6 s time-coded MP3s (a pitch for each second)
+        let abplayer = try AbplayerProcess("play-intro-outro")
+        let first = abplayer.home.appending(path: "01.mp3"), second = abplayer.home.appending(path: "02.mp3")
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 6, vbr: false), to: first)
+        try FileManager.default.copyItem(at: try Fixtures.mp3(seconds: 6, vbr: false), to: second)
+        let output = abplayer.home.appending(path: "out.wav")
+
+        // When they play with the first 2 s and the last 1 s of each left out
+        let result = try abplayer.run(["play", "--skip-intro", "2s", "--skip-outro", "1", "--output", "wav:\(output.path)", first.path, second.path],
+                                      timeout: 60)
+
+        // Then what is heard is seconds 2 to 4 of each, in order: 6 s
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let wav = try WavFile.read(output)
+        let seconds = Double(wav.frameCount) / Double(wav.rate)
+        #expect(abs(seconds - 6) < 0.1, "lasted \(seconds) s")
+        let track = SecondTrack(wav.samples, channels: wav.channels, rate: wav.rate)
+        #expect(track.seconds == [2, 3, 4, 2, 3, 4], "\(track)")
+
+        // and a time that is not one is refused in one line naming the option
+        let refused = try abplayer.run(["play", "--skip-intro", "soon", "--output", "null", first.path], timeout: 30)
+        #expect(refused.status == 64 && refused.stderr.hasPrefix("abplayer: --skip-intro: 'soon' "), "\(refused.stderr)")
+    }
+
     @Test func aSpeedOrVolumeOutOfRangeIsOneLineWithTheRange() throws {
         let mp3 = try Fixtures.mp3(seconds: 5, vbr: true)
         let abplayer = try AbplayerProcess("play-speed-bad")
