@@ -287,6 +287,20 @@ public enum BookmarkKind: String, Codable, Sendable, CaseIterable, DatabaseValue
     case beforeSyncJump
 
     public var isAutomatic: Bool { self != .user }
+
+    /// What made it, in words a listener reads (or hears): "before a seek", "sleep timer".
+    public var words: String {
+        switch self {
+        case .user: "yours"
+        case .beforeSeek: "before a seek"
+        case .beforeSkip: "before a skip"
+        case .beforeChapterJump: "before a chapter jump"
+        case .beforeItemJump: "before an item jump"
+        case .sleepTimer: "sleep timer"
+        case .beforeBookmarkJump: "before a bookmark jump"
+        case .beforeSyncJump: "before another computer's place"
+        }
+    }
 }
 
 public struct Bookmark: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {

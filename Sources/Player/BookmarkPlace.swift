@@ -31,10 +31,12 @@ public struct BookmarkPlace: Sendable, Equatable {
         return itemCount > 1 ? "item \(item + 1)" : nil
     }
 
-    /// "3  1:02:03  chapter 2: The Duel  user  the note" (an automatic one "a3  ..."): one line of
-    /// `bookmarks` (titles and notes as they are; the terminal's front end makes them visible).
+    /// "3  1:02:03  chapter 2: The Duel  the note", an automatic one "a3  1:02:03  chapter 2: The
+    /// Duel  before a seek": one line of `bookmarks` (titles and notes as they are; the terminal's
+    /// front end makes them visible). The listener's own say no kind: a screen reader would
+    /// speak "user" on every line.
     public var line: String {
-        ([number.description, time] + [placeInBook].compactMap { $0 } + [kind.rawValue] + [note].compactMap { $0 })
+        ([number.description, time] + [placeInBook, kind.isAutomatic ? kind.words : nil, note].compactMap { $0 })
             .joined(separator: "  ")
     }
 

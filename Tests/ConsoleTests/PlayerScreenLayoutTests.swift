@@ -194,8 +194,8 @@ import Testing
         #expect(lines.count == 8 && lines.allSatisfy { $0.count <= 60 }, "\(lines)")
         #expect(lines.first == "Bookmarks — Red Book")
         // (numbered as `bookmarks` numbers them, never by the library's ids)
-        #expect(lines[6] == "> 10  10:00  user  the duel", "\(lines)")
-        #expect(lines[1] == "  5  5:00  user")
+        #expect(lines[6] == "> 10  10:00  the duel", "\(lines)")
+        #expect(lines[1] == "  5  5:00")
         #expect(lines.last == "↑/↓ move  Enter or 1-9 go there  q back")
         // and a number key picks the place the list numbers so; past the list, none
         #expect(picker.place(forDigit: "2")?.id == 6)

@@ -24,14 +24,14 @@ import Testing
         // Then each was answered with its number in the list then, and the list numbers them by time
         let said = Self.lines(made)
         #expect(said.contains("bookmark 1 at 0:30: late") && said.contains("bookmark 1 at 0:10: early"), "\(said)")
-        #expect(Array(said.suffix(2)) == ["1  0:10  chapter 1: Part 1  user  early", "2  0:30  chapter 2: Part 2  user  late"], "\(said)")
+        #expect(Array(said.suffix(2)) == ["1  0:10  chapter 1: Part 1  early", "2  0:30  chapter 2: Part 2  late"], "\(said)")
         // and `abplayer bookmarks` lists the same numbers; --all keeps them, the automatic ones a1, a2 among them
         let listed = try abplayer.run(["bookmarks", "--library", library, "Ender"]).requireSuccess()
         #expect(Self.lines(listed) == Array(said.suffix(2)), "\(listed.stdoutString)")
         let all = Self.lines(try abplayer.run(["bookmarks", "--all", "--library", library, "Ender"]).requireSuccess())
         #expect(all.filter { !$0.hasPrefix("a") } == Array(said.suffix(2)), "\(all)")
         #expect(all.filter { $0.hasPrefix("a") }.map { $0.prefix(while: { $0 != " " }) } == ["a1", "a2"], "\(all)")
-        #expect(all.contains { $0.hasPrefix("a2  0:30  chapter 2: Part 2  beforeSeek") }, "\(all)")
+        #expect(all.contains { $0.hasPrefix("a2  0:30  chapter 2: Part 2  before a seek") }, "\(all)")
 
         // When a new player jumps to 1
         let jumped = try script(abplayer, library, "play Ender; pause; seek 0:35; jump 1; status --json")
@@ -52,7 +52,7 @@ import Testing
         // When 1 is removed, it is the 0:10 one, and the reply says the other moved up
         let removed = try script(abplayer, library, "play Ender; bookmark rm 1; bookmarks")
         #expect(Array(Self.lines(removed).suffix(2)) == ["removed bookmark 1 at 0:10; bookmark 2 is now 1",
-                                                         "1  0:30  chapter 2: Part 2  user  x"], "\(removed.stdoutString) \(removed.stderr)")
+                                                         "1  0:30  chapter 2: Part 2  x"], "\(removed.stdoutString) \(removed.stderr)")
         // and with nothing loaded, a number names nothing: it says what to do
         let unloaded = try script(abplayer, library, "bookmark rm 1")
         #expect(unloaded.status == 1 && unloaded.stderr.contains("bookmark numbers are a book's, so 'play BOOK' first, then 'bookmark rm 1'"),
@@ -79,8 +79,8 @@ import Testing
         // Then they are numbered as `bookmarks` numbers them, by time in the book
         let shown = try #require(screen.waitUntil { $0.contains("Bookmarks — Red Book") && $0.contains("late") }, "\(screen.screen())")
         let lines = PlayerScreenTests.lines(shown)
-        #expect(lines.contains("> 1  0:20  chapter 1: Opening  user  early"), "\(lines)")
-        #expect(lines.contains("  2  1:30  chapter 3: Part 2  user  late"), "\(lines)")
+        #expect(lines.contains("> 1  0:20  chapter 1: Opening  early"), "\(lines)")
+        #expect(lines.contains("  2  1:30  chapter 3: Part 2  late"), "\(lines)")
 
         // When 2 is pressed, the player goes to the 1:30 one
         try screen.send("2")
@@ -91,7 +91,7 @@ import Testing
         try screen.send("bookmarks", "Enter")
         #expect(screen.waitUntil {
             let lines = PlayerScreenTests.lines($0)
-            return lines.contains("1  0:20  chapter 1: Opening  user  early") && lines.contains("2  1:30  chapter 3: Part 2  user  late")
+            return lines.contains("1  0:20  chapter 1: Opening  early") && lines.contains("2  1:30  chapter 3: Part 2  late")
         } != nil, "\(screen.screen())")
     }
 
@@ -128,7 +128,7 @@ import Testing
         // Then making one answered with its number, and both list the four with the same numbers, by
         // time in the book, the two at 0:03 in the order they were made
         #expect(madeA.stdoutString == "bookmark 1 at 0:08: a late\n", "\(madeA.stdoutString)")
-        let expected = "1  0:03  user  a early\n2  0:03  user  b early\n3  0:05  user  b middle\n4  0:08  user  a late\n"
+        let expected = "1  0:03  a early\n2  0:03  b early\n3  0:05  b middle\n4  0:08  a late\n"
         #expect(try run(["bookmarks", "Code"], on: libraryA).stdoutString == expected)
         #expect(try run(["bookmarks", "Code"], on: fixture.library).stdoutString == expected)
         // though the libraries' own ids for them differ
@@ -144,7 +144,7 @@ import Testing
         // When B removes 2 by its number and they sync, both number the rest 1 to 3 again
         #expect(try run(["bookmarks", "rm", "Code", "2"], on: fixture.library).requireSuccess().stdoutString == "removed bookmark 2 at 0:03\n")
         for library in [fixture.library, libraryA] { _ = try run(["sync", "now"], on: library).requireSuccess() }
-        let left = "1  0:03  user  a early\n2  0:05  user  b middle\n3  0:08  user  a late\n"
+        let left = "1  0:03  a early\n2  0:05  b middle\n3  0:08  a late\n"
         #expect(try run(["bookmarks", "Code"], on: libraryA).stdoutString == left)
         #expect(try run(["bookmarks", "Code"], on: fixture.library).stdoutString == left)
     }

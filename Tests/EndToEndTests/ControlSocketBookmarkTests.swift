@@ -24,7 +24,7 @@ extension OutputTests.ControlSocketTests {
         #expect(made.stdoutString == "bookmark 1 at 0:07: Don't forget\n", "\(made.stdoutString)")
         #expect(earlier.stdoutString == "bookmark 1 at 0:02: start\n", "\(earlier.stdoutString)")
         let listed = try fixture.remote(["bookmarks"]).requireSuccess()
-        #expect(listed.stdoutString == "1  0:02  user  start\n2  0:07  user  Don't forget\n", "\(listed.stdoutString)")
+        #expect(listed.stdoutString == "1  0:02  start\n2  0:07  Don't forget\n", "\(listed.stdoutString)")
 
         // When it jumps to 2
         let jumped = try fixture.remote(["jump", "2"]).requireSuccess()

@@ -101,7 +101,7 @@ import Testing
         // names one book, and the import restores the position exported (past 0:25)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdoutString.split(separator: "\n").map(String.init)
-        #expect(lines.first == "1  0:25  chapter 2: Part 2  user  the duel", "\(lines)")
+        #expect(lines.first == "1  0:25  chapter 2: Part 2  the duel", "\(lines)")
         #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.contains("x1.0") }, "\(lines)")
         // (its time in local time, as sync status says times: listened just now: "today HH:MM", or "yesterday" just past midnight)
         #expect(lines.contains { $0.hasSuffix("Ender's Game") && $0.wholeMatch(of: /(today|yesterday) \d\d:\d\d  .*/) != nil }, "\(lines)")

@@ -26,8 +26,8 @@ import Testing
         // not 10:06), its chapter through the book, and its kind
         #expect(places.map(\.time) == ["6:12", "10:05"])
         #expect(places.map(\.placeInBook) == ["chapter 2: Two", "chapter 2: Two"])
-        #expect(places[0].line == "1  6:12  chapter 2: Two  user  n")
-        #expect(places[1].line == "a1  10:05  chapter 2: Two  beforeSeek")
+        #expect(places[0].line == "1  6:12  chapter 2: Two  n")
+        #expect(places[1].line == "a1  10:05  chapter 2: Two  before a seek")
         // and without `all`, the automatic one is not listed
         #expect(BookmarkPlace.places(numbered, all: false, timeline: timeline, mediaIds: media.map { $0.id! }).map(\.number) == [.user(1)])
         // and a bookmark whose file left the book still lists, its place unknown

@@ -38,7 +38,7 @@ import Testing
         #expect(title == "Duel" && listed.map(\.id) == [made.id] && made.number == .user(1))
         #expect(listed[0].time == made.time)
         // (a file of a many-file book is a chapter, titled by its name)
-        #expect(listed[0].line == "1  0:42  chapter 2: 02  user  the duel")
+        #expect(listed[0].line == "1  0:42  chapter 2: 02  the duel")
         // and the same line from the path with no player (`abplayer bookmarks BOOK`, another book)
         #expect(try BookmarkPlace.places(ofBook: book, in: player.library, all: false).map(\.line) == [listed[0].line])
 
