@@ -100,19 +100,10 @@ import Testing
         // elsewhere, both syncing through one folder
         let fixture = try ControlFixture("sync-numbers")
         defer { fixture.cleanUp() }
-        let abplayer = fixture.abplayer
-        let libraryA = abplayer.home.appending(path: "a/library.sqlite").path
-        try FileManager.default.createDirectory(at: abplayer.home.appending(path: "a"), withIntermediateDirectories: true)
-        let copy = abplayer.home.appending(path: "Elsewhere/Code")
-        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: abplayer.home.appending(path: "Code"), to: copy)
-        _ = try abplayer.run(["import", "--library", libraryA, copy.path]).requireSuccess()
-        let shared = abplayer.home.appending(path: "shared")
-        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        func run(_ arguments: [String], on library: String) throws -> CommandResult {
-            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", library], environment: fixture.environment, timeout: 60)
-        }
-        for library in [libraryA, fixture.library] { _ = try run(["sync", "dir", shared.path], on: library).requireSuccess() }
+        let pair = try SyncPair(fixture)
+        let libraryA = pair.libraryA
+        func run(_ arguments: [String], on library: String) throws -> CommandResult { try pair.run(arguments, on: library) }
+        try pair.nameTheFolder()
         // (B's ids run ahead of A's: a bookmark made and removed there took one)
         _ = try run(["bookmarks", "add", "Code", "--at", "1", "--note", "scratch"], on: fixture.library).requireSuccess()
         let scratched = try run(["bookmarks", "rm", "Code", "1"], on: fixture.library).requireSuccess()

@@ -210,18 +210,10 @@ import Testing
         let fixture = try ControlFixture("hooks-sync")
         defer { fixture.cleanUp() }
         let abplayer = fixture.abplayer
-        let libraryA = abplayer.home.appending(path: "a/library.sqlite").path
-        try FileManager.default.createDirectory(at: abplayer.home.appending(path: "a"), withIntermediateDirectories: true)
-        let copy = abplayer.home.appending(path: "Elsewhere/Code")
-        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: abplayer.home.appending(path: "Code"), to: copy)
-        _ = try abplayer.run(["import", "--library", libraryA, copy.path]).requireSuccess()
-        let shared = abplayer.home.appending(path: "shared")
-        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        func run(_ arguments: [String], on library: String) throws -> CommandResult {
-            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", library], environment: fixture.environment, timeout: 60)
-        }
-        for library in [libraryA, fixture.library] { _ = try run(["sync", "dir", shared.path], on: library).requireSuccess() }
+        let pair = try SyncPair(fixture)
+        let libraryA = pair.libraryA
+        func run(_ arguments: [String], on library: String) throws -> CommandResult { try pair.run(arguments, on: library) }
+        try pair.nameTheFolder()
         _ = try run(["bookmarks", "add", "Code", "--at", "5", "--note", "the duel"], on: libraryA).requireSuccess()
         _ = try run(["sync", "now"], on: libraryA).requireSuccess()
         let hooks = try HookFolder(abplayer)

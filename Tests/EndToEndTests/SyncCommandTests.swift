@@ -10,18 +10,9 @@ import Testing
         // Given library B (the fixture's, "Code") and library A of a copy of the same book elsewhere
         let fixture = try ControlFixture("sync-cli")
         defer { fixture.cleanUp() }
-        let abplayer = fixture.abplayer
-        let libraryA = abplayer.home.appending(path: "a/library.sqlite").path
-        try FileManager.default.createDirectory(at: abplayer.home.appending(path: "a"), withIntermediateDirectories: true)
-        let copy = abplayer.home.appending(path: "Elsewhere/Code")
-        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: abplayer.home.appending(path: "Code"), to: copy)
-        _ = try abplayer.run(["import", "--library", libraryA, copy.path]).requireSuccess()
-        let shared = abplayer.home.appending(path: "shared")
-        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        func run(_ arguments: [String], on library: String) throws -> CommandResult {
-            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", library], environment: fixture.environment, timeout: 60)
-        }
+        let pair = try SyncPair(fixture)
+        let (libraryA, shared) = (pair.libraryA, pair.shared)
+        func run(_ arguments: [String], on library: String) throws -> CommandResult { try pair.run(arguments, on: library) }
 
         // When sync is used before a folder is named, or with one that does not exist
         let unset = try run(["sync", "status"], on: libraryA)
