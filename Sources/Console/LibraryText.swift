@@ -84,21 +84,21 @@ public enum LibraryText {
     public static func statsLines(_ library: LibraryDatabase, book: Int64?, days: Int) throws -> [String] {
         if let book {
             return try library.history.itemPlays(ofBook: book).map { "\($0.playCount)×  \(TerminalText.visible($0.title))" }
-                + silenceSkippedLine(try library.history.silenceSkippedSeconds(ofBook: book), suffix: "")
-                + introOutroSkippedLine(try library.history.introOutroSkippedSeconds(ofBook: book), suffix: "")
+                + silenceSkippedLine(try library.history.skippedSeconds(.silence, ofBook: book), suffix: "")
+                + introOutroSkippedLine(try library.history.skippedSeconds(.introOutro, ofBook: book), suffix: "")
         }
         return ["per day:"]
             + (try library.history.listeningPerDay(days: days).map { "  \($0.day)  \(duration($0.wallSeconds))" })
             + ["per book:"]
             + (try library.history.listeningPerBook().map {
-                let skipped = try library.history.silenceSkippedSeconds(ofBook: $0.bookId)
-                let introOutro = try library.history.introOutroSkippedSeconds(ofBook: $0.bookId)
+                let skipped = try library.history.skippedSeconds(.silence, ofBook: $0.bookId)
+                let introOutro = try library.history.skippedSeconds(.introOutro, ofBook: $0.bookId)
                 let saved = (skipped > 0 ? "  silence skipped: \(Timecode.format(seconds: skipped))" : "")
                     + (introOutro > 0 ? "  intros/outros skipped: \(Timecode.format(seconds: introOutro))" : "")
                 return "  \(duration($0.wallSeconds))  \(counted($0.sessions, "session"))\(saved)  \(TerminalText.visible($0.title))"
             })
-            + silenceSkippedLine(try library.history.silenceSkippedSeconds(), suffix: " in total")
-            + introOutroSkippedLine(try library.history.introOutroSkippedSeconds(), suffix: " in total")
+            + silenceSkippedLine(try library.history.skippedSeconds(.silence), suffix: " in total")
+            + introOutroSkippedLine(try library.history.skippedSeconds(.introOutro), suffix: " in total")
     }
 
     /// "intros/outros skipped: 1:30" (nothing when none was left out).

@@ -156,10 +156,10 @@ public final class ListeningRecorder {
             try library.positions.saveProgress(bookId: bookId, mediaId: mediaIds[heard.item], frame: heard.frame,
                                                session: session?.id, wallSeconds: wall)
             if let id = session?.id, silenceSkippedInSession > 0 {
-                try library.history.saveSilenceSkipped(session: id, seconds: silenceSkippedInSession)
+                try library.history.saveSkipped(.silence, session: id, seconds: silenceSkippedInSession)
             }
             if let id = session?.id, introOutroSkippedInSession > 0 {
-                try library.history.saveIntroOutroSkipped(session: id, seconds: introOutroSkippedInSession)
+                try library.history.saveSkipped(.introOutro, session: id, seconds: introOutroSkippedInSession)
             }
         }
         lastSave = clock.now

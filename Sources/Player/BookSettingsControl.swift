@@ -109,7 +109,7 @@ struct BookSettingsControl {
 
     private func skipSilenceOutcome() throws -> PlayerOutcome {
         .skipSilence(session.settings.skipSilence, ownSetting: session.settings.ownSkipSilence != nil,
-                     savedSeconds: try library.history.silenceSkippedSeconds(ofBook: session.book.id!))
+                     savedSeconds: try library.history.skippedSeconds(.silence, ofBook: session.book.id!))
     }
 
     static func applySkipSilence(_ session: PlayerSession) {
@@ -135,7 +135,7 @@ struct BookSettingsControl {
     }
 
     private func introOutroOutcome() throws -> PlayerOutcome {
-        .introOutro(IntroOutro(session.settings, skippedSeconds: try library.history.introOutroSkippedSeconds(ofBook: session.book.id!)))
+        .introOutro(IntroOutro(session.settings, skippedSeconds: try library.history.skippedSeconds(.introOutro, ofBook: session.book.id!)))
     }
 
     static func applyItemTrim(_ session: PlayerSession) {

@@ -236,7 +236,7 @@ import TestSupport
         var settings = try library.settings.ofBook(1)
         #expect(settings.speed == 1.5 && settings.ownSkipIntroSeconds == nil && settings.ownSkipOutroSeconds == nil)
         #expect(settings.skipIntroSeconds == 0 && settings.skipOutroSeconds == 0)
-        #expect(try library.history.introOutroSkippedSeconds(ofBook: 1) == 0)
+        #expect(try library.history.skippedSeconds(.introOutro, ofBook: 1) == 0)
         // and a default applies to it, its own wins, and both read back
         var preferences = try library.settings.playerPreferences()
         preferences.defaultSkipIntroSeconds = 30

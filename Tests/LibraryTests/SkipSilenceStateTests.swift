@@ -45,13 +45,13 @@ import TestSupport
         let first = try library.positions.startSession(bookId: war.id!, mediaId: try library.books.items(ofBook: war.id!)[0].id!, frame: 0, speed: 1)
         let second = try library.positions.startSession(bookId: master.id!, mediaId: try library.books.items(ofBook: master.id!)[0].id!, frame: 0, speed: 1)
         // When skip silence saved 12.5 s in one and 3 s in the other (a session's running total)
-        try library.history.saveSilenceSkipped(session: first, seconds: 10)
-        try library.history.saveSilenceSkipped(session: first, seconds: 12.5)
-        try library.history.saveSilenceSkipped(session: second, seconds: 3)
+        try library.history.saveSkipped(.silence, session: first, seconds: 10)
+        try library.history.saveSkipped(.silence, session: first, seconds: 12.5)
+        try library.history.saveSkipped(.silence, session: second, seconds: 3)
         // Then each book has its own, and the library the sum
-        #expect(try library.history.silenceSkippedSeconds(ofBook: war.id!) == 12.5)
-        #expect(try library.history.silenceSkippedSeconds(ofBook: master.id!) == 3)
-        #expect(try library.history.silenceSkippedSeconds() == 15.5)
+        #expect(try library.history.skippedSeconds(.silence, ofBook: war.id!) == 12.5)
+        #expect(try library.history.skippedSeconds(.silence, ofBook: master.id!) == 3)
+        #expect(try library.history.skippedSeconds(.silence) == 15.5)
     }
 
     @Test func aSettingOutOfRangeIsRefusedByTheDatabase() throws {

@@ -51,7 +51,7 @@ import TestSupport
         #expect(Self.secondsHeard(player) == [2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8], "\(Self.secondsHeard(player))")
         #expect(abs(player.heardSeconds - 18) < 0.1, "heard \(player.heardSeconds) s")
         // and the 3 intros and 3 outros left out (9 s) are counted for the book
-        #expect(abs(try player.library.history.introOutroSkippedSeconds(ofBook: book) - 9) < 0.05)
+        #expect(abs(try player.library.history.skippedSeconds(.introOutro, ofBook: book) - 9) < 0.05)
         // and the book is marked finished: its end was reached, though its file's last second was not heard
         #expect(try player.library.books.book(matching: "Trimmed").finishedAt != nil)
         #expect(player.status.itemNumber == 3)
@@ -156,8 +156,8 @@ import TestSupport
         #expect(track.gaps(longerThan: 0.5).isEmpty, "\(track)")
         // (7 s and 8 s left by the trim, each pause of 2 s shortened by more than 1.5 s)
         #expect(player.heardSeconds > 11 && player.heardSeconds < 15 - 2 * 1.5, "heard \(player.heardSeconds) s")
-        #expect(abs(try player.library.history.introOutroSkippedSeconds(ofBook: book) - 6) < 0.05)
-        #expect(try player.library.history.silenceSkippedSeconds(ofBook: book) > 3)
+        #expect(abs(try player.library.history.skippedSeconds(.introOutro, ofBook: book) - 6) < 0.05)
+        #expect(try player.library.history.skippedSeconds(.silence, ofBook: book) > 3)
     }
 
     @Test func theListenersDefaultAppliesToABookWithoutItsOwnAndTheBooksOwnWins() throws {
