@@ -136,6 +136,7 @@ extension Repl {
             throw ExitCode.failure
         }
         let source: ReplInput
+        var greeting: String?
         if let commands {
             source = .lines(.script(commands))
         } else if isatty(STDIN_FILENO) == 1 {
@@ -144,12 +145,12 @@ extension Repl {
             let completer = Completer(library: database, location: ShelfLocation(), outputNames: outputNames)
             let plainMode = PlainMode(forced: library.plain, chosen: (try? database.settings.playerPreferences())?.plainMode ?? false)
             source = .terminal(completer, historyPath: Console.historyPath(), plainMode: plainMode)
-            StandardStream.output.write("abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing).\n")
+            greeting = "abplayer — a player already runs on this library; this prompt sends it your commands ('quit' leaves it playing)."
         } else {
             source = .lines(.standardInput)
         }
         let terminal = TerminalState()
-        let succeeded = await RemoteRepl.run(source, client: client, library: database, firstLine: firstLine)
+        let succeeded = await RemoteRepl.run(source, client: client, library: database, firstLine: firstLine, greeting: greeting)
         terminal.restore()
         if !succeeded { throw ExitCode.failure }
     }

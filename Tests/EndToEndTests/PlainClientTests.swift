@@ -55,4 +55,29 @@ import Testing
         }
         #expect(PlainModeTests.plain(session.bytes), "\(Array(session.bytes))")
     }
+
+    @Test func aPlainClientReplHearsWhatIsTypedAtThePlayersOwnTerminal() throws {
+        // Given a player's REPL (its commands on a pipe) with the book playing, and a client
+        // REPL in plain mode beside it
+        let abplayer = try AbplayerProcess("plain-client-face")
+        let library = try PlainModeTests.library(abplayer)
+        let runtime = try PlainModeTests.runtimeDirectory(abplayer)
+        let player = try ReplPipeProcess(abplayer, arguments: ["--output", "null", "--library", library], environment: ["XDG_RUNTIME_DIR": runtime])
+        defer { player.quit() }
+        player.send("play Plain Book")
+        #expect(player.waitForLine(containing: "playing #1 Plain Book") != nil, "\(player.stdoutLines) \(player.stderrLines)")
+        let session = try PlainModeTests.Session(abplayer, name: "plain-client-face", arguments: ["--plain", "--library", library], runtime: runtime)
+        defer { session.terminal.stop() }
+        #expect(session.waitForLine("abplayer — a player already runs on this library; .*"), "\(session.lines)")
+
+        // When the player's own lines pause it and bookmark there
+        player.send("pause")
+        player.send("bookmark by the player")
+
+        // Then the client says both, with the place, as its own answers would read
+        #expect(session.waitForLine("paused at 0:0\\d / 0:14 .*"), "\(session.lines)")
+        #expect(session.waitForLine("bookmark 1 at 0:0\\d: by the player"), "\(session.lines)")
+        try session.type("quit")
+        #expect(PlainModeTests.plain(session.bytes), "\(Array(session.bytes))")
+    }
 }

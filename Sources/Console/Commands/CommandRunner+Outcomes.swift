@@ -9,6 +9,7 @@ extension CommandRunner {
     func show(_ outcome: PlayerOutcome) {
         capture?.outcomes.append(TypedOutcome(outcome))
         capture?.playerOutcomes.append(outcome)
+        if capture == nil { recordedOutcomes?.append(outcome) }
         switch outcome {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
@@ -93,6 +94,14 @@ extension CommandRunner {
         let capture = OutputCapture()
         capturing(capture, in: location) { outcomes.forEach(show) }
         return capture.output
+    }
+
+    /// Runs `body` (a face's line or key) and returns what the player commands it ran did.
+    func recordingOutcomes<T>(_ body: () -> T) -> (T, [PlayerOutcome]) {
+        recordedOutcomes = []
+        defer { recordedOutcomes = nil }
+        let result = body()
+        return (result, recordedOutcomes ?? [])
     }
 
     /// The socket client whose line runs now, if one does.

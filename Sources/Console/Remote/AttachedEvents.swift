@@ -14,11 +14,15 @@ final class AttachedEvents: Sendable {
     private let connection = Locked<Int32?>(nil)
     /// Set at close: what the thread still gets is not for the screen.
     private let isClosed = Locked(false)
+    /// Signalled once the player answered `subscribe` (or the connection failed): from then on
+    /// nothing it announces is missed.
+    private let subscribed = DispatchSemaphore(value: 0)
 
     /// Subscribes to the player at `path` on a thread of its own.
     init(path: String, inputs: AsyncStream<ConsoleInput>.Continuation) {
-        let connection = connection, isClosed = isClosed
+        let connection = connection, isClosed = isClosed, subscribed = subscribed
         Thread.detachNewThread {
+            defer { subscribed.signal() } // a connection that failed or ended early: waited for no longer
             let told: @Sendable (ConsoleInput) -> Void = { input in
                 if !isClosed.withLock({ $0 }) { inputs.yield(input) }
             }
@@ -35,6 +39,7 @@ final class AttachedEvents: Sendable {
             guard attached else { return } // the client goes, and closes its connection
             defer { connection.withLock { $0 = nil } } // before the client (and its descriptor) goes
             guard (try? client.write("subscribe")) != nil, client.readLine() != nil else { return told(.attachedPlayerStopped) }
+            subscribed.signal()
             while let line = client.readLine() {
                 guard let event = try? JSONDecoder().decode(AttachedEvent.self, from: Data(line.utf8)) else { continue }
                 switch event.event {
@@ -56,6 +61,11 @@ final class AttachedEvents: Sendable {
         /// An announcement's.
         let lines: [String]?
         let problem: Bool?
+    }
+
+    /// Blocks until the player answered `subscribe`, the connection failed, or `seconds` passed.
+    func waitUntilSubscribed(within seconds: Double) {
+        if subscribed.wait(timeout: .now() + seconds) == .success { subscribed.signal() }
     }
 
     /// Ends the connection (the thread's wait with it); nothing more is handed on.

@@ -11,7 +11,9 @@ public enum RemoteRepl {
     /// Runs `source`'s lines against the player behind `client` until the input ends, `quit`
     /// (which leaves the player running) or the player stops. Returns whether every line
     /// succeeded.
-    public static func run(_ source: ReplInput, client: ControlClient, library: LibraryDatabase, firstLine: String? = nil) async -> Bool {
+    /// `greeting` is said first, once what the player announces is heard (plain mode).
+    public static func run(_ source: ReplInput, client: ControlClient, library: LibraryDatabase, firstLine: String? = nil,
+                           greeting: String? = nil) async -> Bool {
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
@@ -31,6 +33,9 @@ public enum RemoteRepl {
         // media key's pause) are said here as they happen, as on the player's own terminal.
         let announcements = source.isTerminal && style.mode == .plain ? AttachedEvents(path: client.path, inputs: continuation) : nil
         defer { announcements?.close() }
+        // What the player announces after the greeting is said: a listener who acts on it misses nothing.
+        announcements?.waitUntilSubscribed(within: 10)
+        if let greeting { printOutput(greeting) }
         var screen: AttachedScreen?
         var pager: Pager?
         var succeeded = true

@@ -77,7 +77,10 @@ public final class PlayerService {
         loop: for await input in stream {
             switch input {
             case .line, .key, .resize, .messageExpired, .endOfInput, .attachedStatus, .attachedLibraryChanged, .attachedPlayerStopped, .attachedAnnouncement:
-                switch face.handle(input) {
+                let (verdict, did) = commands.recordingOutcomes { face.handle(input) }
+                // What the face's own line or key did, for plain-mode REPLs on other terminals.
+                announce(did, requester: nil)
+                switch verdict {
                 case .goOn: break
                 case .failed: succeeded = false
                 case .stop: break loop
