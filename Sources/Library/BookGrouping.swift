@@ -1,8 +1,8 @@
 import Foundation
 import PathNames
 
-/// Which of a folder's inspected files make which book — the rules the README's "How import
-/// groups files" states:
+/// Which of a folder's inspected files make which book — the rules docs/guide.md states
+/// ("Importing"):
 /// - a single-file book (`isSingleFileBook`) is a book of its own, wherever it lies; several of
 ///   them sharing an album tag are the parts of one book;
 /// - the other files of a folder that share an album (or have none) are one book, files with

@@ -2,7 +2,7 @@ import Console
 import Foundation
 import PathNames
 
-/// Where the listener's event hooks are and how long one may run (README, "Hooks").
+/// Where the listener's event hooks are and how long one may run (docs/guide.md, "Hooks").
 enum HookSettings {
     static let defaultSeconds = 30.0
     static let secondsRange = 0.1...3600.0

@@ -42,7 +42,7 @@ struct Import: ParsableCommand {
         for line in lines.skipped { printError("abplayer: \(line)") }
         for line in lines.warnings { printError("abplayer: \(line)") }
         print(lines.summary)
-        // The exit code says whether every file was imported (the README's promise): a script
+        // The exit code says whether every file was imported (docs/guide.md's promise): a script
         // importing 2,000 files must learn that 200 were skipped.
         if !report.skipped.isEmpty { throw ExitCode.failure }
     }

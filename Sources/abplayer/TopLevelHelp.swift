@@ -11,8 +11,11 @@ enum TopLevelHelp {
         [["--help"], ["-h"], ["help"]].contains(arguments)
     }
 
-    static var text: String {
-        let root = Abplayer.helpMessage(), repl = Repl.helpMessage()
+    static var text: String { text(columns: nil) }
+
+    /// The help at `columns` (nil: the terminal's width, 80 off a terminal).
+    static func text(columns: Int?) -> String {
+        let root = Abplayer.helpMessage(includeHidden: false, columns: columns), repl = Repl.helpMessage(includeHidden: false, columns: columns)
         guard let rootOptions = section("OPTIONS:", in: root), let replOptions = section("OPTIONS:", in: repl),
               let rootUsage = section("USAGE:", in: root), let replUsage = section("USAGE:", in: repl) else { return root }
         let version = "  --version               Show the versions: abplayer, plugin ABI, each plugin."

@@ -3,7 +3,7 @@ import Library
 import Testing
 import TestSupport
 
-/// The README's "How import groups files", rule by rule, on libraries laid out as listeners keep them.
+/// docs/guide.md's "Importing" (how files become books), rule by rule, on libraries laid out as listeners keep them.
 @Suite struct ImportGroupingTests {
     @Test func aFolderOfSingleFileM4BsIsABookEach() throws {
         // Given a folder of three M4Bs with chapters: one tagged with an album, one with a title only, one untagged

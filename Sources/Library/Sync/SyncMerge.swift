@@ -77,7 +77,7 @@ public struct MergedBook: Equatable, Sendable {
     }
 }
 
-/// The sync merge rules, in one place (the README states them once `sync` is wired to a folder).
+/// The sync merge rules, in one place (docs/guide.md states them for listeners).
 public struct SyncMergeRules: Sendable {
     /// This library's device.
     public var local: DeviceID

@@ -3,7 +3,7 @@ import Player
 import PlayerCore
 
 /// The variables a hook gets, besides the player's own environment: stable names, documented
-/// in the README ("Hooks"). Every one is set for every event; empty when unknown (an author not
+/// in docs/guide.md ("Hooks"). Every one is set for every event; empty when unknown (an author not
 /// tagged, a book without chapters) or not the event's (a bookmark's note for `paused`), and the
 /// book's when no book is loaded (a sync with none).
 enum HookEnvironment {
