@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Event hooks part of `make bench` (issue 33): CPU while playing a book of six files to the null
 # output (paced: real time), paused, resumed and bookmarked along the way, with a hook for every
-# event against none, same build, same run. The player's own CPU and its hooks' (reaped children)
+# event and plain mode on (its announcements said) against neither, same build, same run. The player's own CPU and its hooks' (reaped children)
 # are read from /proc/PID/stat before it quits. Prints figures; asserts nothing.
 #
 # usage: scripts/bench-hooks.sh BIN_DIR
@@ -49,9 +49,9 @@ trap cleanup EXIT
 
 # The REPL playing the book from its start for $window seconds, pausing, resuming and bookmarking
 # every $step seconds; prints the player's own CPU seconds and its reaped children's (the hooks).
-play_with() { # XDG_CONFIG_HOME
+play_with() { # XDG_CONFIG_HOME [--plain]
     rm -f "$fifo" && mkfifo "$fifo"
-    XDG_CONFIG_HOME=$1 "$abplayer" --library "$lib" --output null <"$fifo" >/dev/null 2>&1 &
+    XDG_CONFIG_HOME=$1 "$abplayer" ${2:-} --library "$lib" --output null <"$fifo" >/dev/null 2>&1 &
     player=$!
     exec 9>"$fifo"
     echo 'play hooks-book' >&9
@@ -76,13 +76,13 @@ own_none=() own_every=() hooks_cpu=()
 rm -f "$work/hooks.log"
 for _ in $(seq "$runs"); do
     read -r own _ <<<"$(play_with "$none")"; own_none+=("$own")
-    read -r own kids <<<"$(play_with "$every")"; own_every+=("$own"); hooks_cpu+=("$kids")
+    read -r own kids <<<"$(play_with "$every" --plain)"; own_every+=("$own"); hooks_cpu+=("$kids")
 done
 n=$(printf '%s\n' "${own_none[@]}" | median)
 e=$(printf '%s\n' "${own_every[@]}" | median)
 k=$(printf '%s\n' "${hooks_cpu[@]}" | median)
 hook_runs=$(($(wc -l <"$work/hooks.log" 2>/dev/null || echo 0) / runs))
 echo "Event hooks"
-printf '%s\n  no hooks %6.2fs cpu | a hook for every event %6.2fs cpu (%d hook runs a play; the hooks themselves %6.2fs cpu)\n  ratio: player with hooks / without %s (target <= 1.05); with the hooks'"'"' own CPU %s\n' \
+printf '%s\n  neither %6.2fs cpu | a hook for every event and plain mode %6.2fs cpu (%d hook runs a play; the hooks themselves %6.2fs cpu)\n  ratio: player with hooks and plain mode / with neither %s (target <= 1.05); with the hooks'"'"' own CPU %s\n' \
     "$window s real-time play of 6 files (null output), pausing, bookmarking and resuming every $step s; the player's CPU" \
     "$n" "$e" "$hook_runs" "$k" "$(ratio "$e" "$n")" "$(ratio "$(echo "$e + $k" | bc)" "$n")"
