@@ -105,6 +105,44 @@ import Testing
         #expect(warnings(player).count == 1)
     }
 
+    /// Issue 33's scripted hour: a book of six 10-minute chapters heard through, on the test's
+    /// clock, with a pause, a bookmark and a sleep timer along the way.
+    @Test func aScriptedHourAnnouncesEachChapterTheSleepTimerAndTheEndInOrder() throws {
+        // Given a book of six 10-minute files (a chapter each) playing from its start
+        let player = try ControllerHarness(clocked: "announce-hour")
+        let book = try player.toneBook("Hour", tones: (0..<6).map { (220 + 40 * Double($0), 600) }, rate: 8000, channels: 1, flac: true)
+        try player.perform(.rewind(.off))
+        try player.perform(.play(bookId: book))
+
+        // When it plays 5 minutes, is paused a minute, bookmarked and played on; at 21:30 a
+        // 10-minute sleep timer is set, and after it paused play goes on to the end
+        player.advance(by: .seconds(300), step: .seconds(1))
+        try player.perform(.pause)
+        player.advance(by: .seconds(60), step: .seconds(10))
+        try player.perform(.bookmark(note: "the hens"))
+        try player.perform(.play(bookId: nil))
+        #expect(player.advance(until: { player.heardSeconds >= 21 * 60 + 30 }, within: .seconds(17 * 60), step: .seconds(1)))
+        _ = try player.perform(.sleep(.duration(600)))
+        #expect(player.advance(until: { player.sawSleepPause }, within: .seconds(11 * 60), step: .seconds(1)))
+        try player.perform(.play(bookId: nil))
+        #expect(player.advance(until: { player.notices.contains { if case .ended = $0 { true } else { false } } },
+                               within: .seconds(30 * 60), step: .seconds(1)))
+
+        // Then what was said by itself is, in order, each chapter as it was reached, the sleep
+        // timer's last minute and its pause, and the end; the places are the book's
+        let said = player.notices.compactMap { notice -> String? in
+            switch notice {
+            case .chapterStarted, .sleepTimerEnding, .sleepPaused, .ended: notice.text
+            default: nil
+            }
+        }
+        #expect(said == ["chapter 2: 02", "chapter 3: 03", "chapter 4: 04", "sleep timer: 1 minute left",
+                         "sleep timer: paused at 31:30 (bookmarked)", "chapter 5: 05", "chapter 6: 06",
+                         "Hour: the end (finished); 'play' or space starts it again"], "\(said)")
+        // and an hour was heard, the paused minute not counted
+        #expect(abs(player.heardSeconds - 3600) < 1, "heard \(player.heardSeconds) s")
+    }
+
     @Test func aTimerSetToAMinuteOrLessGivesNoWarning() throws {
         // Given a tone playing with a timer of exactly a minute
         let player = try ControllerHarness(clocked: "announce-short")

@@ -9,10 +9,15 @@ extension ControllerHarness {
     /// Imports a book `title` of MP3 tones (Hz, seconds each) made by sox and lame, at 44.1 kHz
     /// stereo unless told, half scale (RMS 0.354), and turns loudness levelling off (these tests
     /// hear levels). Returns its id.
-    func toneBook(_ title: String, tones: [(hz: Double, seconds: Double)], rate: Int = 44100, channels: Int = 2) throws -> Int64 {
+    /// `flac`: FLAC files sox writes itself, for long books (lame takes a second a 10-minute file).
+    func toneBook(_ title: String, tones: [(hz: Double, seconds: Double)], rate: Int = 44100, channels: Int = 2, flac: Bool = false) throws -> Int64 {
         let bookFolder = folder.appending(path: title)
         try FileManager.default.createDirectory(at: bookFolder, withIntermediateDirectories: true)
-        for (index, tone) in tones.enumerated() {
+        for (index, tone) in tones.enumerated() where flac {
+            let file = bookFolder.appending(path: String(format: "%02d.flac", index + 1)).path
+            try Command.run("sox", ["-n", "-r", "\(rate)", "-c", "\(channels)", file, "synth", "\(tone.seconds)", "sine", "\(tone.hz)", "vol", "0.5"]).requireSuccess()
+        }
+        for (index, tone) in tones.enumerated() where !flac {
             let wav = bookFolder.appending(path: "tone.wav").path
             let mp3 = bookFolder.appending(path: String(format: "%02d.mp3", index + 1)).path
             try Command.run("sox", ["-n", "-r", "\(rate)", "-c", "\(channels)", wav, "synth", "\(tone.seconds)", "sine", "\(tone.hz)", "vol", "0.5"]).requireSuccess()
