@@ -54,6 +54,8 @@ import Testing
             #expect((try? Regex(pattern).wholeMatch(in: line)) != nil, "\(line) is not \(pattern): \(said)")
         }
         #expect(PlainModeTests.plain(session.bytes), "\(Array(session.bytes))")
+        // and the greeting came before the first prompt, not after it
+        #expect(String(decoding: session.bytes, as: UTF8.self).hasPrefix("abplayer — a player already runs on this library"))
     }
 
     @Test func aPlainClientReplHearsWhatIsTypedAtThePlayersOwnTerminal() throws {

@@ -18,13 +18,6 @@ public enum RemoteRepl {
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
-        switch source {
-        case let .terminal(completer, historyPath, plainMode):
-            TerminalReader(completer: completer, historyPath: historyPath, notices: Notices(), keyMode: keyMode,
-                           lineDone: lineDone, location: ShelfLocation(), plainMode: plainMode).start(into: continuation, firstLine: firstLine)
-        case let .lines(lines):
-            lines.feed(into: continuation, firstLine: firstLine)
-        }
         var style = ScreenStyle(environment: ProcessInfo.processInfo.environment,
                                 isTerminal: source.isTerminal && isatty(STDOUT_FILENO) == 1)
         if case let .terminal(_, _, plainMode) = source { style = plainMode.restricting(style) }
@@ -37,6 +30,14 @@ public enum RemoteRepl {
         // What the player announces after the greeting is said: a listener who acts on it misses nothing.
         announcements?.waitUntilSubscribed(within: 10)
         if let greeting { printOutput(greeting) }
+        // The prompt after the greeting.
+        switch source {
+        case let .terminal(completer, historyPath, plainMode):
+            TerminalReader(completer: completer, historyPath: historyPath, notices: Notices(), keyMode: keyMode,
+                           lineDone: lineDone, location: ShelfLocation(), plainMode: plainMode).start(into: continuation, firstLine: firstLine)
+        case let .lines(lines):
+            lines.feed(into: continuation, firstLine: firstLine)
+        }
         var screen: AttachedScreen?
         var pager: Pager?
         var succeeded = true
