@@ -107,8 +107,8 @@ extension PluginRegistry {
     public func fileOutput(path: String) throws(OptionSyntaxError) -> OutputChoice {
         let fileExtension = (path as NSString).pathExtension.lowercased()
         let writers = sinks.filter { $0.extensions.contains(fileExtension) && $0.argumentOption != nil }
-        // max(by:) keeps the last of equals; the first loaded wins a tie, so reversed.
-        guard let sink = writers.reversed().max(by: { $0.priority < $1.priority }), let argument = sink.argumentOption else {
+        // max(by:) keeps the first of equals: the one loaded first wins a tie.
+        guard let sink = writers.max(by: { $0.priority < $1.priority }), let argument = sink.argumentOption else {
             let known = sinks.flatMap(\.extensions).map { "." + $0 }
             throw OptionSyntaxError("no output writes '\(fileExtension.isEmpty ? path : "." + fileExtension)' files (\(known.isEmpty ? "none loaded" : known.joined(separator: ", ")))")
         }

@@ -104,6 +104,24 @@ import Testing
         #expect(registry.outputNames.contains("high:"))
     }
 
+    @Test func ofTwoSinksWritingOneExtensionTheHigherPriorityThenTheFirstLoadedWritesIt() throws {
+        // Given two sinks that both write .tst files, of priorities 0 and 3
+        let directory = try BuildProducts.temporaryDirectory("sink-extension")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        _ = try TestSinkPlugin.build("a-low.so", ["ID=\"low\"", "PRIORITY=0", "EXTENSION=\"tst\""], in: directory)
+        let high = try TestSinkPlugin.build("b-high.so", ["ID=\"high\"", "PRIORITY=3", "EXTENSION=\"tst\""], in: directory)
+        // When `decode -o out.tst` asks which sink writes it, then the higher priority does
+        #expect(try Self.registry(directory).fileOutput(path: "/tmp/out.tst").pluginID == "high")
+        // Given instead two of equal priority, then the one loaded first (by file name) writes it
+        try FileManager.default.removeItem(at: high)
+        _ = try TestSinkPlugin.build("c-twin.so", ["ID=\"twin\"", "PRIORITY=0", "EXTENSION=\"tst\""], in: directory)
+        let twins = Self.registry(directory)
+        #expect(try twins.fileOutput(path: "/tmp/out.tst").pluginID == "low")
+        // and the other is still used when named
+        #expect(try twins.output(named: "twin:/tmp/out.tst").pluginID == "twin")
+    }
+
     @Test func aSinkMayLeaveLatencyDrainAndLastErrorNullButNotPause() async throws {
         // Given a sink without latency, drain and last_error, and one without pause
         let directory = try BuildProducts.temporaryDirectory("sink-null-ops")

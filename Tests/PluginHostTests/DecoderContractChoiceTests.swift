@@ -10,7 +10,7 @@ import Testing
 /// small decoders compiled with `cc` from one C template: each claims every `.tone` file with
 /// the score it was built with, and opens it (one second of silence) or fails with the status
 /// it was built with, logging one line from `open`.
-@Suite struct DecoderChoiceContractTests {
+@Suite struct DecoderContractChoiceTests {
     static let template = #"""
     #define ABP_API_LEVEL 0
     #include <string.h>
