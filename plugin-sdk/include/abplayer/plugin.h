@@ -356,7 +356,7 @@ typedef struct abp_decoder_ops {
  * The instance's lifecycle, as the host drives it (any other order is a host bug):
  *     open -> stopped;  start: stopped -> running;  pause: running -> paused;
  *     resume: paused -> running;  stop: running or paused -> stopped (start may follow again);
- *     drain: running -> stopped;  close: from any state. */
+ *     drain: running or paused -> stopped;  close: from any state. */
 typedef struct abp_audio_source {
     uint32_t struct_size;
     void *ctx;
@@ -432,7 +432,7 @@ typedef struct abp_sink_ops {
      * Any non-real-time thread; must not block for long. */
     int64_t (*latency)(abp_sink *sink);
 
-    /* Called by the host after its last frame is in the ring buffer, on a running sink: keeps
+    /* Called by the host after its last frame is in the ring buffer, on a started sink: keeps
      * pulling until pull() returns short, then blocks until everything pulled has been played
      * (written, for a file), and leaves the sink stopped. Errors: ABP_ERR_DEVICE, ABP_ERR_IO. */
     abp_status (*drain)(abp_sink *sink);
