@@ -3,9 +3,9 @@
  * contract: every rule a plugin must follow is stated here once, beside what it governs.
  * plugin-sdk/README.md walks through it with examples and points back here.
  *
- * A plugin is a shared object exporting exactly one public symbol, the entry point
- * ABP_ENTRY_SYMBOL, of type abp_entry_fn (mark it ABP_EXPORT and build with
- * -fvisibility=hidden). The host calls it once, right after dlopen, with its API table; the
+ * A plugin is a shared object whose one symbol the host looks up is the entry point,
+ * ABP_ENTRY_SYMBOL, of type abp_entry_fn (a C plugin exports nothing else: mark the entry
+ * ABP_EXPORT and build with -fvisibility=hidden). The host calls it once, right after dlopen, with its API table; the
  * plugin returns a pointer to a `const` descriptor that lives as long as the shared object is
  * loaded (static storage), or NULL when it cannot work with this host. The host loads plugins
  * with RTLD_NODELETE: nothing is ever unloaded.
@@ -50,7 +50,8 @@
  *
  * Threading, for every instance: the host never calls two functions of one instance at the same
  * time (calls are serialized, though they may come from different threads over its life). The
- * only exception is a sink's pull() and wait(), which the sink itself calls (see abp_audio_source).
+ * only exception is the source a sink is given, whose functions the sink itself calls, on its
+ * own threads (see abp_audio_source).
  *
  * History (entries start at the first release; nothing before it ever shipped)
  *   1.0  (2026-11) first release: decoders (probe, open, read, seek, metadata callbacks,
