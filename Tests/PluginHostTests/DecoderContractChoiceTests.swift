@@ -147,6 +147,40 @@ import Testing
     }
 }
 
+/// plugin.h's probe scale, as the built-in decoders answer it: 100 for a file whose content is
+/// certainly theirs, 10 for one that only has their extension, and a catch-all below 10.
+@Suite struct DecoderContractProbeScaleTests {
+    static func score(_ pluginID: String, _ file: URL) throws -> Int32 {
+        let plugin = try #require(DecoderContract.buildRegistry.decoders.first { $0.id == pluginID }, "\(pluginID) not built")
+        let head = [UInt8](try Data(contentsOf: file).prefix(4096))
+        return head.withUnsafeBufferPointer { plugin.decoderOps!.probe(file.path, $0.baseAddress, $0.count) }
+    }
+
+    @Test func theBuiltInDecodersScoreContentAndNamesOnTheHeadersScale() throws {
+        let files: [(URL, String, String)] = [
+            (try Fixtures.mp3(seconds: 2, vbr: false), "mpg123", "mp3"),
+            (try Fixtures.aac(seconds: 2), "faad", "m4a"),
+            (try Fixtures.opus(seconds: 2), "opusfile", "opus"),
+            (try Fixtures.vorbis(seconds: 2), "vorbisfile", "ogg"),
+            (try Fixtures.flac(seconds: 2), "flac", "flac"),
+        ]
+        let directory = try BuildProducts.temporaryDirectory("probe-scale")
+        for (file, plugin, fileExtension) in files {
+            // Given its own file, and text named like one
+            let impostor = directory.appendingPathComponent("not-audio.\(fileExtension)")
+            try String(repeating: "not audio at all\n", count: 64).write(to: impostor, atomically: true, encoding: .utf8)
+            // Then the content is certain, and the name alone is 10
+            #expect(try Self.score(plugin, file) == 100, "\(plugin) on \(file.lastPathComponent)")
+            #expect(try Self.score(plugin, impostor) == 10, "\(plugin) on \(impostor.lastPathComponent)")
+            // and the catch-all, when built, stays below every dedicated claim
+            if DecoderContract.buildRegistry.decoders.contains(where: { $0.id == "ffmpeg" }) {
+                let catchAll = try Self.score("ffmpeg", file)
+                #expect(catchAll < 10, "ffmpeg on \(file.lastPathComponent): \(catchAll)")
+            }
+        }
+    }
+}
+
 /// plugin.h's ABP_API_LEVEL: a plugin gets what its level offers and is told at compile time when
 /// it asks for more than the header has.
 @Suite struct APILevelTests {
