@@ -6,7 +6,8 @@
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
 #               lld, a symbol order traced from `play` and `listen`): .build/release/abplayer, plugins
-# make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
+# make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc; for Swift, PluginKit and the
+#                    ABI module in share/abplayer/sdk) under PREFIX, DESTDIR honoured
 SWIFT ?= swift
 BIN := .build/debug
 
@@ -91,19 +92,29 @@ fuzz: test-deps build
 	scripts/fuzz-journal.sh $(FUZZ_SECONDS)
 	scripts/fuzz-files.sh $(BIN) $(FUZZ_SECONDS)
 
-# The plugin SDK for out-of-tree plugins: `cc -shared -fPIC $(pkg-config --cflags abplayer-plugin)`.
-# The .pc's version is the ABI's (major.minor from plugin.h); its plugindir is where an abplayer
-# installed under the same PREFIX looks for plugins. Header-only, so the .pc goes to share/.
+# The plugin SDK for out-of-tree plugins (plugin-sdk/README.md). For C: the header and a .pc
+# (`cc -shared -fPIC $(pkg-config --cflags abplayer-plugin)`); the .pc's version is the ABI's
+# (major.minor from plugin.h), its plugindir where an abplayer installed under the same PREFIX
+# looks for plugins; header-only, so the .pc goes to share/. For Swift, in the .pc's sdkdir
+# (share/abplayer/sdk): a SwiftPM package to depend on by path, whose ABPluginABI/include (the
+# header again, with a module map) also serves `swiftc -I`, and PluginKit's sources.
 PREFIX ?= /usr/local
 SDK_HEADER := plugin-sdk/include/abplayer/plugin.h
 ABI_VERSION = $(shell sed -n 's/^\#define ABP_ABI_MAJOR //p' $(SDK_HEADER)).$(shell sed -n 's/^\#define ABP_ABI_MINOR //p' $(SDK_HEADER))
+SDK_DIR = $(DESTDIR)$(PREFIX)/share/abplayer/sdk
 
 install-sdk:
-	install -d -m 0755 $(DESTDIR)$(PREFIX)/include/abplayer $(DESTDIR)$(PREFIX)/share/pkgconfig
+	install -d -m 0755 $(DESTDIR)$(PREFIX)/include/abplayer $(DESTDIR)$(PREFIX)/share/pkgconfig \
+		$(SDK_DIR)/ABPluginABI/include/abplayer $(SDK_DIR)/ABPluginABI/src $(SDK_DIR)/PluginKit
 	install -m 0644 $(SDK_HEADER) $(DESTDIR)$(PREFIX)/include/abplayer/plugin.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(ABI_VERSION)|g' plugin-sdk/abplayer-plugin.pc.in \
 		> $(DESTDIR)$(PREFIX)/share/pkgconfig/abplayer-plugin.pc
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/pkgconfig/abplayer-plugin.pc
+	install -m 0644 plugin-sdk/swift/Package.swift $(SDK_DIR)/Package.swift
+	install -m 0644 $(SDK_HEADER) $(SDK_DIR)/ABPluginABI/include/abplayer/plugin.h
+	install -m 0644 plugin-sdk/swift/module.modulemap $(SDK_DIR)/ABPluginABI/include/module.modulemap
+	install -m 0644 plugin-sdk/src/abi_check.c $(SDK_DIR)/ABPluginABI/src/abi_check.c
+	install -m 0644 Plugins/PluginKit/*.swift $(SDK_DIR)/PluginKit/
 
 clean:
 	rm -rf .build

@@ -60,7 +60,7 @@ var targets: [Target] = [
     .target(
         name: "ABPluginABI",
         path: "plugin-sdk",
-        exclude: ["README.md", "examples"],
+        exclude: ["README.md", "examples", "swift", "abplayer-plugin.pc.in"],
         sources: ["src"],
         publicHeadersPath: "include"
     ),

@@ -34,9 +34,9 @@ public struct OpenedDecoder {
     /// ABP_FRAMES_UNKNOWN when the length is not known.
     public let totalFrames: Int64
     public let seekable: Bool
-    /// The codec's name as listeners know it ("MP3", "HE-AAC v2"); empty: not said (ABI 1.4).
+    /// The codec's name as listeners know it ("MP3", "HE-AAC v2"); empty: not said.
     public let codec: String
-    /// The source's bits per sample, for lossless and PCM streams; 0 otherwise (ABI 1.4).
+    /// The source's bits per sample, for lossless and PCM streams; 0 otherwise.
     public let bitsPerSample: Int
 
     public init(_ instance: any DecoderInstance, format: abp_format, totalFrames: Int64, seekable: Bool,
@@ -84,7 +84,7 @@ public func openDecoder<Failure: DecoderOpenFailure>(
     info.pointee.format = opened.format
     info.pointee.total_frames = opened.totalFrames
     info.pointee.seekable = opened.seekable ? 1 : 0
-    // (1.4) Every host passes a struct this long (the fields were reserved slots before).
+    // Read no field past the struct_size the host set (plugin.h, ABP_HAS_FIELD).
     if Int(info.pointee.struct_size) >= MemoryLayout<abp_stream_info>.size {
         info.pointee.bits_per_sample = UInt32(clamping: opened.bitsPerSample)
         withUnsafeMutableBytes(of: &info.pointee.codec) { field in

@@ -128,11 +128,11 @@ public final class PullThread: @unchecked Sendable {
             clock.wait(afterFrames: periodFrames)
             if supplied < periodFrames && !draining, case .unpaced = pacing {
                 // An underrun with no clock to wait on: the host's decoder is behind. Sleep until
-                // it has a period ready (ABI 1.2's wait), rather than spin.
+                // it has a period ready (the source's wait), rather than spin.
                 if let waitForAudio {
                     waitForAudio(periodFrames)
                 } else {
-                    // A host before 1.2: nap. Short: at decoding speed the host refills half a
+                    // A source without wait: nap. Short: at decoding speed the host refills half a
                     // second of audio in well under a millisecond, so a longer nap would make
                     // this thread the bottleneck.
                     var pause = timespec(tv_sec: 0, tv_nsec: 100_000)

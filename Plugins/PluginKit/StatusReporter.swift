@@ -15,7 +15,6 @@ public final class StatusReporter: @unchecked Sendable {
     public typealias Describe = @Sendable (abp_status) -> String
 
     private let source: abp_audio_source
-    private let hostMinor: UInt16
     private let describe: Describe
     /// The status waiting to be reported, or `Self.none`.
     private let pending = Atomic<Int>(StatusReporter.none)
@@ -24,9 +23,9 @@ public final class StatusReporter: @unchecked Sendable {
     private var thread: pthread_t?
     private static let none = Int.min
 
+    /// `host`: every 1.x host takes every status (ABP_ERR_MOVED is 1.0), so nothing depends on it.
     public init(source: abp_audio_source, host: UnsafePointer<abp_host_api>?, describe: @escaping Describe) {
         self.source = source
-        hostMinor = host?.pointee.abi_minor ?? 0
         self.describe = describe
         sem_init(wake, 0, 0)
         guard source.status != nil else { return }
@@ -70,8 +69,6 @@ public final class StatusReporter: @unchecked Sendable {
             let raw = pending.exchange(Self.none, ordering: .acquiringAndReleasing)
             guard raw != Self.none, let report = source.status else { continue }
             let status = abp_status(rawValue: Int32(raw))
-            // A 1.0 host does not know ABP_ERR_MOVED.
-            if status == ABP_ERR_MOVED && hostMinor < 1 { continue }
             describe(status).withCString { report(source.ctx, status, $0) }
         }
     }

@@ -77,17 +77,20 @@ final class Output {
     }
 
     /// Opens a sink asking for `format`; when it runs at another format, the ring it was given is
-    /// the wrong shape, so it is opened again on a ring of its own format (a second open of a
-    /// device is cheap, and a sink's ring cannot change once it pulls from it).
+    /// the wrong shape, so the sink, not started yet, is handed a ring of its own format. Opened
+    /// once: a pipe's reader sees the end of the stream at a close (`cat` leaves), and an
+    /// exclusive device (ALSA `hw:`) may not open again at once. Only a sink that cannot take
+    /// another ring is opened again on it.
     private func openSinkAndRing(format: AudioFormat, capacity: Int, slack: Int,
                                  onStatus: @escaping @Sendable (SinkStatus) -> Void) throws -> (sink: any Sink, ring: RingBuffer) {
         let firstRing = RingBuffer(channels: format.channels, capacityFrames: capacity)
         let first = try opener.openSink(format: format, source: firstRing, onStatus: onStatus)
         if first.format == format { return (first, firstRing) }
         let actual = first.format
-        first.close()
         let ratio = Double(actual.rate) / Double(format.rate)
         let ring = RingBuffer(channels: actual.channels, capacityFrames: Int(Double(capacity) * ratio) + slack)
+        if first.adopt(ring) { return (first, ring) }
+        first.close()
         let second = try opener.openSink(format: actual, source: ring, onStatus: onStatus)
         guard second.format == actual else {
             second.close()

@@ -15,6 +15,14 @@ public protocol Sink: AnyObject {
     /// Stops at once, discarding what is queued; the ring buffer is no longer read.
     func stop() throws
     func close()
+    /// Before `start`, pulls from `ring` instead of the ring it was opened with: for a sink that
+    /// runs at another format than the one asked for, whose ring must be of its own format. True
+    /// when it did; false (the default) when the sink must be opened again for that.
+    func adopt(_ ring: RingBuffer) -> Bool
+}
+
+extension Sink {
+    public func adopt(_ ring: RingBuffer) -> Bool { false }
 }
 
 /// Opens outputs: the plugin registry with the user's choice of output, in the running program.

@@ -73,7 +73,7 @@ public struct LoadedPlugin: @unchecked Sendable {
     public let extensions: [String]
     public let mimeTypes: [String]
     public let options: [PluginOptionSpec]
-    /// Sinks: the option a bare `--output ID:ARG` fills (ABI 1.3); nil when it takes none.
+    /// Sinks: the option a bare `--output ID:ARG` fills; nil when it takes none.
     public let argumentOption: String?
     public let path: String
     /// The plugin's ABI version as declared: 1.x, x the lowest host minor it needs.

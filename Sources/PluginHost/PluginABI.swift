@@ -7,6 +7,6 @@ public enum PluginABI {
     public static let major = Int(ABP_ABI_MAJOR)
     public static let minor = Int(ABP_ABI_MINOR)
 
-    /// "1.4".
+    /// "1.0".
     public static var version: String { "\(major).\(minor)" }
 }

@@ -44,9 +44,10 @@ final class PluginHostAPI: @unchecked Sendable {
                 kept.messages.append(message.map { String(cString: $0) } ?? "")
                 return
             }
-            let text = message.map { String(cString: $0) } ?? ""
+            let id = pluginID.map { String(cString: $0) } ?? "?"
+            let text = PluginHostAPI.withoutOwnID(message.map { String(cString: $0) } ?? "", id: id)
             if PluginLogLevel(level) <= .warning, host.wasSaid(text) { return }
-            host.logHandler(PluginLogLevel(level), pluginID.map { String(cString: $0) } ?? "?", text)
+            host.logHandler(PluginLogLevel(level), id, text)
         }
         table.pointee.cache_dir = { context in
             Unmanaged<PluginHostAPI>.fromOpaque(context!).takeUnretainedValue().cacheDirectory
@@ -57,6 +58,13 @@ final class PluginHostAPI: @unchecked Sendable {
 }
 
 extension PluginHostAPI {
+    /// The host writes the plugin's id before its lines (plugin.h, `log`); a plugin that wrote it
+    /// too would be said as "tape: tape: ...", so a leading "ID: " is dropped.
+    static func withoutOwnID(_ message: String, id: String) -> String {
+        let prefix = id + ": "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
     /// A warning of the host's own about a plugin's work, said as that plugin's warnings are
     /// (kept with them while an import opens a file).
     func warn(pluginID: String, _ message: String) {

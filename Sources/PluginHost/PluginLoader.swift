@@ -7,8 +7,9 @@ import PathNames
 public struct PluginLoader: Sendable {
     let hostAPI: PluginHostAPI
 
-    /// The size of `abp_plugin` at each ABI 1.x minor: a descriptor must be at least this big.
-    private static let descriptorSizeAtMinor: [UInt16: Int] = [0: 168, 1: 168]
+    /// The size of `abp_plugin` at ABI 1.0: every 1.x descriptor is at least this big. A field a
+    /// later minor appends is read only when the descriptor's struct_size covers it.
+    private static let descriptorSizeAt10 = 168
 
     public func load(_ searchPath: PluginSearchPath) -> (loaded: [LoadedPlugin], rejected: [RejectedPlugin]) {
         var loaded: [LoadedPlugin] = []
@@ -78,7 +79,7 @@ public struct PluginLoader: Sendable {
         guard minor <= UInt16(ABP_ABI_MINOR) else {
             return reject("built for plugin ABI \(major).\(minor), newer than this abplayer's \(ABP_ABI_MAJOR).\(ABP_ABI_MINOR): update abplayer")
         }
-        let needed = Self.descriptorSizeAtMinor.filter { $0.key <= minor }.max { $0.key < $1.key }?.value ?? 168
+        let needed = Self.descriptorSizeAt10
         guard size >= needed else {
             return reject("descriptor is \(size) bytes; ABI \(major).\(minor) needs at least \(needed) (struct_size too short)")
         }
@@ -135,7 +136,7 @@ public struct PluginLoader: Sendable {
                     help: text(specs[index].help)))
             }
         }
-        // A slot reserved before 1.3: NULL in older plugins, never garbage (the ABI says so).
+        // NULL, or the name of one of its options (plugin.h, `argument_option`).
         let argumentOption = header.argument_option.map { String(cString: $0) }
         if let argumentOption {
             guard kind == .sink else { return reject("decoder '\(id)' sets argument_option, which only sinks have") }

@@ -75,7 +75,8 @@ extension PluginRegistry {
     /// what was tried. A sink of priority 0 (one that needs an argument, such as a file) is never
     /// chosen by itself.
     public func automaticOutput(for format: AudioFormat) -> (choice: OutputChoice, warning: String?)? {
-        let choosable = sinks.sorted { $0.priority > $1.priority }
+        // Equal priorities keep the order loaded (plugin.h, `priority`).
+        let choosable = sinks.enumerated().sorted { ($0.element.priority, $1.offset) > ($1.element.priority, $0.offset) }.map(\.element)
         var tried: [String] = []
         for sink in choosable where sink.priority > 0 {
             do {
@@ -101,10 +102,13 @@ extension PluginRegistry {
     }
 
     /// The sink that writes files with `path`'s extension (a sink's `extensions`), e.g. for
-    /// `decode -o out.wav`.
+    /// `decode -o out.wav`: of two that list it, the higher priority, then the one loaded first
+    /// (plugin.h, `extensions`).
     public func fileOutput(path: String) throws(OptionSyntaxError) -> OutputChoice {
         let fileExtension = (path as NSString).pathExtension.lowercased()
-        guard let sink = sinks.first(where: { $0.extensions.contains(fileExtension) }), let argument = sink.argumentOption else {
+        let writers = sinks.filter { $0.extensions.contains(fileExtension) && $0.argumentOption != nil }
+        // max(by:) keeps the first of equals: the one loaded first wins a tie.
+        guard let sink = writers.max(by: { $0.priority < $1.priority }), let argument = sink.argumentOption else {
             let known = sinks.flatMap(\.extensions).map { "." + $0 }
             throw OptionSyntaxError("no output writes '\(fileExtension.isEmpty ? path : "." + fileExtension)' files (\(known.isEmpty ? "none loaded" : known.joined(separator: ", ")))")
         }

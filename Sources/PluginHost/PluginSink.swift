@@ -9,7 +9,9 @@ final class PluginSink: Sink {
     let name: String
     private let ops: abp_sink_ops
     private let instance: OpaquePointer
-    private let ring: RingBuffer
+    /// The ring `pull` reads: the one given at open, or one `adopt` gave before start.
+    private var ring: RingBuffer
+    private var started = false
     private let source: UnsafeMutablePointer<abp_audio_source>
     /// What `source.ctx` points to: the ring (for pull) and the status box (for status), as two
     /// raw pointers, so that pull reaches the ring without touching any Swift object but it.
@@ -41,7 +43,7 @@ final class PluginSink: Sink {
                 size_t($0.read(into: buffer, frames: Int(frames)))
             }
         }
-        // Blocks (ABI 1.2): for sinks with no clock of their own, after an underrun.
+        // Blocks: for sinks with no clock of their own, after an underrun.
         source.pointee.wait = { context, frames, timeoutMilliseconds in
             guard let context, let ring = context.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)[0] else { return }
             Unmanaged<RingBuffer>.fromOpaque(ring)._withUnsafeGuaranteedRef {
@@ -87,7 +89,19 @@ final class PluginSink: Sink {
 
     // A sink thread sleeping in the source's `wait` looks again at once when asked to pause,
     // drain, stop or close, instead of at its timeout.
-    func start() throws { try check(ops.start(instance)) }
+    func start() throws {
+        started = true
+        try check(ops.start(instance))
+    }
+
+    /// plugin.h: a sink does not pull before start(), so the ring its source reads can still be
+    /// swapped for one of the format it really runs at, without opening it again.
+    func adopt(_ ring: RingBuffer) -> Bool {
+        guard !started, !isClosed, ring.channels == format.channels else { return false }
+        self.ring = ring
+        sourceContext[0] = Unmanaged.passUnretained(ring).toOpaque()
+        return true
+    }
     func pause() throws {
         ring.wakeConsumerNow()
         try check(ops.pause(instance))

@@ -66,7 +66,7 @@ struct ProbeJSON: Decodable {
     let duration: Double?
     let frames: Int64?
     let seekable: Bool
-    /// What the decoder names (ABI 1.4); absent when it does not say.
+    /// What the decoder names (abp_stream_info.codec); absent when it does not say.
     let codec: String?
     let bitsPerSample: Int?
     let tags: [String: String]

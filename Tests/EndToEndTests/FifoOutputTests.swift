@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 
@@ -71,5 +74,35 @@ import Testing
         let seconds = (0..<5).map { AudioAnalysis.secondAt(frame: $0 * 48000 + 24000, in: samples, channels: 2, rate: 48000) }
         #expect(seconds == [0, 1, 2, 3, 4])
         #expect(reader.frameCount == 5 * 48000)
+    }
+
+    /// A named output is opened once per play (plugin.h, the sink's `open`), also when it runs at
+    /// another format than the one asked for (the FIFO writes 48 kHz; the book is 44.1 kHz): a
+    /// reader that leaves at the first end of file, as `cat` does, gets the whole book, and sees
+    /// that end of file only when the play is over.
+    @Test func catReadingThePipeGetsTheWholePlayFromOneOpen() throws {
+        // Given `cat` reading a pipe into a file
+        let directory = try BuildProducts.temporaryDirectory("fifo-cat")
+        let pipe = directory.appendingPathComponent("snapfifo").path
+        #expect(mkfifo(pipe, 0o644) == 0)
+        let captured = directory.appendingPathComponent("captured.raw")
+        let cat = Process()
+        cat.executableURL = URL(fileURLWithPath: "/bin/sh")
+        cat.arguments = ["-c", #"exec cat "$1" > "$2""#, "sh", pipe, captured.path]
+        try cat.run()
+        defer { if cat.isRunning { cat.terminate() } }
+        let mp3 = try Fixtures.mp3(seconds: 5, vbr: false)
+        // When a 5 s book is played to `fifo:PIPE`
+        let result = try AbplayerProcess("fifo-cat").run(
+            ["play", mp3.path, "--output", "fifo:\(pipe)", "--plugin-dir", try FifoExample.pluginDirectory().path],
+            timeout: 60)
+        // Then the play succeeded, cat ended with it, and what cat read is all of the book, every
+        // second in order (a second open would have found cat gone: nothing after its first end of file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(waitUntil(within: 10) { !cat.isRunning }, "cat still reads")
+        let samples = FifoReader.floats(s16le: try Data(contentsOf: captured))
+        #expect(samples.count / 2 == 5 * 48000)
+        let seconds = (0..<5).map { AudioAnalysis.secondAt(frame: $0 * 48000 + 24000, in: samples, channels: 2, rate: 48000) }
+        #expect(seconds == [0, 1, 2, 3, 4])
     }
 }

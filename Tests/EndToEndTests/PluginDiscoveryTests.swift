@@ -102,7 +102,7 @@ import Testing
         #expect(listed.stdoutString.contains("flac-example"))
         #expect(probe.plugin == "flac-example")
         #expect(probe.frames == 441_000)
-        // (and it names its codec and bit depth, ABI 1.4, in C)
+        // (and it names its codec and bit depth, in C)
         #expect(probe.codec == "FLAC" && probe.bitsPerSample == 16, "\(probe)")
         let source = try WavFile.read(try Fixtures.timeCodedWAV(seconds: 10))
         #expect(decoded.frameCount == 441_000)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `abplayer probe` names the codec and the source's bit depth (ABI 1.4's stream info), for every
+/// `abplayer probe` names the codec and the source's bit depth (the stream info's codec and bits_per_sample), for every
 /// decoder in the tree, from files made by the real encoders.
 @Suite struct ProbeCodecTests {
     @Test func eachDecoderNamesItsCodecAndALosslessOneItsBitDepth() throws {

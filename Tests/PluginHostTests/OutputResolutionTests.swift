@@ -52,6 +52,9 @@ import Testing
         // and a listener's output keeps time: a file output is asked to, one with a clock is left as it is
         #expect(try registry.inRealTime(registry.output(named: "wav:/tmp/x.wav")).options == ["path": "/tmp/x.wav", "paced": "true"])
         #expect(try registry.inRealTime(registry.output(named: "pulse")).options == [:])
+        // (a sink with ABP_CAP_REALTIME keeps time by itself: never passed paced=true, even when it
+        // declares `paced`, as null does; plugin.h, "Options")
+        #expect(try registry.inRealTime(registry.output(named: "null")).options == [:])
         // and decode's go as fast as decoded, null included (it keeps time unless told not to)
         let fallback = try #require(registry.fallbackOutput)
         #expect(registry.asFastAsDecoded(fallback).options == ["paced": "false"])
@@ -102,6 +105,27 @@ import Testing
         }
         // and it is offered for completion with its argument
         #expect(registry.outputNames.contains("high:"))
+    }
+
+    @Test func ofTwoSinksWritingOneExtensionTheHigherPriorityThenTheFirstLoadedWritesIt() throws {
+        // Given two sinks that both write .tst files, of priorities 0 and 3
+        let directory = try BuildProducts.temporaryDirectory("sink-extension")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        _ = try TestSinkPlugin.build("a-low.so", ["ID=\"low\"", "PRIORITY=0", "EXTENSION=\"tst\""], in: directory)
+        let high = try TestSinkPlugin.build("b-high.so", ["ID=\"high\"", "PRIORITY=3", "EXTENSION=\"tst\""], in: directory)
+        // When `decode -o out.tst` asks which sink writes it, then the higher priority does
+        #expect(try Self.registry(directory).fileOutput(path: "/tmp/out.tst").pluginID == "high")
+        // Given instead two of equal priority, then the one loaded first (by file name) writes it
+        try FileManager.default.removeItem(at: high)
+        _ = try TestSinkPlugin.build("c-twin.so", ["ID=\"twin\"", "PRIORITY=0", "EXTENSION=\"tst\"", "CAPS=0"], in: directory)
+        let twins = Self.registry(directory)
+        #expect(try twins.fileOutput(path: "/tmp/out.tst").pluginID == "low")
+        // and the other is still used when named
+        #expect(try twins.output(named: "twin:/tmp/out.tst").pluginID == "twin")
+        // but not by a listener: without ABP_CAP_REALTIME or a `paced` option it keeps no time
+        let refusal = #expect(throws: OptionSyntaxError.self) { try twins.inRealTime(twins.output(named: "twin:/tmp/out.tst")) }
+        #expect(refusal?.description.contains("does not play in real time") == true, "\(String(describing: refusal))")
     }
 
     @Test func aSinkMayLeaveLatencyDrainAndLastErrorNullButNotPause() async throws {

@@ -36,11 +36,11 @@ struct SinkContractTarget: Sendable, CustomTestStringConvertible {
     /// Without ABP_CAP_LATENCY, latency() is a constant (plugin.h).
     var measuresLatency: Bool { plugin.capabilities.contains(.latency) }
 
-    /// How many frames a sink may still pull after pause or stop returned: one period in flight.
-    /// The longest periods in this tree: 250 ms for a sink with no clock (null and wav unpaced
-    /// pull a quarter second at a time), 50 ms for one with a device (ALSA's and PulseAudio's
-    /// default 200 ms buffers in four parts; JACK's 1024 frames).
-    func periodAllowance(rate: Int) -> Int { pace == .realTime ? rate / 20 : rate / 4 }
+    /// A file sink (or one with nothing to hear): a frame written is final, so its latency is 0.
+    var writtenIsHeard: Bool {
+        if case .file = provision { return true }
+        return SinkContractTargets.nothingToHear.contains(plugin.id)
+    }
 }
 
 /// What a target plays to in a test, and what can be observed there.
@@ -104,8 +104,9 @@ enum SinkContractTargets {
         "jack": .jackServer,
     ]
 
-    /// Sinks whose latency is 0 because what they take is what is heard (they say so).
-    static let writtenIsHeard: Set<String> = ["null", "wav"]
+    /// Sinks with nothing to hear, whose latency is 0 (plugin.h, `latency`); a file sink is
+    /// known by its descriptor (`writtenIsHeard`).
+    static let nothingToHear: Set<String> = ["null"]
 
     /// $ABPLAYER_CONTRACT_SINK: a third party's sink (.so) to run through the same contract,
     /// with $ABPLAYER_CONTRACT_SINK_OPTIONS="k=v,..." given to every open.

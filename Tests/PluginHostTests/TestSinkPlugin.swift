@@ -120,9 +120,15 @@ enum TestSinkPlugin {
         { "rate", ABP_OPTION_INT, NULL, "a number" },
         { "count-file", ABP_OPTION_PATH, NULL, "where the pulled frame count goes at close" },
     };
+    #ifdef EXTENSION
+    static const char *const extensions[] = { EXTENSION, NULL };
+    #define EXTENSIONS extensions
+    #else
+    #define EXTENSIONS NULL
+    #endif
     static const abp_plugin plugin = {
         sizeof(abp_plugin), ABP_ABI_MAJOR, 0, ABP_KIND_SINK, ID, "Test sink", "0.1", "a test sink", CAPS, PRIORITY,
-        NULL, NULL, options, 3, NULL, &ops,
+        EXTENSIONS, NULL, options, 3, NULL, &ops,
     #ifdef ARGUMENT
         ARGUMENT,
     #else

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A named pipe read on a thread of its own, as a player reads it: opened before any writer and
-/// kept open across writers (the host opens an output twice when it runs at another rate), taking
+/// kept open across writers (a lost output is opened again once a reader is back), taking
 /// whatever arrives as soon as it arrives and noting when, so that the pace is the writer's.
 /// What it read is interleaved signed 16-bit little-endian PCM.
 public final class FifoReader: @unchecked Sendable {

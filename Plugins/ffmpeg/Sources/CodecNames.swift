@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// What the host shows of a stream's codec (ABI 1.4): the name listeners know, from FFmpeg's
+/// What the host shows of a stream's codec (abp_stream_info.codec): the name listeners know, from FFmpeg's
 /// short codec name ("wmav2" is "WMA", "pcm_s16le" is "PCM", "pcm_f32le" "PCM float"), and the bits per sample a
 /// lossless or PCM source stores (0 for a lossy codec).
 enum CodecNames {

@@ -23,7 +23,8 @@
  *   0.26 counts any bytes read as playing, so written silence would keep the stream "playing"
  *   all through the pause. A period already pulled stays with us: resume goes on from that frame.
  * - An underrun becomes silence, as on a sound card (the reader must not starve), after waiting
- *   for the host as long as our lead allows: in source->wait on a 1.2 host, else in short naps.
+ *   for the host as long as our lead allows: in source->wait (in short naps if
+ *   the source were to stop short of it).
  * - latency(): the bytes still in the pipe (FIONREAD works on its write end), the period we hold,
  *   and `delay-ms`, the reader's own buffer that we cannot see (snapserver's `buffer`, 1000 ms).
  *
@@ -47,13 +48,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Written against ABI 1.0: only what 1.0 offers is declared, and abi_minor says so. */
+#define ABP_API_LEVEL 0
 #include <abplayer/plugin.h>
-
-#define FIFO_PLUGIN_EXPORT __attribute__((visibility("default")))
-
-/* Does the struct `s` (of type `type`, sized by the other side) reach `field`? */
-#define HAS_FIELD(s, type, field) \
-    ((s)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 #define MS ((int64_t)1000000) /* in nanoseconds */
 
@@ -105,7 +102,7 @@ static void fifo_log(const abp_host_api *host, abp_log_level level, const char *
     char message[PATH_MAX + 128];
     va_list ap;
 
-    if (host == NULL || !HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
+    if (host == NULL || !ABP_HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
         return;
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
@@ -236,7 +233,7 @@ static size_t pull_late(struct abp_sink *s, size_t got, int64_t until)
 
     while (got < s->period_frames && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == FIFO_RUNNING &&
            (left = until - now_ns()) > 0) {
-        if (s->has_wait) { /* 1.2: until the host has the frames, pauses or stops */
+        if (s->has_wait) { /* until the host has the frames, pauses or stops */
             src->wait(src->ctx, s->period_frames - got, (uint32_t)(left / MS + 1));
         } else {
             struct timespec nap = { 0, 2 * MS }; /* an older host: nap and look again */
@@ -487,8 +484,8 @@ static abp_status fifo_open(const abp_host_api *host, const abp_format *requeste
     }
     s->host = host;
     s->source = source;
-    s->has_status = HAS_FIELD(source, abp_audio_source, status) && source->status != NULL;
-    s->has_wait = HAS_FIELD(source, abp_audio_source, wait) && source->wait != NULL; /* 1.2 */
+    s->has_status = ABP_HAS_FIELD(source, abp_audio_source, status) && source->status != NULL;
+    s->has_wait = ABP_HAS_FIELD(source, abp_audio_source, wait) && source->wait != NULL;
     strcpy(s->path, path);
     s->node = node;
     s->fd = -1;
@@ -706,7 +703,7 @@ static const abp_sink_ops fifo_ops = {
 static const abp_plugin fifo_plugin = {
     .struct_size = sizeof(abp_plugin),
     .abi_major = ABP_ABI_MAJOR,
-    .abi_minor = 0, /* the lowest host minor it needs: wait (1.2) only when the source has it */
+    .abi_minor = ABP_API_LEVEL, /* the lowest host minor it needs (1.0) */
     .kind = ABP_KIND_SINK,
     .id = "fifo",
     .name = "Named pipe (s16le PCM, for snapserver)",
@@ -717,10 +714,10 @@ static const abp_plugin fifo_plugin = {
     .options = fifo_options,
     .option_count = sizeof(fifo_options) / sizeof(*fifo_options),
     .sink = &fifo_ops,
-    .argument_option = "path", /* 1.3: `--output fifo:/tmp/snapfifo`; older hosts never read it */
+    .argument_option = "path", /* `--output fifo:/tmp/snapfifo` */
 };
 
-FIFO_PLUGIN_EXPORT const abp_plugin *abplayer_plugin_entry(const abp_host_api *host)
+ABP_EXPORT const abp_plugin *abplayer_plugin_entry(const abp_host_api *host)
 {
     /* under another major the rest of *host may be laid out differently: do not log through it */
     if (host == NULL || host->abi_major != ABP_ABI_MAJOR)

@@ -19,13 +19,9 @@
 
 #include <FLAC/stream_decoder.h>
 
+/* Written against ABI 1.0: only what 1.0 offers is declared, and abi_minor says so. */
+#define ABP_API_LEVEL 0
 #include <abplayer/plugin.h>
-
-#define FLAC_PLUGIN_EXPORT __attribute__((visibility("default")))
-
-/* Does the struct `s` (of type `type`, sized by the other side) reach `field`? */
-#define HAS_FIELD(s, type, field) \
-    ((s)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 struct abp_decoder {
     FLAC__StreamDecoder *flac;
@@ -67,7 +63,7 @@ static void flac_log(const struct abp_decoder *dec, abp_log_level level, const c
     int used;
     va_list ap;
 
-    if (host == NULL || !HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
+    if (host == NULL || !ABP_HAS_FIELD(host, abp_host_api, log) || host->log == NULL)
         return;
     used = snprintf(message, sizeof(message), "%s: ", dec->path ? dec->path : "?");
     if (used < 0 || (size_t)used >= sizeof(message))
@@ -99,7 +95,7 @@ static abp_status set_error(char *buf, size_t size, abp_status status, const cha
 
 static void emit_tag(struct abp_decoder *dec, const char *key, const char *value)
 {
-    if (dec->meta != NULL && HAS_FIELD(dec->meta, abp_metadata_callbacks, tag) && dec->meta->tag)
+    if (dec->meta != NULL && ABP_HAS_FIELD(dec->meta, abp_metadata_callbacks, tag) && dec->meta->tag)
         dec->meta->tag(dec->meta->ctx, key, value);
 }
 
@@ -160,7 +156,7 @@ static void emit_chapters(struct abp_decoder *dec, const FLAC__StreamMetadata_Vo
     const char *value, *name_value;
     uint32_t i, j;
 
-    if (dec->meta == NULL || !HAS_FIELD(dec->meta, abp_metadata_callbacks, chapter) ||
+    if (dec->meta == NULL || !ABP_HAS_FIELD(dec->meta, abp_metadata_callbacks, chapter) ||
         dec->meta->chapter == NULL)
         return;
     for (i = 0; i < vc->num_comments; i++) {
@@ -215,7 +211,7 @@ static void emit_tags(struct abp_decoder *dec, const FLAC__StreamMetadata_Vorbis
     const char *value;
     uint32_t i;
 
-    if (dec->meta == NULL || !HAS_FIELD(dec->meta, abp_metadata_callbacks, tag) ||
+    if (dec->meta == NULL || !ABP_HAS_FIELD(dec->meta, abp_metadata_callbacks, tag) ||
         dec->meta->tag == NULL)
         return;
     for (i = 0; i < vc->num_comments; i++) {
@@ -253,7 +249,7 @@ static void emit_tags(struct abp_decoder *dec, const FLAC__StreamMetadata_Vorbis
 
 static void emit_picture(struct abp_decoder *dec, const FLAC__StreamMetadata_Picture *pic)
 {
-    if (dec->meta == NULL || !HAS_FIELD(dec->meta, abp_metadata_callbacks, picture) ||
+    if (dec->meta == NULL || !ABP_HAS_FIELD(dec->meta, abp_metadata_callbacks, picture) ||
         dec->meta->picture == NULL || pic->data == NULL || pic->data_length == 0)
         return;
     if (pic->mime_type != NULL && strcmp(pic->mime_type, "-->") == 0)
@@ -448,7 +444,7 @@ static abp_status flac_open(const abp_host_api *host, const char *path,
 
     (void)options; /* no options are declared, so the host passes none */
     (void)option_count;
-    if (path == NULL || out == NULL || info == NULL || !HAS_FIELD(info, abp_stream_info, seekable))
+    if (path == NULL || out == NULL || info == NULL || !ABP_HAS_FIELD(info, abp_stream_info, seekable))
         return set_error(error, error_size, ABP_ERR_INVALID, "bad arguments to open");
 
     dec = calloc(1, sizeof(*dec));
@@ -519,8 +515,8 @@ static abp_status flac_open(const abp_host_api *host, const char *path,
     info->format = dec->format;
     info->total_frames = dec->total_frames;
     info->seekable = 1;
-    /* (1.4) what probe shows of the source; a host that passes a shorter struct never reads it */
-    if (HAS_FIELD(info, abp_stream_info, codec)) {
+    /* what probe shows of the source (read no field past the struct_size the host set) */
+    if (ABP_HAS_FIELD(info, abp_stream_info, codec)) {
         info->bits_per_sample = dec->bits_per_sample;
         snprintf(info->codec, sizeof info->codec, "FLAC");
     }
@@ -649,7 +645,7 @@ static const abp_decoder_ops flac_ops = {
 static const abp_plugin flac_plugin = {
     .struct_size = sizeof(abp_plugin),
     .abi_major = ABP_ABI_MAJOR,
-    .abi_minor = 0, /* the lowest host minor it needs: it uses nothing newer than 1.0 */
+    .abi_minor = ABP_API_LEVEL, /* the lowest host minor it needs (1.0) */
     .kind = ABP_KIND_DECODER,
     .id = "flac-example", /* abplayer's own in-tree decoder is "flac" */
     .name = "FLAC (libFLAC, the SDK example)",
@@ -667,7 +663,7 @@ static const abp_plugin flac_plugin = {
     .sink = NULL,
 };
 
-FLAC_PLUGIN_EXPORT const abp_plugin *abplayer_plugin_entry(const abp_host_api *host)
+ABP_EXPORT const abp_plugin *abplayer_plugin_entry(const abp_host_api *host)
 {
     /* Under another major the rest of *host may be laid out differently, so do not even log
      * through it: the host names the file it refused. */
