@@ -22,7 +22,7 @@ function literal_line(text) {
 
 # Inline Markdown as roff fonts; hyphens in code spans are minus signs (copied, they work).
 function inline(text,    out, code, before, start, length_) {
-    text = escape(text)
+    text = links(escape(text))
     out = ""
     while (match(text, /`[^`]+`/)) {
         start = RSTART; length_ = RLENGTH # (emphasis() matches too, and resets both)
@@ -37,7 +37,9 @@ function inline(text,    out, code, before, start, length_) {
     return out
 }
 
-function emphasis(text,    label, target) {
+# Links as their words (a web address kept after them), before code spans: a link's words may
+# be code.
+function links(text,    label, target) {
     while (match(text, /!?\[[^]]*\]\([^)]*\)/)) {
         label = substr(text, RSTART, RLENGTH)
         target = label
@@ -48,6 +50,10 @@ function emphasis(text,    label, target) {
         if (target ~ /^[a-z]+:/) label = label " (" target ")"
         text = substr(text, 1, RSTART - 1) label substr(text, RSTART + RLENGTH)
     }
+    return text
+}
+
+function emphasis(text) {
     while (match(text, /\*\*[^*]+\*\*/))
         text = substr(text, 1, RSTART - 1) "\\fB" substr(text, RSTART + 2, RLENGTH - 4) "\\fR" substr(text, RSTART + RLENGTH)
     while (match(text, /\*[^* ][^*]*\*/))
@@ -62,8 +68,14 @@ function heading_text(line) {
     return line
 }
 
+# A paragraph's lines are joined before its inline Markdown is read: a `code` span may go on
+# over a line break.
+function add_text(line) { pending = (pending == "" ? line : pending " " line) }
+function flush() { if (pending != "") print inline(pending); pending = "" }
+
 # Leaves any list or quote: back to the left margin.
 function close_blocks() {
+    flush()
     while (depth > 0) { print ".RE"; depth-- }
     if (quoted) { print ".RE"; quoted = 0 }
     list_indent = -1
@@ -84,6 +96,10 @@ function title_page(title) {
     printf ".TH ABPLAYER 7 \"\" \"abplayer %s\" \"abplayer manual\"\n", version
     print ".SH NAME"
     print "abplayer \\- " escape(title == "" ? "the listener's guide" : title)
+    # Ragged right and no hyphens: a long `code` span or address neither leaves a line groff cannot
+    # adjust nor is cut in two.
+    print ".ad l"
+    print ".nh"
     titled = 1
     need_section = 1
 }
@@ -113,6 +129,7 @@ commented { if ($0 ~ /-->/) commented = 0; next }
 need_section && $0 !~ /^(##? |[ \t]*$)/ { print ".SH DESCRIPTION"; need_section = 0 }
 
 /^[ \t]*```/ {
+    flush()
     if (fenced) { print ".fi"; print ".RE"; fenced = 0 }
     else { if ($0 ~ /^```/) close_blocks(); print ".PP"; print ".RS 4"; print ".nf"; fenced = 1 }
     next
@@ -120,17 +137,18 @@ need_section && $0 !~ /^(##? |[ \t]*$)/ { print ".SH DESCRIPTION"; need_section 
 fenced { print literal_line($0); next }
 
 
-/^##? / { close_blocks(); in_table = 0; need_section = 0; print ".SH \"" toupper(escape(heading_text($0))) "\""; next }
-/^### / { close_blocks(); in_table = 0; print ".SS \"" escape(heading_text($0)) "\""; next }
-/^####+ / { close_blocks(); in_table = 0; print ".PP"; print ".B \"" escape(heading_text($0)) "\""; next }
+/^##? / { close_blocks(); in_table = 0; need_section = 0; print ".SH \"" inline(toupper(heading_text($0))) "\""; next }
+/^### / { close_blocks(); in_table = 0; print ".SS \"" inline(heading_text($0)) "\""; next }
+/^####+ / { close_blocks(); in_table = 0; print ".PP"; print "\\fB" inline(heading_text($0)) "\\fR"; next }
 
-/^[ \t]*$/ { in_paragraph = 0; in_table = 0; next }
+/^[ \t]*$/ { flush(); in_paragraph = 0; in_table = 0; next }
 
 /^[ \t]*\|/ {
     # The row under the header (|---|:--|) says only how to align; the header row itself is a
     # row like the others (its words name the columns).
     if ($0 ~ /^[ \t]*\|[ \t:|-]+\|?[ \t]*$/) next
     if (!in_table) close_blocks()
+    flush()
     table_row($0, !in_table)
     in_table = 1
     next
@@ -139,7 +157,7 @@ fenced { print literal_line($0); next }
 /^>/ {
     line = $0; sub(/^>[ \t]?/, "", line)
     if (!quoted) { close_blocks(); print ".PP"; print ".RS 4"; quoted = 1 }
-    print inline(line)
+    add_text(line)
     next
 }
 
@@ -149,6 +167,7 @@ fenced { print literal_line($0); next }
     item = $0; sub(/^[ \t]*/, "", item)
     marker = item; sub(/[ \t].*$/, "", marker)
     sub(/^([-*+]|[0-9]+\.)[ \t]+/, "", item)
+    flush()
     if (quoted) { print ".RE"; quoted = 0 }
     if (list_indent < 0) list_indent = indent
     # Nested two spaces (or more) deeper than the list's first level: indented by one step.
@@ -157,21 +176,22 @@ fenced { print literal_line($0); next }
     while (depth < level) { print ".RS 2"; depth++ }
     while (depth > level) { print ".RE"; depth-- }
     print ".IP " (marker ~ /^[0-9]/ ? "\"" marker "\" 4" : "\\(bu 2")
-    print inline(item)
+    add_text(item)
     in_paragraph = 1
     next
 }
 
 {
     line = $0; sub(/^[ \t]+/, "", line)
-    if (quoted) { print ".RE"; quoted = 0 }
+    if (quoted) { flush(); print ".RE"; quoted = 0 }
     # A line indented under a list item goes on with that item; anything else starts a paragraph.
     if (list_indent >= 0 && $0 !~ /^[ \t]/ && !in_paragraph) close_blocks()
-    if (!in_paragraph) { print (list_indent < 0 ? ".PP" : ".IP"); in_paragraph = 1 }
-    print inline(line)
+    if (!in_paragraph) { flush(); print (list_indent < 0 ? ".PP" : ".IP"); in_paragraph = 1 }
+    add_text(line)
 }
 
 END {
+    flush()
     if (fenced) { print ".fi"; print ".RE" }
     close_blocks()
     print ".SH \"SEE ALSO\""
