@@ -82,6 +82,54 @@ import Testing
         #expect(help.contains("sync"))
     }
 
+    /// scripts/guide-man.awk on the Markdown a guide is written in, rendered by man.
+    @Test func theGuidesMarkdownBecomesAManualPage() throws {
+        // Given a guide with a code span over a line break, a link whose words are code, a web
+        // link, a nested list, a table, a fenced block with a leading dot, and a comment
+        let work = try BuildProducts.temporaryDirectory("guide-man")
+        let guide = work.appendingPathComponent("guide.md")
+        try """
+            <!-- not for the page -->
+            # abplayer — the listener's guide
+
+            Start with `abplayer
+            import FOLDER`, then read [`docs/commands.md`](commands.md) or [the site](https://example.org/abplayer).
+
+            ## First steps
+
+            - one **bold** step
+              - a *nested* one
+            - back\\slash
+
+            | Key | Does |
+            |-----|------|
+            | `q` | quits |
+
+            ```
+            .not-a-macro --option
+            ```
+            """.write(to: guide, atomically: true, encoding: .utf8)
+
+        // When it is converted and rendered with every groff warning on
+        let page = try Command.run("awk", ["-v", "version=9.9", "-f", BuildProducts.packageDirectory.appendingPathComponent("scripts/guide-man.awk").path,
+                                           guide.path]).requireSuccess()
+        let pageFile = work.appendingPathComponent("abplayer.7")
+        try page.stdout.write(to: pageFile)
+        let rendered = try Command.run("man", ["--warnings=w", "-l", "-Tutf8", pageFile.path],
+                                       environment: ["LC_ALL": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"], timeout: 60)
+
+        // Then groff says nothing, and each construct reads as its words
+        #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
+        // (words only: how man fills and indents them is its own)
+        let text = Self.plainText(rendered.stdoutString).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for expected in ["ABPLAYER(7)", "abplayer - the listener's guide", "abplayer 9.9", "DESCRIPTION", "Start with abplayer import FOLDER, then read docs/commands.md or",
+                         "the site (https://example.org/abplayer)", "FIRST STEPS", "• one bold step", "• a nested one", "back\\slash",
+                         "Key Does", "q quits", ".not-a-macro --option"] {
+            #expect(text.contains(expected), "lacks '\(expected)': \(text)")
+        }
+        #expect(!text.contains("not for the page") && !text.contains("`") && !text.contains("**") && !text.contains("]("), "\(text)")
+    }
+
     @Test func eachShellLoadsItsCompletionAndCompletesACommand() throws {
         // Given abplayer installed, its completions where each shell looks
         let installed = try InstalledAbplayer("completion")
