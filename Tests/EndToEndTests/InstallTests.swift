@@ -77,9 +77,18 @@ import Testing
             let text = Self.plainText(rendered.stdoutString)
             for word in expected { #expect(text.contains(word), "\(page) lacks '\(word)'") }
         }
-        // (abplayer(1) is the binary's own commands: one the build has is in it)
-        let help = try installed.run(["--help"]).stdoutString
-        #expect(help.contains("sync"))
+        // (abplayer(1) is the binary's own commands: every one it shows, as ArgumentParser dumps
+        // them, has its section, and no hidden one has)
+        let dump = try installed.run(["--experimental-dump-help"])
+        let root = try #require(try JSONSerialization.jsonObject(with: dump.stdout) as? [String: Any])["command"] as? [String: Any]
+        let subcommands = try #require(root?["subcommands"] as? [[String: Any]])
+        let page = try String(contentsOf: man.appendingPathComponent("man1/abplayer.1"), encoding: .utf8)
+        for command in subcommands {
+            let name = try #require(command["commandName"] as? String)
+            let shown = command["shouldDisplay"] as? Bool ?? true
+            #expect(page.contains(".SS \"abplayer \(name)\"") == shown, "\(name) (shown: \(shown))")
+        }
+        #expect(subcommands.count > 20)
     }
 
     /// scripts/guide-man.awk on the Markdown a guide is written in, rendered by man.
@@ -158,7 +167,9 @@ import Testing
         let installed = try InstalledAbplayer("unit", destdir: false)
         let unit = installed.prefix.appendingPathComponent("lib/systemd/user/abplayer.service")
         let text = try String(contentsOf: unit, encoding: .utf8)
-        #expect(text.contains("ExecStart=\(installed.binary.path) --daemon\n"))
+        let execStart = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }?.dropFirst("ExecStart=".count))
+        let command = execStart.split(separator: " ").map(String.init)
+        #expect(command == [installed.binary.path, "--daemon"])
 
         // When systemd checks it as a user unit (the executable, the man pages it names)
         let runtime = installed.home.appendingPathComponent("runtime")
@@ -166,9 +177,35 @@ import Testing
         let verified = try Command.run("systemd-analyze", ["verify", "--user", unit.path], environment: [
             "XDG_RUNTIME_DIR": runtime.path, "MANPATH": installed.prefix.appendingPathComponent("share/man").path,
         ], timeout: 60)
-
         // Then it has nothing to say
         #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
+
+        // When its command runs as systemd would start it (no terminal), then is stopped as
+        // `systemctl --user stop` stops it
+        let template = strdup("/tmp/abpu-XXXXXX")!
+        defer { free(template) }
+        let socketFolder = String(cString: mkdtemp(template)) // (short: a socket path holds 108 bytes)
+        defer { try? FileManager.default.removeItem(atPath: socketFolder) }
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: command[0])
+        daemon.arguments = Array(command.dropFirst())
+        daemon.environment = installed.environment.merging(["XDG_RUNTIME_DIR": socketFolder]) { _, new in new }
+        daemon.standardInput = FileHandle.nullDevice
+        let log = installed.home.appendingPathComponent("daemon.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        daemon.standardOutput = try FileHandle(forWritingTo: log)
+        daemon.standardError = try FileHandle(forWritingTo: log)
+        try daemon.run()
+        defer { if !daemon.hasEnded { kill(daemon.processIdentifier, SIGKILL) } }
+        let socket = socketFolder + "/abplayer/control"
+        let listening = waitUntil(within: 60) { FileManager.default.fileExists(atPath: socket) || daemon.hasEnded }
+
+        // Then the installed player runs as the daemon, answers `remote` (its empty library), and saves and ends on SIGTERM
+        #expect(listening && !daemon.hasEnded, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let status = try installed.run(["remote", "ls"], environment: ["XDG_RUNTIME_DIR": socketFolder])
+        #expect(status.status == 0, "\(status.stderr)")
+        kill(daemon.processIdentifier, SIGTERM)
+        #expect(daemon.waitForEnd(timeout: 60) && daemon.endStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     @Test func uninstallRemovesWhatInstallPutThereAndNothingElse() throws {
@@ -257,16 +294,20 @@ struct InstalledAbplayer {
         try Command.run("make", arguments, environment: ["MAKEFLAGS": "", "MAKELEVEL": "", "MFLAGS": ""], timeout: 300).requireSuccess()
     }
 
-    /// The installed abplayer run in a folder of its own (not the package's, not the install's),
-    /// with a PATH and library path that name no toolchain, and private XDG folders.
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CommandResult {
-        let elsewhere = home.appendingPathComponent("elsewhere")
-        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-        let environment = [
+    /// A PATH and library path that name no toolchain, and private XDG folders and home.
+    var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging([
             "PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "", "HOME": home.path, "ABPLAYER_PLUGIN_PATH": "",
             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-        ].merging(extra) { _, new in new }
+        ]) { _, new in new }
+    }
+
+    /// The installed abplayer run in a folder of its own (not the package's, not the install's).
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CommandResult {
+        let elsewhere = home.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let environment = self.environment.merging(extra) { _, new in new }
         return try Command.run("sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", elsewhere.path, binary.path] + arguments,
                                environment: environment, timeout: 120)
     }
