@@ -127,7 +127,7 @@ RELEASE_SOURCES := $(shell find Package.swift Sources Plugins plugin-sdk/include
 	@$(MAKE) --no-print-directory release
 
 install: install-tools $(if $(BUILD_DIR),,.build/release/abplayer)
-	@PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) MAKE=$(MAKE) scripts/install.sh $(or $(BUILD_DIR),.build/release)
+	@PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh $(or $(BUILD_DIR),.build/release)
 
 uninstall:
 	@PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/uninstall.sh

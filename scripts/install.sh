@@ -90,7 +90,8 @@ in_stage "$binary" --generate-completion-script fish > "$root/share/fish/vendor_
 sed "s|@BINDIR@|$prefix/bin|g" dist/abplayer.service.in > "$root/lib/systemd/user/abplayer.service"
 chmod 0644 "$root"/share/man/man?/* "$root"/share/*/*/*abplayer* "$root/lib/systemd/user/abplayer.service"
 
-${MAKE:-make} --no-print-directory install-sdk DESTDIR="$stage" PREFIX="$prefix" >/dev/null
+# (A make of its own, not the calling make's flags and variables: its DESTDIR is the stage.)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory install-sdk DESTDIR="$stage" PREFIX="$prefix" >/dev/null
 
 # The list (paths under PREFIX), itself included, then every file copied to its place.
 (cd "$root" && { find . -type f -printf '%P\n'; echo "$manifest_name"; } | sort -u) > "$stage/installed-files"
