@@ -52,16 +52,18 @@ done
 
 # The private runtime: every library the binary or a plugin needs (directly or through another)
 # that resolves into a directory the build's RUNPATH names by absolute path (the toolchain's,
-# /opt/swift/usr/lib/swift/linux here). ldd resolves the whole tree, as the loader will.
+# /opt/swift/usr/lib/swift/linux here), or into the build folder itself (a library product a
+# target would link). ldd resolves the whole tree, as the loader will.
 runpath_dirs() { # ELF: its RUNPATH's absolute entries
     readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p' | tr ':' '\n' | grep '^/' || true
 }
 mapfile -t private_dirs < <({ runpath_dirs "$binary"; for plugin in "${plugins[@]}"; do runpath_dirs "$plugin"; done; } | sort -u)
 [ ${#private_dirs[@]} -gt 0 ] || { echo "abplayer: $binary names no runtime directory in its RUNPATH: nothing to ship" >&2; exit 1; }
+private_dirs+=("$(realpath "$build_dir")")
 mapfile -t runtime < <(for elf in "$binary" "${plugins[@]}"; do ldd "$elf"; done |
     awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r library; do
         for dir in "${private_dirs[@]}"; do
-            [ "$(dirname "$library")" = "$dir" ] && echo "$library"
+            [ "$(realpath "$(dirname "$library")")" = "$(realpath "$dir")" ] && echo "$library"
         done
     done)
 unresolved=$(for elf in "$binary" "${plugins[@]}"; do ldd "$elf"; done | grep 'not found' | sort -u || true)
