@@ -19,6 +19,9 @@ import Testing
             #expect(try Self.runpath(lib.appendingPathComponent("plugins/\(plugin)")) == "$ORIGIN/..", "\(plugin)")
         }
         #expect(FileManager.default.fileExists(atPath: lib.appendingPathComponent("libswiftCore.so").path))
+        for runtime in try FileManager.default.contentsOfDirectory(atPath: lib.path) where runtime.hasSuffix(".so") {
+            #expect(try Self.runpath(lib.appendingPathComponent(runtime)) == "$ORIGIN", "\(runtime)")
+        }
         let toolchain = try Self.absoluteRunpathEntries(BuildProducts.abplayer)
         #expect(!toolchain.isEmpty, "the build under test names no runtime folder: nothing to prove")
         let sections = try Command.run("readelf", ["-S", "--wide", installed.binary.path]).requireSuccess().stdoutString
