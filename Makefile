@@ -6,8 +6,18 @@
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
 #               lld, a symbol order traced from `play` and `listen`): .build/release/abplayer, plugins
+<<<<<<< HEAD
 # make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc; for Swift, PluginKit and the
 #                    ABI module in share/abplayer/sdk) under PREFIX, DESTDIR honoured
+=======
+# make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
+# make install      install abplayer under PREFIX (default /usr/local), DESTDIR honoured: the stripped
+#                   binary, its plugins, the Swift runtime it needs (private, in lib/abplayer), man pages,
+#                   completions, the systemd user unit, the SDK (scripts/install.sh). The release build,
+#                   made first when missing or older than the sources; BUILD_DIR=DIR installs that build instead
+# make uninstall    remove exactly what `make install` installed under the same PREFIX and DESTDIR
+# make deb          the Debian package, with debhelper (dpkg-buildpackage -b): .build/deb/abplayer_VERSION_ARCH.deb
+>>>>>>> install
 SWIFT ?= swift
 BIN := .build/debug
 
@@ -19,10 +29,11 @@ BUILD_PACKAGES := pkg-config libmpg123-dev libopusfile-dev libvorbis-dev libflac
 	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev
 TEST_PACKAGES := ffmpeg lame opus-tools vorbis-tools flac sox gcc make sqlite3 espeak-ng \
 	pulseaudio pulseaudio-utils jackd2 alsa-utils libasound2-plugins tmux dbus playerctl systemd \
-	snapserver snapclient syncthing rsync curl gdb
+	snapserver snapclient syncthing rsync curl gdb \
+	patchelf man-db groff-base zsh fish
 BENCH_PACKAGES := mpg123 time bc faad tmux cmus mpv chafa mpd mpc espeak-ng python3
 
-.PHONY: all deps test-deps build run test test-run release bench fuzz install-sdk clean
+.PHONY: all deps test-deps build run test test-run release bench fuzz install-sdk install install-tools uninstall deb clean
 
 all: build
 
@@ -53,7 +64,7 @@ run: build
 # Last, every bench script once on tiny inputs against that release build (`make bench-smoke`).
 # scripts/check-test-sleeps.sh first (well under a second, no build): no test may use a fixed sleep
 # as its time base; it waits for its condition with waitUntil(within:) (issue 29).
-RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests)/|PluginHostTests\.DecoderContract
+RELEASE_TESTS := EndToEndTests\.(MP3Tests|MP3FidelityTests|PlaySpeedVolumeTests|SeamlessFilesTests|ListenTests|LibraryCommandTests|SyncCommandTests|CommandLineTests|PluginDiscoveryTests|LazyLibrariesTests|InstallTests)/|PluginHostTests\.DecoderContract
 test:
 	@scripts/check-test-sleeps.sh
 	@$(MAKE) --no-print-directory test-run
@@ -115,6 +126,35 @@ install-sdk:
 	install -m 0644 plugin-sdk/swift/module.modulemap $(SDK_DIR)/ABPluginABI/include/module.modulemap
 	install -m 0644 plugin-sdk/src/abi_check.c $(SDK_DIR)/ABPluginABI/src/abi_check.c
 	install -m 0644 Plugins/PluginKit/*.swift $(SDK_DIR)/PluginKit/
+
+# What `make install` runs besides the build: patchelf sets the installed files' RUNPATH,
+# binutils strips them.
+INSTALL_PACKAGES := patchelf binutils
+install-tools:
+	@scripts/install-deps.sh $(INSTALL_PACKAGES)
+
+# BUILD_DIR empty: the release build, rebuilt when a source is newer (`make release` relinks
+# twice even when nothing changed). BUILD_DIR=DIR: the build there as it is (the install test
+# installs the debug build).
+BUILD_DIR ?=
+RELEASE_SOURCES := $(shell find Package.swift Sources Plugins plugin-sdk/include plugin-sdk/src -type f 2>/dev/null)
+.build/release/abplayer: $(RELEASE_SOURCES)
+	@$(MAKE) --no-print-directory release
+
+install: install-tools $(if $(BUILD_DIR),,.build/release/abplayer)
+	@PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh $(or $(BUILD_DIR),.build/release)
+
+uninstall:
+	@PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/uninstall.sh
+
+# The Debian package (debian/: debhelper, compat 13): dpkg-buildpackage builds the release and
+# installs it with `make install` into the package (debian/rules), then the .deb and its
+# .buildinfo and .changes are moved from the parent folder, where dpkg puts them, to .build/deb.
+# (build-essential: dpkg-checkbuilddeps requires it of every package build.)
+DEB_PACKAGES := debhelper dpkg-dev build-essential lame $(INSTALL_PACKAGES)
+deb: deps
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+	scripts/build-deb.sh
 
 clean:
 	rm -rf .build

@@ -9,7 +9,7 @@ struct Abplayer: AsyncParsableCommand {
                       Import.self, Books.self, Shelves.self, ShelfCommand.self, BookCommand.self, Listen.self,
                       Bookmarks.self, History.self, Stats.self, Browse.self, Rescan.self, Export.self, ImportState.self,
                       GenerateLibrary.self, Now.self, LibraryScreenCommand.self, Remote.self, Sync.self, LoudnessCommand.self,
-                      VersionCommand.self, CommandsDocCommand.self],
+                      VersionCommand.self, CommandsDocCommand.self, ManualPageCommand.self],
         defaultSubcommand: Repl.self
     )
 }
