@@ -6,18 +6,14 @@
 #             then mutated MP3/Opus/FLAC/Vorbis files through probe and decode for as long
 # make release  the release build for everyday listening (scripts/build-release.sh: static Foundation,
 #               lld, a symbol order traced from `play` and `listen`): .build/release/abplayer, plugins
-<<<<<<< HEAD
 # make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc; for Swift, PluginKit and the
 #                    ABI module in share/abplayer/sdk) under PREFIX, DESTDIR honoured
-=======
-# make install-sdk   install the plugin SDK (plugin.h, abplayer-plugin.pc) under PREFIX, DESTDIR honoured
 # make install      install abplayer under PREFIX (default /usr/local), DESTDIR honoured: the stripped
 #                   binary, its plugins, the Swift runtime it needs (private, in lib/abplayer), man pages,
 #                   completions, the systemd user unit, the SDK (scripts/install.sh). The release build,
 #                   made first when missing or older than the sources; BUILD_DIR=DIR installs that build instead
 # make uninstall    remove exactly what `make install` installed under the same PREFIX and DESTDIR
 # make deb          the Debian package, with debhelper (dpkg-buildpackage -b): .build/deb/abplayer_VERSION_ARCH.deb
->>>>>>> install
 SWIFT ?= swift
 BIN := .build/debug
 
