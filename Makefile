@@ -13,6 +13,7 @@
 #                   completions, the systemd user unit, the SDK (scripts/install.sh). The release build,
 #                   made first when missing or older than the sources; BUILD_DIR=DIR installs that build instead
 # make uninstall    remove exactly what `make install` installed under the same PREFIX and DESTDIR
+# make docs         docs/commands.md again from the command tables (after changing a command or its help)
 # make deb          the Debian package, with debhelper (dpkg-buildpackage -b): .build/deb/abplayer_VERSION_ARCH.deb
 SWIFT ?= swift
 BIN := .build/debug
@@ -82,6 +83,11 @@ bench: test-deps release
 # Every bench script once on tiny inputs (seconds of audio, a handful of books, this build as its own
 # baseline), against the debug build; `make test` runs it on the release build. Its figures mean nothing:
 # it fails when a bench script no longer runs to its end (scripts/bench-smoke.sh).
+# docs/commands.md from the command tables (CommandsDocTests fails while it differs from them).
+.PHONY: docs
+docs: build
+	$(BIN)/abplayer debug-commands-doc > docs/commands.md
+
 .PHONY: bench-smoke
 bench-smoke: test-deps build
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
