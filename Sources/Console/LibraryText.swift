@@ -138,6 +138,18 @@ public enum LibraryText {
         TerminalText.visible("skipped \(file.path): \(file.reason)")
     }
 
+    /// What the library watch could not take, said as `import` says it, except that more than
+    /// three files of one folder are one line: a folder of programs or logs put beside the books
+    /// is not news worth a line a file (a screen reader would read every one, mid-book).
+    static func watchSkippedLines(_ files: [SkippedFile]) -> [String] {
+        let byFolder = Dictionary(grouping: files) { ($0.path as NSString).deletingLastPathComponent }
+        return byFolder.keys.sorted().flatMap { folder -> [String] in
+            let skipped = byFolder[folder]!
+            guard skipped.count > 3 else { return skipped.map(skippedLine) }
+            return [TerminalText.visible("skipped \(skipped.count) files in \(folder) that no decoder reads ('import \(folder)' names each and why)")]
+        }
+    }
+
     /// Why the library watch is not running (inotify could not be used); the player goes on.
     public static func watchOffLine(_ error: any Error) -> String {
         TerminalText.visible("library watch off: \(error)")

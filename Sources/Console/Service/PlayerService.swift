@@ -110,7 +110,7 @@ public final class PlayerService {
             case let .libraryWatchFailed(message), let .pluginWarning(message), let .hookProblem(message):
                 commands.complain(TerminalText.visible(message))
             case let .libraryWatchSkipped(files):
-                files.map(LibraryText.skippedLine).forEach(commands.complain)
+                LibraryText.watchSkippedLines(files).forEach(commands.complain)
             case let .chaptersDetected(request, result):
                 commands.chaptersDetected(request, result)
                 face.playerChanged()
