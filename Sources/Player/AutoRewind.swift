@@ -9,8 +9,12 @@ enum AutoRewind {
     static let fullPause = 3600.0
     static let defaultMaxSeconds = 30.0
 
+    /// Less than this is not heard as going back, only said ("rewound 0.0 s" after a pause of 10.1 s).
+    static let shortestRewind = 0.1
+
     static func seconds(pausedFor pause: Double, maxSeconds: Double) -> Double {
         guard pause > shortestPause else { return 0 }
-        return min(maxSeconds, maxSeconds * log(pause / shortestPause) / log(fullPause / shortestPause))
+        let seconds = min(maxSeconds, maxSeconds * log(pause / shortestPause) / log(fullPause / shortestPause))
+        return seconds < shortestRewind ? 0 : seconds
     }
 }

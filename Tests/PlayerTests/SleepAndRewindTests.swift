@@ -11,9 +11,12 @@ import Testing
         #expect(back(0) == 0)
         #expect(back(9.9) == 0)
         #expect(back(10) == 0)
+        // nor a rewind too short to hear (it would only be said: "rewound 0.0 s")
+        #expect(back(10.1) == 0)
+        #expect(back(10.3) > 0.1)
         // then growing: each tenfold pause adds the same amount
         #expect(abs(back(12) - 30 * log(1.2) / log(360)) < 1e-9)
-        #expect(abs((back(600) - back(60)) - (back(100) - back(10.000001))) < 1e-3)
+        #expect(abs((back(600) - back(60)) - (back(1000) - back(100))) < 1e-9)
         #expect(back(60) < back(600))
         // the most at an hour, and never more
         #expect(abs(back(3600) - 30) < 1e-9)
