@@ -26,7 +26,7 @@ public final class ControlClient {
     /// Sends one line and returns the reply; an error when the player went away.
     public func send(_ line: String) throws(ControlSocketError) -> RemoteReply {
         try write(line)
-        guard let answer = readLine() else { throw ControlSocketError("the player at \(path) stopped") }
+        guard let answer = readLine() else { throw ControlSocketError("the player at \(path) stopped", connectionClosed: true) }
         do {
             return try JSONDecoder().decode(RemoteReply.self, from: Data(answer.utf8))
         } catch {
@@ -36,7 +36,7 @@ public final class ControlClient {
 
     public func write(_ line: String) throws(ControlSocketError) {
         guard UnixSocket.send(Data((line + "\n").utf8), to: descriptor) else {
-            throw ControlSocketError("the player at \(path) stopped")
+            throw ControlSocketError("the player at \(path) stopped", connectionClosed: true)
         }
     }
 

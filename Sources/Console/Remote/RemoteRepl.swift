@@ -134,7 +134,8 @@ public enum RemoteRepl {
             do {
                 reply = try client.send(text)
             } catch {
-                guard let again = try? ControlClient(path: client.path) else { throw error }
+                // Only a line the player never answered is sent again.
+                guard error.connectionClosed, let again = try? ControlClient(path: client.path) else { throw error }
                 client = again
                 reply = try client.send(text)
             }
