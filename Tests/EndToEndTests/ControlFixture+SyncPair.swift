@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Two libraries of one book that sync through one folder: the fixture's (B, "Code") and A, of
 /// a copy of the same book elsewhere, as two computers would have it.
@@ -31,5 +32,17 @@ struct SyncPair {
     /// Both name the shared folder.
     func nameTheFolder() throws {
         for library in [libraryA, fixture.library] { _ = try run(["sync", "dir", shared.path], on: library).requireSuccess() }
+    }
+
+    /// A REPL script on library A (its player writes A's journal as it quits).
+    func onA(_ script: String) throws -> CommandResult {
+        try Command.run(BuildProducts.abplayer.path, ["repl", "--library", libraryA, "--output", "null", "-c", script],
+                        environment: fixture.environment, timeout: 60).requireSuccess()
+    }
+
+    /// This library's device id, as `sync name` says it.
+    func device(of library: String) throws -> String {
+        try #require(try run(["sync", "name"], on: library).stdoutString
+            .split(separator: "(device ").last?.split(separator: ")").first.map(String.init))
     }
 }

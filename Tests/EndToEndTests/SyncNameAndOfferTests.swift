@@ -6,46 +6,16 @@ import Testing
 /// is named (`sync name`), shown once by that name; a place from the other is offered only while
 /// it is ahead of what was heard here since; a journal of the previous format is still read.
 @Suite struct SyncNameAndOfferTests {
-    /// Library B (the fixture's, "Code"), library A of a copy of the same book elsewhere, both syncing through one folder.
-    struct TwoComputers {
-        let fixture: ControlFixture
-        let libraryA: String
-        let shared: URL
-
-        init(_ name: String) throws {
-            fixture = try ControlFixture(name, seconds: 20)
-            let home = fixture.abplayer.home
-            libraryA = home.appending(path: "a/library.sqlite").path
-            try FileManager.default.createDirectory(at: home.appending(path: "a"), withIntermediateDirectories: true)
-            let copy = home.appending(path: "Elsewhere/Code")
-            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: home.appending(path: "Code"), to: copy)
-            _ = try fixture.abplayer.run(["import", "--library", libraryA, copy.path]).requireSuccess()
-            shared = home.appending(path: "shared")
-            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-            for library in [libraryA, fixture.library] { _ = try run(["sync", "dir", shared.path], on: library).requireSuccess() }
-        }
-
-        func run(_ arguments: [String], on library: String) throws -> CommandResult {
-            try Command.run(BuildProducts.abplayer.path, arguments + ["--library", library], environment: fixture.environment, timeout: 60)
-        }
-
-        /// A REPL script on library A (its player writes A's journal as it quits).
-        func onA(_ script: String) throws -> CommandResult {
-            try Command.run(BuildProducts.abplayer.path, ["repl", "--library", libraryA, "--output", "null", "-c", script],
-                            environment: fixture.environment, timeout: 60).requireSuccess()
-        }
-
-        /// This library's device id, as `sync dir` says it.
-        func device(of library: String) throws -> String {
-            try #require(try run(["sync", "name"], on: library).stdoutString
-                .split(separator: "(device ").last?.split(separator: ")").first.map(String.init))
-        }
+    /// Library B (the fixture's, "Code", 20 s), library A of a copy of the same book elsewhere, both syncing through one folder.
+    static func twoComputers(_ name: String) throws -> SyncPair {
+        let pair = try SyncPair(ControlFixture(name, seconds: 20))
+        try pair.nameTheFolder()
+        return pair
     }
 
     @Test func aComputerNamedLaptopIsShownOnceByThatNameOnTheOther() throws {
         // Given two computers, A having journalled several places
-        let two = try TwoComputers("sync-name")
+        let two = try Self.twoComputers("sync-name")
         defer { two.fixture.cleanUp() }
         let (a, b) = (two.libraryA, two.fixture.library)
         for second in [3, 5, 7] {
@@ -98,7 +68,7 @@ import Testing
 
     @Test func aPlaceIsOfferedOnlyWhileItIsAheadOfWhatWasHeardHereSince() throws {
         // Given two computers, B's player running with the book loaded and paused
-        let two = try TwoComputers("sync-offer")
+        let two = try Self.twoComputers("sync-offer")
         defer { two.fixture.cleanUp() }
         let fixture = two.fixture
         let daemon = try DaemonProcess(fixture, output: "null")
@@ -140,7 +110,7 @@ import Testing
     @Test func aCopiedLibraryThatTakesADeviceOfItsOwnIsListedOnceAndLeavesTheOriginalsJournalAlone() throws {
         // Given A syncing, and a copy of A's library file made before A's latest listening (as a
         // second computer set up from a backup), so that the copy finds A's journal not as it left it
-        let two = try TwoComputers("sync-copy")
+        let two = try Self.twoComputers("sync-copy")
         defer { two.fixture.cleanUp() }
         _ = try two.onA("play Code; seek 0:02; pause")
         let deviceA = try two.device(of: two.libraryA)
@@ -171,7 +141,7 @@ import Testing
     @Test func aJournalOfThePreviousFormatIsStillRead() throws {
         // Given a computer's journal as the previous version wrote it (version 1, its name only in
         // its header), made from A's: the same book and place
-        let two = try TwoComputers("sync-old")
+        let two = try Self.twoComputers("sync-old")
         defer { two.fixture.cleanUp() }
         _ = try two.onA("play Code; seek 0:09; pause")
         let deviceA = try two.device(of: two.libraryA)
