@@ -8,8 +8,7 @@ extension CommandRunner {
     /// Shows what a player command did, in the REPL's words.
     func show(_ outcome: PlayerOutcome) {
         capture?.outcomes.append(TypedOutcome(outcome))
-        capture?.playerOutcomes.append(outcome)
-        if capture == nil { recordedOutcomes?.append(outcome) }
+        recordedOutcomes?.append(outcome)
         switch outcome {
         case .done, .status: break
         case let .started(book, seconds, item, count, output):
@@ -96,7 +95,8 @@ extension CommandRunner {
         return capture.output
     }
 
-    /// Runs `body` (a face's line or key) and returns what the player commands it ran did.
+    /// Runs `body` (a face's line or key, a socket client's line) and returns what the player
+    /// commands it ran did.
     func recordingOutcomes<T>(_ body: () -> T) -> (T, [PlayerOutcome]) {
         recordedOutcomes = []
         defer { recordedOutcomes = nil }

@@ -39,7 +39,7 @@ public final class CommandRunner {
     /// The terminal face's plain mode, when it has one (`Console`): `set plain` changes it, and
     /// while it is on the player's announcements are said and `library` takes a number.
     public var plainMode: PlainMode?
-    /// What the face's own commands did while `recordingOutcomes` runs (nil: not recording).
+    /// What the commands did while `recordingOutcomes` runs (nil: not recording).
     var recordedOutcomes: [PlayerOutcome]?
     /// The books `library` numbered in plain mode, until the next line answers with a number.
     var libraryChoice: [Int64]?

@@ -69,8 +69,6 @@ final class OutputCapture {
     /// For a JSON request: what each command did, and its status always as an object.
     let typed: Bool
     var outcomes: [TypedOutcome] = []
-    /// What the line's player commands did, for the terminal's plain mode to announce.
-    var playerOutcomes: [PlayerOutcome] = []
     /// The socket client's process whose line this is (`RemoteRequest.requester`).
     let requester: Int32?
 

@@ -6,19 +6,21 @@ extension PlayerService {
     /// capturing what it says into the client's reply; also what its player commands did (for
     /// the terminal face to announce).
     func perform(_ request: RemoteRequest) -> (CommandRunner.Outcome, [PlayerOutcome]) {
-        switch request.content {
-        case let .line(line):
-            let capture = OutputCapture(requester: request.requester)
-            let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(line: line) }
-            request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
-                                      quit: outcome == .quit, status: capture.status))
-            return (outcome, capture.playerOutcomes)
-        case let .words(words, id):
-            let capture = OutputCapture(typed: true, requester: request.requester)
-            let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(words: words) }
-            request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
-                                      quit: outcome == .quit, status: capture.status, outcomes: capture.outcomes, id: id))
-            return (outcome, capture.playerOutcomes)
+        commands.recordingOutcomes {
+            switch request.content {
+            case let .line(line):
+                let capture = OutputCapture(requester: request.requester)
+                let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(line: line) }
+                request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
+                                          quit: outcome == .quit, status: capture.status))
+                return outcome
+            case let .words(words, id):
+                let capture = OutputCapture(typed: true, requester: request.requester)
+                let outcome = commands.capturing(capture, in: request.shelf) { commands.execute(words: words) }
+                request.reply(RemoteReply(ok: outcome != .failed, output: capture.output, errors: capture.errors,
+                                          quit: outcome == .quit, status: capture.status, outcomes: capture.outcomes, id: id))
+                return outcome
+            }
         }
     }
 
