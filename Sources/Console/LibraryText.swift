@@ -69,6 +69,16 @@ public enum LibraryText {
         "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 
+    /// What `bookmarks export` says it wrote, and what the format left out (`BookmarkFile.leftOut`).
+    public static func exportedLine(_ entries: [BookmarkEntry], as format: BookmarkFileFormat, of title: String, to file: String) -> String {
+        let leftOut = BookmarkFile.leftOut(entries, as: format)
+        let line = TerminalText.visible("exported \(counted(entries.count - leftOut, "bookmark")) of \(title) to \(file)")
+        guard leftOut > 0 else { return line }
+        let (its, it) = leftOut == 1 ? ("its", "it") : ("their", "them")
+        return line + "; \(leftOut) left out, \(its) time in the book not known yet (a file before \(it) has not been played through): "
+            + "csv and json keep \(it) by file"
+    }
+
     /// Listening sessions, newest first, in local time as `sync status` says times:
     /// "today 22:00  0:40  x1.0  Title", "2026-11-21 08:10  1:02:03  x1.5  Title".
     public static func historyLines(_ library: LibraryDatabase, book: Int64?, limit: Int) throws -> [String] {

@@ -51,16 +51,11 @@ public enum BookmarkFile {
         }
     }
 
-    /// What `bookmarks export` says it wrote: an Audacity label track or a chapters.txt has only
-    /// the time in the book, so a bookmark whose time in the book is not known (a file before it
-    /// was never read to its end) is left out of them, and said to be.
-    public static func exportedLine(_ entries: [BookmarkEntry], as format: BookmarkFileFormat, of title: String, to file: String) -> String {
-        let leftOut = format == .audacity || format == .chapters ? entries.count(where: { $0.bookSeconds == nil }) : 0
-        let written = entries.count - leftOut
-        let line = "exported \(written) bookmark\(written == 1 ? "" : "s") of \(title) to \(file)"
-        guard leftOut > 0 else { return line }
-        return line + "; \(leftOut) left out, \(leftOut == 1 ? "its" : "their") time in the book not known yet "
-            + "(a file before \(leftOut == 1 ? "it" : "them") has not been played through): csv and json keep \(leftOut == 1 ? "it" : "them") by file"
+    /// How many of `entries` a file of `format` leaves out: an Audacity label track or a
+    /// chapters.txt holds only the time in the book, so a bookmark whose time in the book is not
+    /// known (a file before it was never read to its end) cannot be written there.
+    public static func leftOut(_ entries: [BookmarkEntry], as format: BookmarkFileFormat) -> Int {
+        format == .audacity || format == .chapters ? entries.count(where: { $0.bookSeconds == nil }) : 0
     }
 
     /// The bookmarks in `text`, read as `format`, or as what its name (`name`) or its content

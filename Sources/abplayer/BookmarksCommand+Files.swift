@@ -39,7 +39,7 @@ extension Bookmarks {
                     return
                 }
                 try BookmarkFile.write(text, toFile: file, besides: database)
-                print(TerminalText.visible(BookmarkFile.exportedLine(entries, as: format, of: found.title, to: file)))
+                print(LibraryText.exportedLine(entries, as: format, of: found.title, to: file))
             }
         }
     }

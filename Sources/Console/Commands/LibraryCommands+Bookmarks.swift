@@ -26,7 +26,7 @@ extension LibraryCommands {
             }
             let file = Self.expandingTilde(line.path)
             try BookmarkFile.write(text, toFile: file, besides: library)
-            say(TerminalText.visible(BookmarkFile.exportedLine(entries, as: format, of: book.title, to: file)))
+            say(LibraryText.exportedLine(entries, as: format, of: book.title, to: file))
         case .importing:
             let file = Self.expandingTilde(line.path)
             let read = try BookmarkFile.read(try BookmarkFile.contents(ofFile: file, besides: library), format: line.format, name: file)
