@@ -4,8 +4,8 @@ import Foundation
 public final class ControlClient {
     public let path: String
     /// The connection (a screen shuts it down to end its reader's wait: `AttachedScreen`).
-    let descriptor: Int32
-    private let reader: LineReader
+    private(set) var descriptor: Int32
+    private var reader: LineReader
 
     /// Connects; nil when no player listens there (no socket file, or a stale one).
     public init?(path: String) throws(ControlSocketError) {
@@ -18,15 +18,23 @@ public final class ControlClient {
         case let .failed(code):
             throw ControlSocketError("cannot connect to \(path): \(String(cString: strerror(code)))")
         }
-        reader = LineReader(descriptor, maximumLength: 64 * 1024 * 1024)
+        reader = Self.reader(descriptor)
+    }
+
+    private static func reader(_ descriptor: Int32) -> LineReader {
+        LineReader(descriptor, maximumLength: 64 * 1024 * 1024)
     }
 
     deinit { close(descriptor) }
 
-    /// Sends one line and returns the reply; an error when the player went away.
+    /// Sends one line and returns the reply; an error when the player went away. A connection
+    /// the player closed before answering (one left silent past its idle timeout, 10 minutes: a
+    /// prompt or a screen on a second terminal) is made again and the line sent on it: the line
+    /// was never read, and only when no player answers is it gone.
     public func send(_ line: String) throws(ControlSocketError) -> RemoteReply {
-        try write(line)
-        guard let answer = readLine() else { throw ControlSocketError("the player at \(path) stopped", connectionClosed: true) }
+        var answer = exchange(line)
+        if answer == nil, reconnect() { answer = exchange(line) }
+        guard let answer else { throw ControlSocketError("the player at \(path) stopped") }
         do {
             return try JSONDecoder().decode(RemoteReply.self, from: Data(answer.utf8))
         } catch {
@@ -34,9 +42,24 @@ public final class ControlClient {
         }
     }
 
+    /// The answer to `line`; nil when the connection closed before one came.
+    private func exchange(_ line: String) -> String? {
+        guard UnixSocket.send(Data((line + "\n").utf8), to: descriptor) else { return nil }
+        return readLine()
+    }
+
+    /// Connects again; false when no player listens there any more.
+    private func reconnect() -> Bool {
+        guard case let .connected(connection)? = try? UnixSocket.connect(to: path) else { return false }
+        close(descriptor)
+        descriptor = connection
+        reader = Self.reader(connection)
+        return true
+    }
+
     public func write(_ line: String) throws(ControlSocketError) {
         guard UnixSocket.send(Data((line + "\n").utf8), to: descriptor) else {
-            throw ControlSocketError("the player at \(path) stopped", connectionClosed: true)
+            throw ControlSocketError("the player at \(path) stopped")
         }
     }
 

@@ -72,13 +72,7 @@ public struct ControlSocketPath: Sendable, CustomStringConvertible {
 /// Why the control socket (or a connection to it) does not work, said in one line.
 public struct ControlSocketError: Error, CustomStringConvertible {
     public let description: String
-    /// The player closed the connection before it answered (or could not be written to): the
-    /// line was not answered, and a client may connect again.
-    public let connectionClosed: Bool
-    public init(_ description: String, connectionClosed: Bool = false) {
-        self.description = description
-        self.connectionClosed = connectionClosed
-    }
+    public init(_ description: String) { self.description = description }
 }
 
 extension String {

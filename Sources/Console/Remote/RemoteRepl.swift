@@ -14,7 +14,6 @@ public enum RemoteRepl {
     /// `greeting` is said first, once what the player announces is heard (plain mode).
     public static func run(_ source: ReplInput, client: ControlClient, library: LibraryDatabase, firstLine: String? = nil,
                            greeting: String? = nil) async -> Bool {
-        var client = client
         let (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
         let lineDone = DispatchSemaphore(value: 0)
         let keyMode = KeyMode()
@@ -76,12 +75,12 @@ public enum RemoteRepl {
                     }
                 case .screen(showingLibrary: true):
                     // No screen here (a pipe, TERM=dumb): the books, as the player's own `library` lists them.
-                    if send("library", to: &client, succeeded: &succeeded) == .playerGone { return false }
+                    if send("library", to: client, succeeded: &succeeded) == .playerGone { return false }
                 case .screen(showingLibrary: false):
                     // No screen here (a pipe, TERM=dumb): one plain line, as the player's own `now` says.
-                    if send("status --json", to: &client, succeeded: &succeeded, plain: true) == .playerGone { return false }
+                    if send("status --json", to: client, succeeded: &succeeded, plain: true) == .playerGone { return false }
                 case let .send(text):
-                    switch send(text, to: &client, succeeded: &succeeded) {
+                    switch send(text, to: client, succeeded: &succeeded) {
                     case .answered: break
                     case .quit: break loop
                     case .playerGone: return false
@@ -125,20 +124,9 @@ public enum RemoteRepl {
 
     /// Sends a line and prints the reply as the REPL would (`plain`: its status as the plain
     /// line of the player screen).
-    /// A connection the player closed for its silence (a prompt left alone past the control
-    /// socket's idle timeout, 10 minutes: the line was never read there) is made again and the
-    /// line sent on it; only when no player answers is it gone.
-    private static func send(_ text: String, to client: inout ControlClient, succeeded: inout Bool, plain: Bool = false) -> Sent {
+    private static func send(_ text: String, to client: ControlClient, succeeded: inout Bool, plain: Bool = false) -> Sent {
         do {
-            let reply: RemoteReply
-            do {
-                reply = try client.send(text)
-            } catch {
-                // Only a line the player never answered is sent again.
-                guard error.connectionClosed, let again = try? ControlClient(path: client.path) else { throw error }
-                client = again
-                reply = try client.send(text)
-            }
+            let reply = try client.send(text)
             // The reply holds the exact text; this terminal gets it made visible, the status
             // object (JSON) as it is.
             for line in reply.output { printOutput(TerminalText.lines(line)) }
