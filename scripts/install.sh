@@ -60,13 +60,14 @@ runpath_dirs() { # ELF: its RUNPATH's absolute entries
 mapfile -t private_dirs < <({ runpath_dirs "$binary"; for plugin in "${plugins[@]}"; do runpath_dirs "$plugin"; done; } | sort -u)
 [ ${#private_dirs[@]} -gt 0 ] || { echo "abplayer: $binary names no runtime directory in its RUNPATH: nothing to ship" >&2; exit 1; }
 private_dirs+=("$(realpath "$build_dir")")
-mapfile -t runtime < <(for elf in "$binary" "${plugins[@]}"; do ldd "$elf"; done |
+linked=$(for elf in "$binary" "${plugins[@]}"; do ldd "$elf"; done)
+mapfile -t runtime < <(echo "$linked" |
     awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r library; do
         for dir in "${private_dirs[@]}"; do
             [ "$(realpath "$(dirname "$library")")" = "$(realpath "$dir")" ] && echo "$library"
         done
     done)
-unresolved=$(for elf in "$binary" "${plugins[@]}"; do ldd "$elf"; done | grep 'not found' | sort -u || true)
+unresolved=$(echo "$linked" | grep 'not found' | sort -u || true)
 [ -z "$unresolved" ] || { echo "abplayer: libraries not found for the build in $build_dir:" >&2; echo "$unresolved" >&2; exit 1; }
 for library in "${runtime[@]}"; do
     target=$root/lib/abplayer/$(basename "$library")
