@@ -80,14 +80,14 @@ bench: test-deps release
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
 	scripts/bench.sh .build/release
 
-# Every bench script once on tiny inputs (seconds of audio, a handful of books, this build as its own
-# baseline), against the debug build; `make test` runs it on the release build. Its figures mean nothing:
-# it fails when a bench script no longer runs to its end (scripts/bench-smoke.sh).
 # docs/commands.md from the command tables (CommandsDocTests fails while it differs from them).
 .PHONY: docs
 docs: build
 	$(BIN)/abplayer debug-commands-doc > docs/commands.md
 
+# Every bench script once on tiny inputs (seconds of audio, a handful of books, this build as its own
+# baseline), against the debug build; `make test` runs it on the release build. Its figures mean nothing:
+# it fails when a bench script no longer runs to its end (scripts/bench-smoke.sh).
 .PHONY: bench-smoke
 bench-smoke: test-deps build
 	@NO_SERVICE="$(NO_SERVICE)" scripts/install-deps.sh $(BENCH_PACKAGES)
