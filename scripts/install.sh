@@ -15,7 +15,7 @@
 #
 # Debug symbols are dropped (strip): the release binary is 85 MB with them.
 # Everything is made in a staging folder first, then copied file by file: the list of what was
-# installed is exactly the staging folder's files, and a failure halfway installs nothing.
+# installed is exactly the staging folder's files, and a failure halfway leaves no new file.
 # A file an earlier install put there and this one does not (a runtime library no longer linked)
 # is removed, so the list stays the truth about what is installed.
 set -euo pipefail
@@ -104,10 +104,22 @@ if [ -f "$old_manifest" ]; then
         rm -f -- "$destdir$prefix/$stale"
     done
 fi
+# A copy that fails (a full disk) takes back the files this run put where there were none, the
+# failed one too: no file is left installed that no list names. (One an earlier install put there
+# is still on that install's list.)
+added=()
 while read -r file; do
     [ "$file" = "$manifest_name" ] && continue
     mode=$(stat -c %a "$root/$file")
-    install -D -m "$mode" "$root/$file" "$destdir$prefix/$file"
+    target=$destdir$prefix/$file
+    [ -e "$target" ] && new=false || new=true
+    if ! install -D -m "$mode" "$root/$file" "$target"; then
+        $new && rm -f -- "$target"
+        rm -f -- "${added[@]}"
+        echo "abplayer: installing $target failed: the files this install added are removed again" >&2
+        exit 1
+    fi
+    $new && added+=("$target")
 done < "$stage/installed-files"
 install -D -m 0644 "$stage/installed-files" "$destdir$prefix/$manifest_name"
 echo "abplayer: installed $(wc -l < "$stage/installed-files") files under $destdir$prefix (the list: $destdir$prefix/$manifest_name)" >&2
